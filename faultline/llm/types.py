@@ -1,0 +1,85 @@
+"""The vocabulary shared by the gateway and its providers."""
+
+from __future__ import annotations
+
+import enum
+import uuid
+from dataclasses import dataclass, field
+
+
+class Role(enum.StrEnum):
+    """What a call is for; settings map each role to a model per provider."""
+
+    PERSONA = "persona"  # a persona speaking (streamed)
+    EXTRACTION = "extraction"  # cheap structured reads of what was said
+    JUDGING = "judging"  # yes/no checks such as "has the crux surfaced?"
+    SYNTHESIS = "synthesis"  # cards and summaries that need a stronger model
+
+
+@dataclass(frozen=True)
+class Prompt:
+    # Stable across a debate (persona contract + rules): sent first and marked for prompt caching.
+    system_prefix: str
+    messages: list[dict]  # [{"role": "user" | "assistant", "content": str}, ...]
+    # Varies per call; sent after the cached prefix.
+    system: str = ""
+    max_tokens: int = 600
+    temperature: float = 0.8
+
+
+@dataclass(frozen=True)
+class CallTag:
+    """Where a call belongs, for the ledger and traces."""
+
+    debate_id: uuid.UUID | None = None
+    persona: str = ""
+    phase: str = ""
+
+
+@dataclass
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_tokens: int = 0
+    cache_read_tokens: int = 0
+
+
+@dataclass
+class ProviderResult:
+    text: str
+    model: str
+    usage: Usage = field(default_factory=Usage)
+    stop_reason: str = ""
+
+    @property
+    def truncated(self) -> bool:
+        return self.stop_reason == "max_tokens"
+
+
+@dataclass
+class Completion:
+    text: str
+    model: str
+    provider: str
+    usage: Usage
+    stop_reason: str
+    call_id: int | None = None
+
+
+@dataclass(frozen=True)
+class ProviderStatus:
+    provider: str
+    ready: bool
+    detail: str
+
+
+class ModelError(Exception):
+    """Base of every error the gateway raises; its message is fit to show a user."""
+
+
+class ProviderError(ModelError):
+    """The provider failed after the SDK's own retries (overloaded, rate-limited, unreachable...)."""
+
+
+class StructuredOutputError(ModelError):
+    """The model's output did not match the schema, even after one repair attempt."""

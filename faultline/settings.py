@@ -1,0 +1,224 @@
+"""Settings, read from the environment (and an optional .env file).
+
+FAULTLINE_ENV=production turns on the hardening `manage.py check --deploy` asks for; the default,
+development, is what `make run` uses on a laptop. Without DATABASE_URL / REDIS_URL the embedded
+PostgreSQL and Redis are started on demand (see faultline/embedded.py).
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+import environ
+
+from faultline import embedded
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+if (BASE_DIR / ".env").exists():
+    environ.Env.read_env(BASE_DIR / ".env")
+
+FAULTLINE_ENV = env.str("FAULTLINE_ENV", default="development")
+if FAULTLINE_ENV not in {"development", "production"}:
+    raise environ.ImproperlyConfigured("FAULTLINE_ENV must be 'development' or 'production'")
+PRODUCTION = FAULTLINE_ENV == "production"
+
+DEBUG = env.bool("DEBUG", default=not PRODUCTION)
+
+
+def _development_secret_key() -> str:
+    # A per-checkout key kept in the state folder, so sessions survive restarts without anyone
+    # having to invent a secret for a laptop.
+    from django.core.management.utils import get_random_secret_key
+
+    key_file = embedded.state_dir() / "secret_key"
+    if not key_file.exists():
+        key_file.write_text(get_random_secret_key())
+        key_file.chmod(0o600)
+    return key_file.read_text().strip()
+
+
+SECRET_KEY = env.str("SECRET_KEY", default="") or (
+    "" if PRODUCTION else _development_secret_key()
+)
+if PRODUCTION and not SECRET_KEY:
+    raise environ.ImproperlyConfigured("SECRET_KEY must be set when FAULTLINE_ENV=production")
+
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "django_htmx",
+    "faultline",
+    "faultline.llm",
+    "personas",
+    "debates",
+    "crux",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "faultline.urls"
+ASGI_APPLICATION = "faultline.asgi.application"
+WSGI_APPLICATION = None
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "faultline.context_processors.model_provider",
+            ],
+        },
+    },
+]
+
+# ── Services ──────────────────────────────────────────────────────────────────────────────────
+
+DATABASE_URL = env.str("DATABASE_URL", default="") or embedded.postgres_url()
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+DATABASES["default"]["TEST"] = {"NAME": env.str("FAULTLINE_TEST_DB", default="test_faultline")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env.str("REDIS_URL", default="") or embedded.redis_url()
+
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL]},
+    }
+}
+
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+
+
+def _celery_broker_url(redis_url: str) -> str:
+    # kombu spells a unix-socket Redis "redis+socket://"; redis-py spells it "unix://".
+    if redis_url.startswith("unix://"):
+        return "redis+socket://" + redis_url.removeprefix("unix://")
+    return redis_url
+
+
+CELERY_BROKER_URL = _celery_broker_url(REDIS_URL)
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# ── Model gateway ─────────────────────────────────────────────────────────────────────────────
+
+ANTHROPIC_API_KEY = env.str("ANTHROPIC_API_KEY", default="")
+ANTHROPIC_BASE_URL = env.str("ANTHROPIC_BASE_URL", default="") or None
+ANTHROPIC_MAX_RETRIES = env.int("ANTHROPIC_MAX_RETRIES", default=4)
+ANTHROPIC_TIMEOUT_SECONDS = env.float("ANTHROPIC_TIMEOUT_SECONDS", default=120.0)
+VOYAGE_API_KEY = env.str("VOYAGE_API_KEY", default="")
+
+FAULTLINE_LLM = env.str("FAULTLINE_LLM", default="anthropic" if ANTHROPIC_API_KEY else "local")
+if FAULTLINE_LLM not in {"anthropic", "local"}:
+    raise environ.ImproperlyConfigured("FAULTLINE_LLM must be 'anthropic' or 'local'")
+
+# Which model serves which role, per provider. Override one with FAULTLINE_MODEL_<ROLE>.
+FAULTLINE_MODELS = {
+    "anthropic": {
+        "persona": "claude-sonnet-5-5",
+        "extraction": "claude-haiku-5-5",
+        "judging": "claude-haiku-5-5",
+        "synthesis": "claude-sonnet-5-5",
+    },
+    "local": {
+        "persona": "SmolLM2-135M-Instruct",
+        "extraction": "SmolLM2-135M-Instruct",
+        "judging": "SmolLM2-135M-Instruct",
+        "synthesis": "SmolLM2-135M-Instruct",
+    },
+}
+for _role in ("persona", "extraction", "judging", "synthesis"):
+    _override = env.str(f"FAULTLINE_MODEL_{_role.upper()}", default="")
+    if _override:
+        FAULTLINE_MODELS[FAULTLINE_LLM][_role] = _override
+
+LOCAL_MODEL_THREADS = env.int("LOCAL_MODEL_THREADS", default=2)
+LOCAL_MODEL_CONTEXT = env.int("LOCAL_MODEL_CONTEXT", default=8192)
+
+# ── Debate thresholds (see seeds/past-engines-and-crux-rooms.md §6, area 6) ───────────────────
+
+CRUX_DETECTION_EVERY_MESSAGES = env.int("CRUX_DETECTION_EVERY_MESSAGES", default=3)
+CRUX_DETECTION_WINDOW_MESSAGES = env.int("CRUX_DETECTION_WINDOW_MESSAGES", default=6)
+CRUX_MIN_CONSECUTIVE_WINDOWS = env.int("CRUX_MIN_CONSECUTIVE_WINDOWS", default=3)
+CRUX_MIN_CONFIDENCE = env.float("CRUX_MIN_CONFIDENCE", default=0.8)
+CRUX_PAIR_COOLDOWN_SECONDS = env.int("CRUX_PAIR_COOLDOWN_SECONDS", default=300)
+CRUX_ROOM_MAX_TURNS = env.int("CRUX_ROOM_MAX_TURNS", default=20)
+
+# ── Web ───────────────────────────────────────────────────────────────────────────────────────
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+# Serving straight from the finders keeps `make run` free of a collectstatic step.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
+
+if PRODUCTION:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {
+        "httpx": {"level": "WARNING"},
+        "httpcore": {"level": "WARNING"},
+        "pgserver": {"level": "WARNING"},
+    },
+}

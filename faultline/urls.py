@@ -1,0 +1,11 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from faultline import health
+
+urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("debates.urls")),
+]

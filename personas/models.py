@@ -1,0 +1,81 @@
+"""Personas (contracts with a voice) and the decks that group them for a topic area.
+
+A contract mirrors the seed's PersonaContract JSON (personaId, version, personality, bias, stakes,
+epistemology, timeHorizon, flipConditions, evidencePolicy, anchorExcerpts) plus a voice profile.
+"""
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+
+def _validate_string_list(value):
+    if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
+        raise ValidationError("Must be a list of non-empty strings.")
+
+
+class Persona(models.Model):
+    # The seed's personaId: a stable, URL-safe handle ("the-macro-bear").
+    persona_id = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=120, help_text="Display name shown on the card and in chat.")
+    tagline = models.CharField(max_length=200, blank=True, help_text="One line on the card face.")
+    version = models.CharField(max_length=40, help_text="Contract version (ISO timestamp of its build).")
+
+    personality = models.TextField(help_text="Who they are, their worldview.")
+    bias = models.TextField(help_text="Blind spots, motivated reasoning.")
+    stakes = models.TextField(help_text="What they have to gain or lose.")
+    epistemology = models.TextField(help_text="How they weigh evidence and form beliefs.")
+    time_horizon = models.TextField(help_text="Short-term versus long-term framing.")
+    flip_conditions = models.TextField(help_text="What evidence would change their position.")
+    # {"acceptedSources": [...], "rejectedSources": [...], "weighting": "..."}
+    evidence_policy = models.JSONField(default=dict)
+
+    # Voice profile: how they talk, not what they believe.
+    speech_patterns = models.JSONField(default=list, blank=True, validators=[_validate_string_list])
+    vocabulary = models.JSONField(default=list, blank=True, validators=[_validate_string_list])
+    forbidden_phrases = models.JSONField(default=list, blank=True, validators=[_validate_string_list])
+    # [{"situation": "...", "response": "..."}]
+    voice_examples = models.JSONField(default=list, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class AnchorExcerpt(models.Model):
+    """A short passage in the persona's own voice, used as a few-shot example in prompts."""
+
+    persona = models.ForeignKey(Persona, on_delete=models.CASCADE, related_name="anchor_excerpts")
+    excerpt_id = models.CharField(max_length=80)
+    content = models.TextField()
+    source = models.CharField(max_length=200, blank=True)
+    date = models.CharField(max_length=40, blank=True)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["persona", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["persona", "excerpt_id"], name="unique_excerpt_per_persona"),
+        ]
+
+    def __str__(self):
+        return f"{self.persona.name}: {self.content[:60]}"
+
+
+class Deck(models.Model):
+    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=120)
+    description = models.TextField(blank=True)
+    topic_area = models.CharField(max_length=120, blank=True)
+    personas = models.ManyToManyField(Persona, related_name="decks", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
