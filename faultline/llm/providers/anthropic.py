@@ -55,6 +55,7 @@ class AnthropicProvider:
 
     @staticmethod
     def _request(model: str, prompt: Prompt) -> dict:
+        # No temperature: current Claude models take none (this SDK no longer accepts it).
         # The stable prefix carries the cache breakpoint, so every later call of the same persona
         # in the same debate reads it from the cache instead of paying for it again.
         system = [{"type": "text", "text": prompt.system_prefix, "cache_control": {"type": "ephemeral"}}]
@@ -63,7 +64,6 @@ class AnthropicProvider:
         return {
             "model": model,
             "max_tokens": prompt.max_tokens,
-            "temperature": prompt.temperature,
             "system": system,
             "messages": prompt.messages,
         }

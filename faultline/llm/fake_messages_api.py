@@ -1,0 +1,196 @@
+"""A local stand-in for the Anthropic Messages API, for tests and benchmarks.
+
+It speaks the wire format the official SDK expects (JSON and server-sent events), so the real SDK,
+with its retries, streaming and parsing, is what gets exercised:
+
+    with FakeMessagesAPI() as api:
+        api.script(Reply.overloaded(), Reply.text("Hello"))
+        settings.ANTHROPIC_BASE_URL = api.url
+        ...
+        api.requests  # every request body received, in order
+
+Replies come from the script first, then from ``responder(request_body) -> Reply`` if one is set.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass
+class Reply:
+    text: str = ""
+    status: int = 200
+    stop_reason: str = "end_turn"
+    latency: float = 0.0  # seconds before the first byte
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cache_creation_tokens: int = 0
+    cache_read_tokens: int = 0
+    error_type: str = ""
+    headers: dict = field(default_factory=dict)
+    chunk_size: int = 12  # characters per streamed text delta
+    fail_mid_stream: bool = False  # stream an "overloaded_error" event after the first delta
+
+    @classmethod
+    def says(cls, text: str, **kwargs) -> Reply:
+        return cls(text=text, **kwargs)
+
+    @classmethod
+    def json(cls, payload, **kwargs) -> Reply:
+        return cls(text=json.dumps(payload), **kwargs)
+
+    @classmethod
+    def truncated(cls, text: str, **kwargs) -> Reply:
+        return cls(text=text, stop_reason="max_tokens", **kwargs)
+
+    @classmethod
+    def rate_limited(cls, **kwargs) -> Reply:
+        return cls(status=429, error_type="rate_limit_error", headers={"retry-after-ms": "5"}, **kwargs)
+
+    @classmethod
+    def overloaded(cls, **kwargs) -> Reply:
+        return cls(status=529, error_type="overloaded_error", headers={"retry-after-ms": "5"}, **kwargs)
+
+
+class FakeMessagesAPI:
+    def __init__(self, responder: Callable[[dict], Reply] | None = None, host: str = "127.0.0.1") -> None:
+        self._script: deque[Reply] = deque()
+        self.responder = responder
+        self.requests: list[dict] = []
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer((host, 0), _handler_for(self))
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def script(self, *replies: Reply) -> None:
+        with self._lock:
+            self._script.extend(replies)
+
+    def next_reply(self, body: dict) -> Reply:
+        with self._lock:
+            self.requests.append(body)
+            if self._script:
+                return self._script.popleft()
+        if self.responder is not None:
+            return self.responder(body)
+        return Reply(text="(the fake Messages API has no scripted reply left)")
+
+    def start(self) -> FakeMessagesAPI:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> FakeMessagesAPI:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def _usage(reply: Reply, body: dict) -> dict:
+    prompt_chars = len(json.dumps(body.get("system", ""))) + len(json.dumps(body.get("messages", [])))
+    return {
+        "input_tokens": reply.input_tokens if reply.input_tokens is not None else max(1, prompt_chars // 4),
+        "output_tokens": reply.output_tokens if reply.output_tokens is not None else max(1, len(reply.text) // 4),
+        "cache_creation_input_tokens": reply.cache_creation_tokens,
+        "cache_read_input_tokens": reply.cache_read_tokens,
+    }
+
+
+def _handler_for(api: FakeMessagesAPI):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args) -> None:  # keep test output clean
+            pass
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            body = json.loads(self.rfile.read(length) or b"{}")
+            reply = api.next_reply(body)
+            if reply.latency:
+                time.sleep(reply.latency)
+            if reply.status != 200:
+                return self._send_json(
+                    reply.status,
+                    {"type": "error", "error": {"type": reply.error_type or "api_error", "message": "scripted failure"}},
+                    reply.headers,
+                )
+            message = {
+                "id": f"msg_fake_{len(api.requests)}",
+                "type": "message",
+                "role": "assistant",
+                "model": body.get("model", "claude-fake"),
+                "content": [{"type": "text", "text": reply.text}],
+                "stop_reason": reply.stop_reason,
+                "stop_sequence": None,
+                "usage": _usage(reply, body),
+            }
+            if body.get("stream"):
+                return self._send_stream(message, reply)
+            return self._send_json(200, message, reply.headers)
+
+        def _send_json(self, status: int, payload: dict, headers: dict) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            for key, value in headers.items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _send_stream(self, message: dict, reply: Reply) -> None:
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("cache-control", "no-cache")
+            self.send_header("connection", "close")
+            self.end_headers()
+            usage = message["usage"]
+            start = {**message, "content": [], "stop_reason": None, "usage": {**usage, "output_tokens": 1}}
+            self._event("message_start", {"type": "message_start", "message": start})
+            self._event(
+                "content_block_start",
+                {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+            )
+            text = reply.text
+            for offset in range(0, len(text), reply.chunk_size):
+                delta = {"type": "text_delta", "text": text[offset : offset + reply.chunk_size]}
+                self._event("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta})
+                if reply.fail_mid_stream:
+                    error = {"type": "overloaded_error", "message": "scripted failure mid-stream"}
+                    self._event("error", {"type": "error", "error": error})
+                    self.close_connection = True
+                    return
+            self._event("content_block_stop", {"type": "content_block_stop", "index": 0})
+            self._event(
+                "message_delta",
+                {
+                    "type": "message_delta",
+                    "delta": {"stop_reason": reply.stop_reason, "stop_sequence": None},
+                    "usage": {"output_tokens": usage["output_tokens"]},
+                },
+            )
+            self._event("message_stop", {"type": "message_stop"})
+            self.close_connection = True
+
+        def _event(self, name: str, payload: dict) -> None:
+            self.wfile.write(f"event: {name}\ndata: {json.dumps(payload)}\n\n".encode())
+            self.wfile.flush()
+
+    return Handler

@@ -1,0 +1,33 @@
+import pytest
+
+from faultline.llm import gateway
+from faultline.llm.fake_messages_api import Reply
+from faultline.llm.models import ModelCall
+from faultline.llm.types import Prompt, ProviderError, Role
+
+pytestmark = pytest.mark.django_db
+
+PROMPT = Prompt(system_prefix="You are a persona.", messages=[{"role": "user", "content": "Open."}])
+
+
+def test_it_streams_text_in_pieces(fake_anthropic):
+    text = "Scarcity is not a feature you can vote away. The supply schedule is the point."
+    fake_anthropic.script(Reply.says(text, chunk_size=10, output_tokens=17))
+    pieces = []
+
+    completion = gateway.stream(role=Role.PERSONA, prompt=PROMPT, on_text=pieces.append)
+
+    assert len(pieces) == 8
+    assert "".join(pieces) == text == completion.text
+    call = ModelCall.objects.get(id=completion.call_id)
+    assert call.streamed and call.output_tokens == 17
+    assert fake_anthropic.requests[0]["stream"] is True
+
+
+def test_an_error_mid_stream_is_a_provider_error_and_is_recorded(fake_anthropic):
+    fake_anthropic.script(Reply.says("This will not finish", fail_mid_stream=True))
+
+    with pytest.raises(ProviderError):
+        gateway.stream(role=Role.PERSONA, prompt=PROMPT, on_text=lambda piece: None)
+
+    assert ModelCall.objects.get().error != ""

@@ -1,0 +1,60 @@
+import pytest
+
+from faultline.llm import gateway
+from faultline.llm.fake_messages_api import Reply
+from faultline.llm.models import ModelCall
+from faultline.llm.types import CallTag, Prompt, Role
+
+pytestmark = pytest.mark.django_db
+
+PROMPT = Prompt(
+    system_prefix="You are the Macro Bear. Rules: speak plainly.",
+    system="Turn type: reply (2-3 sentences).",
+    messages=[{"role": "user", "content": "Is gold a hedge?"}],
+    max_tokens=200,
+)
+
+
+def test_it_returns_text_and_records_usage(fake_anthropic):
+    fake_anthropic.script(Reply.says("Gold is a hedge.", input_tokens=120, output_tokens=8, cache_read_tokens=900))
+
+    completion = gateway.generate(role=Role.PERSONA, prompt=PROMPT, tag=CallTag(persona="macro-bear", phase="reply"))
+
+    assert completion.text == "Gold is a hedge."
+    call = ModelCall.objects.get(id=completion.call_id)
+    assert (call.role, call.provider, call.persona, call.phase) == ("persona", "anthropic", "macro-bear", "reply")
+    assert (call.input_tokens, call.output_tokens, call.cache_read_tokens) == (120, 8, 900)
+    assert call.cost_usd > 0
+    assert call.error == ""
+
+
+def test_it_marks_the_stable_prefix_for_prompt_caching(fake_anthropic):
+    fake_anthropic.script(Reply.says("ok"))
+
+    gateway.generate(role=Role.PERSONA, prompt=PROMPT)
+
+    system = fake_anthropic.requests[0]["system"]
+    assert system[0] == {
+        "type": "text",
+        "text": PROMPT.system_prefix,
+        "cache_control": {"type": "ephemeral"},
+    }
+    assert system[1] == {"type": "text", "text": PROMPT.system}
+    assert "cache_control" not in system[1]
+
+
+def test_it_uses_the_model_configured_for_the_role(fake_anthropic, settings):
+    fake_anthropic.script(Reply.says("ok"), Reply.says("ok"))
+
+    gateway.generate(role=Role.PERSONA, prompt=PROMPT)
+    gateway.generate(role=Role.JUDGING, prompt=PROMPT)
+
+    models = [request["model"] for request in fake_anthropic.requests]
+    assert models == [settings.FAULTLINE_MODELS["anthropic"]["persona"], settings.FAULTLINE_MODELS["anthropic"]["judging"]]
+
+
+def test_default_models_are_not_flagged_deprecated_by_the_sdk(settings):
+    from anthropic.resources.messages.messages import DEPRECATED_MODELS
+
+    for model in settings.FAULTLINE_MODELS["anthropic"].values():
+        assert model not in DEPRECATED_MODELS
