@@ -15,3 +15,57 @@ def fake_anthropic(settings):
         gateway.reset_provider()
         yield api
     gateway.reset_provider()
+
+
+import os  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+from urllib.parse import urlsplit, urlunsplit  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_database_url(settings_dict: dict, base_url: str) -> str:
+    """The URL of the test database pytest-django created, for processes we start ourselves."""
+    parts = urlsplit(base_url)
+    return urlunsplit(parts._replace(path="/" + settings_dict["NAME"]))
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker):
+    """A real Celery worker in its own process, consuming the real broker, using the test database.
+
+    Tests that hand it work must use ``django_db(transaction=True)`` so it can see their rows.
+    """
+    from django.conf import settings
+    from django.db import connection
+
+    from faultline.celery import app as celery_app
+
+    env = {
+        **os.environ,
+        "DATABASE_URL": test_database_url(connection.settings_dict, settings.DATABASE_URL),
+        "REDIS_URL": settings.REDIS_URL,
+        "PYTHONUNBUFFERED": "1",
+    }
+    log = open(ROOT / ".faultline" / "test-worker.log", "w")
+    hostname = f"test-worker-{os.getpid()}@localhost"
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "faultline", "worker", "--pool", "threads", "--concurrency", "4",
+         "--loglevel", "INFO", "--hostname", hostname],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 60
+    while not celery_app.control.ping(destination=[hostname], timeout=0.5):
+        if worker.poll() is not None or time.monotonic() > deadline:
+            worker.kill()
+            raise RuntimeError(f"the test Celery worker did not start; see {log.name}")
+    yield worker
+    worker.terminate()
+    try:
+        worker.wait(20)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+    log.close()

@@ -1,0 +1,3 @@
+from faultline.launcher import main
+
+main()
