@@ -17,6 +17,14 @@ class Debate(models.Model):
         FAILED = "failed", "Failed"
         STOPPED = "stopped", "Stopped"
 
+    class Length(models.TextChoices):
+        SHORT = "short", "Short (about 12 turns)"
+        STANDARD = "standard", "Standard (about 30 turns)"
+        LONG = "long", "Long (about 60 turns)"
+
+    TURNS_FOR_LENGTH = {"short": 12, "standard": 30, "long": 60}
+    FINISHED = (Status.COMPLETED, Status.FAILED, Status.STOPPED)
+
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="debates"
@@ -25,10 +33,20 @@ class Debate(models.Model):
     deck = models.ForeignKey("personas.Deck", null=True, blank=True, on_delete=models.SET_NULL)
     personas = models.ManyToManyField("personas.Persona", through="Participant", related_name="debates")
     mode = models.CharField(max_length=20, choices=Mode.choices, default=Mode.DIALOGUE)
+    length = models.CharField(max_length=20, choices=Length.choices, default=Length.STANDARD)
     max_turns = models.PositiveIntegerField(default=30)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    phase = models.CharField(max_length=30, blank=True)
     failure_reason = models.TextField(blank=True)
     provider = models.CharField(max_length=20, blank=True, help_text="Model provider that produced its text.")
+    # The sequence number of the last persisted event; events are numbered 1, 2, 3... per debate.
+    last_seq = models.PositiveIntegerField(default=0)
+    stop_requested = models.BooleanField(default=False)
+    share_token = models.CharField(max_length=40, unique=True, null=True, blank=True)
+    # [{"label": ..., "description": ...}], decided by the orchestrator at the start.
+    aspects = models.JSONField(default=list, blank=True)
+    results = models.JSONField(default=dict, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -51,6 +69,64 @@ class Participant(models.Model):
             models.UniqueConstraint(fields=["debate", "persona"], name="unique_persona_per_debate"),
             models.UniqueConstraint(fields=["debate", "seat"], name="unique_seat_per_debate"),
         ]
+
+
+class Event(models.Model):
+    """Every state change of a debate, numbered, persisted before it is pushed to any browser.
+
+    Payloads carry everything needed to redraw the debate, so a replay is a fold over events.
+    """
+
+    debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=40)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["debate", "seq"]
+        constraints = [models.UniqueConstraint(fields=["debate", "seq"], name="unique_event_seq_per_debate")]
+
+    def __str__(self):
+        return f"#{self.seq} {self.kind}"
+
+
+class Message(models.Model):
+    """One utterance, in the main channel or in a crux room (the projection the orchestrator reads)."""
+
+    class Kind(models.TextChoices):
+        OPENING = "opening"
+        KEY_ARGUMENT = "key_argument"
+        REPLY = "reply"
+        DISMISSAL = "dismissal"
+        CLOSING = "closing"
+        ENTRY = "entry"  # crux room entry statement
+        EXCHANGE = "exchange"  # crux room free exchange
+
+    class Status(models.TextChoices):
+        STREAMING = "streaming"
+        COMPLETE = "complete"
+
+    debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="messages")
+    room = models.ForeignKey("crux.CruxRoom", null=True, blank=True, on_delete=models.CASCADE, related_name="messages")
+    persona = models.ForeignKey("personas.Persona", on_delete=models.PROTECT)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    aspect_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Position in its channel (main channel turn number, or room turn number), from 1.
+    turn = models.PositiveIntegerField()
+    text = models.TextField(blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.STREAMING)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["debate", "room", "turn"], name="unique_turn_per_channel",
+                                    nulls_distinct=False),
+        ]
+
+    def __str__(self):
+        return f"{self.persona_id}: {self.text[:60]}"
 
 
 class DebateMemory(models.Model):

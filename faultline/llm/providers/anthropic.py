@@ -32,8 +32,11 @@ class AnthropicProvider:
         return self._create(model=model, prompt=prompt)
 
     def complete_json(self, *, model: str, prompt: Prompt, schema: dict) -> ProviderResult:
+        # The API accepts a subset of JSON Schema; the SDK's transform moves the rest (lengths,
+        # ranges) into descriptions, and pydantic still enforces them on the way back.
+        strict = anthropic.transform_schema(schema)
         return self._create(
-            model=model, prompt=prompt, output_config={"format": {"type": "json_schema", "schema": schema}}
+            model=model, prompt=prompt, output_config={"format": {"type": "json_schema", "schema": strict}}
         )
 
     def stream(self, *, model: str, prompt: Prompt, on_text: Callable[[str], None]) -> ProviderResult:

@@ -1,0 +1,116 @@
+"""Disagreement detection over sliding windows of the main channel, with staged commitment."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from crux import staging
+from crux.models import CruxRoom, DisagreementCandidate
+from crux.schemas import DisagreementScan
+from crux.services.rooms import room_open
+from debates.models import Debate, Message
+from debates.prompts import DISAGREEMENT_DETECTOR
+from faultline.llm import gateway
+from faultline.llm.types import CallTag, ModelError, Prompt, Role
+
+logger = logging.getLogger(__name__)
+
+
+def thresholds() -> staging.Thresholds:
+    return staging.Thresholds(
+        min_consecutive_windows=settings.CRUX_MIN_CONSECUTIVE_WINDOWS,
+        min_confidence=settings.CRUX_MIN_CONFIDENCE,
+        pair_cooldown_seconds=settings.CRUX_PAIR_COOLDOWN_SECONDS,
+    )
+
+
+def _tracked(candidate: DisagreementCandidate) -> staging.TrackedCandidate:
+    return staging.TrackedCandidate(
+        id=candidate.id,
+        pair=(candidate.persona_a_id, candidate.persona_b_id),
+        dispute=candidate.dispute,
+        consecutive_windows=candidate.consecutive_windows,
+        seen_count=candidate.seen_count,
+        last_window=candidate.last_window,
+        confidence=candidate.confidence,
+        has_room=hasattr(candidate, "room"),
+        source_message_ids=list(candidate.source_message_ids),
+    )
+
+
+def _scan(debate: Debate, messages: list[Message], candidates: list[DisagreementCandidate]) -> DisagreementScan:
+    names = {p.id: p.name for p in debate.personas.all()}
+    known = "\n".join(
+        f"[{c.id}] {names[c.persona_a_id]} vs {names[c.persona_b_id]}: {c.dispute}" for c in candidates
+    ) or "(none yet)"
+    transcript = "\n".join(f"{m.persona.name}: {m.text}" for m in messages)
+    prompt = Prompt(
+        system_prefix=DISAGREEMENT_DETECTOR,
+        messages=[{
+            "role": "user",
+            "content": f"Participants: {', '.join(names.values())}\n\nKNOWN DISPUTES\n{known}\n\n"
+                       f"LATEST MESSAGES\n{transcript}",
+        }],
+        max_tokens=500,
+        temperature=0.2,
+    )
+    return gateway.extract(
+        role=Role.EXTRACTION, prompt=prompt, schema=DisagreementScan, tag=CallTag(debate_id=debate.id, phase="detection")
+    )
+
+
+def detection_run(*, debate_id, window: int, message_ids: list[int]) -> list[CruxRoom]:
+    """Scan one window; track what it found; open the rooms whose candidates pass the gate."""
+    debate = Debate.objects.get(pk=debate_id)
+    messages = list(Message.objects.filter(id__in=message_ids).select_related("persona").order_by("turn"))
+    candidates = list(DisagreementCandidate.objects.filter(debate=debate).select_related("room"))
+    try:
+        scan = _scan(debate, messages, candidates)
+    except ModelError as exc:
+        # Detection is an observer: a failed scan skips this window, the debate goes on.
+        logger.warning("Disagreement detection skipped window %s of %s: %s", window, debate_id, exc)
+        return []
+
+    by_name = {p.name.lower(): p.id for p in debate.personas.all()}
+    findings = []
+    for found in scan.disagreements:
+        a, b = by_name.get(found.persona_a.strip().lower()), by_name.get(found.persona_b.strip().lower())
+        if a is None or b is None or a == b:
+            continue
+        findings.append(staging.Finding(pair=staging.pair_of(a, b), dispute=found.dispute.strip(),
+                                        confidence=found.confidence, known_id=found.known_id))
+
+    tracked = [_tracked(c) for c in candidates]
+    created = staging.observe(tracked, window=window, findings=findings, message_ids=message_ids)
+    rows = {c.id: c for c in candidates}
+    opened = []
+    with transaction.atomic():
+        for item in tracked:
+            row = rows[item.id]
+            row.consecutive_windows, row.seen_count, row.last_window = item.consecutive_windows, item.seen_count, item.last_window
+            row.confidence, row.source_message_ids = item.confidence, item.source_message_ids
+            row.save(update_fields=["consecutive_windows", "seen_count", "last_window", "confidence", "source_message_ids"])
+        for item in created:
+            row = DisagreementCandidate.objects.create(
+                debate=debate, persona_a_id=item.pair[0], persona_b_id=item.pair[1], dispute=item.dispute,
+                consecutive_windows=item.consecutive_windows, seen_count=item.seen_count,
+                last_window=item.last_window, confidence=item.confidence, source_message_ids=item.source_message_ids,
+            )
+            item.id = row.id
+            rows[row.id] = row
+        now = timezone.now()
+        for item in tracked + created:
+            last_room = CruxRoom.objects.filter(
+                debate=debate, persona_a_id=item.pair[0], persona_b_id=item.pair[1]
+            ).aggregate(at=Max("created_at"))["at"]
+            if staging.ready_to_open(
+                item, now=now.timestamp(), pair_last_room_at=last_room.timestamp() if last_room else None,
+                thresholds=thresholds(),
+            ):
+                opened.append(room_open(candidate=rows[item.id]))
+    return opened

@@ -1,0 +1,113 @@
+"""Staged commitment for crux rooms (seeds/past-engines-and-crux-rooms.md §6, area 6). Pure.
+
+Stage 1: every detection window reports disagreements; each is matched to a tracked candidate
+(by the id the detector echoes back, else by pair and wording) and its run of consecutive
+windows grows, or restarts. Stage 2: a room opens only for a candidate seen in enough
+consecutive windows, with enough confidence, with no room yet, and after the pair's cooldown.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+SIMILAR_WORDING = 0.5  # Jaccard overlap of content words above which two disputes are one
+
+
+@dataclass
+class TrackedCandidate:
+    id: int | None
+    pair: tuple[int, int]
+    dispute: str
+    consecutive_windows: int
+    seen_count: int
+    last_window: int
+    confidence: float
+    has_room: bool = False
+    source_message_ids: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Finding:
+    pair: tuple[int, int]
+    dispute: str
+    confidence: float
+    known_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    min_consecutive_windows: int = 3
+    min_confidence: float = 0.8
+    pair_cooldown_seconds: float = 300
+
+
+_STOP = {"the", "a", "an", "is", "are", "of", "to", "in", "on", "for", "and", "or", "be", "it", "does", "do", "will", "should", "can"}
+
+
+def _words(text: str) -> set[str]:
+    return {word for word in re.findall(r"[a-z0-9]+", text.lower()) if word not in _STOP}
+
+
+def similar(a: str, b: str) -> bool:
+    left, right = _words(a), _words(b)
+    if not left or not right:
+        return False
+    return len(left & right) / len(left | right) >= SIMILAR_WORDING
+
+
+def pair_of(persona_a: int, persona_b: int) -> tuple[int, int]:
+    return (min(persona_a, persona_b), max(persona_a, persona_b))
+
+
+def match(candidates: list[TrackedCandidate], finding: Finding) -> TrackedCandidate | None:
+    by_id = {c.id: c for c in candidates if c.id is not None}
+    known = by_id.get(finding.known_id)
+    if known is not None and known.pair == finding.pair:
+        return known
+    return next((c for c in candidates if c.pair == finding.pair and similar(c.dispute, finding.dispute)), None)
+
+
+def observe(
+    candidates: list[TrackedCandidate], *, window: int, findings: list[Finding], message_ids: list[int]
+) -> list[TrackedCandidate]:
+    """Fold one window's findings into the tracked candidates; returns the new ones to store.
+
+    Mutates matched candidates in place. A candidate not seen in this window loses its run.
+    """
+    seen_now: set[int] = set()
+    created: list[TrackedCandidate] = []
+    for finding in findings:
+        if finding.pair[0] == finding.pair[1]:
+            continue
+        candidate = match(candidates + created, finding)
+        if candidate is None:
+            candidate = TrackedCandidate(
+                id=None, pair=finding.pair, dispute=finding.dispute, consecutive_windows=1, seen_count=1,
+                last_window=window, confidence=finding.confidence, source_message_ids=list(message_ids),
+            )
+            created.append(candidate)
+        elif candidate.last_window == window:
+            candidate.confidence = max(candidate.confidence, finding.confidence)  # reported twice in one window
+        else:
+            candidate.consecutive_windows = candidate.consecutive_windows + 1 if candidate.last_window == window - 1 else 1
+            candidate.seen_count += 1
+            candidate.last_window = window
+            candidate.confidence = finding.confidence
+            candidate.source_message_ids = sorted(set(candidate.source_message_ids) | set(message_ids))
+        seen_now.add(id(candidate))
+    for candidate in candidates:
+        if id(candidate) not in seen_now and candidate.last_window < window:
+            candidate.consecutive_windows = 0
+    return created
+
+
+def ready_to_open(
+    candidate: TrackedCandidate, *, now: float, pair_last_room_at: float | None, thresholds: Thresholds
+) -> bool:
+    return (
+        not candidate.has_room
+        and candidate.consecutive_windows >= thresholds.min_consecutive_windows
+        and candidate.confidence >= thresholds.min_confidence
+        and (pair_last_room_at is None or now - pair_last_room_at >= thresholds.pair_cooldown_seconds)
+    )

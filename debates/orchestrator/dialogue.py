@@ -1,0 +1,273 @@
+"""The dialogue mode: aspects, openings, rounds in which personas answer each other, crux rooms
+running beside the main channel, closings, results.
+
+Every step is persisted before the next begins, so ``DialogueRun.execute`` can be called again on
+a debate whose worker died: it reads what is done and carries on from there, redoing only a turn
+that was cut off mid-stream (into the same message).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from django.conf import settings
+from django.db import close_old_connections, connection, transaction
+from django.utils import timezone
+
+from crux.models import CruxRoom, DisagreementCandidate
+from crux.services.detection import detection_run
+from crux.services.rooms import room_run
+from debates.context import turn_context
+from debates.models import Debate, Event, Message
+from debates.orchestrator import results
+from debates.orchestrator.messages import debate_totals, turn_pass
+from debates.orchestrator.speaking import Speaker, speak
+from debates.orchestrator.turn_taking import Seat, choose_speaker
+from debates.prompts import ASPECT_PLANNER
+from debates.schemas import AspectPlan
+from debates.services.events import event_append
+from debates.state import EventKind
+from faultline.llm import gateway
+from faultline.llm.types import CallTag, Prompt, Role
+
+logger = logging.getLogger(__name__)
+
+ROOM_WAIT_SECONDS = 900
+DIALOGUE_KINDS = [Message.Kind.KEY_ARGUMENT, Message.Kind.REPLY, Message.Kind.DISMISSAL]
+
+
+class DebateStopped(Exception):
+    pass
+
+
+def _in_thread(function, **kwargs):
+    # Worker threads open their own database connections; close them when done.
+    try:
+        return function(**kwargs)
+    finally:
+        connection.close()
+
+
+class DialogueRun:
+    def __init__(self, debate: Debate) -> None:
+        self.debate = debate
+        participants = list(debate.participants.select_related("persona").order_by("seat"))
+        self.speakers = [Speaker(p.persona, p.seat) for p in participants]
+        self.by_persona = {s.persona.id: s for s in self.speakers}
+        # Side work that must not delay the next speaker: detection in order, rooms in parallel.
+        self.detector = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"detect-{debate.pk}")
+        self.rooms = ThreadPoolExecutor(max_workers=4, thread_name_prefix=f"rooms-{debate.pk}")
+        self.room_futures: list[Future] = []
+        self.detection_futures: list[Future] = []
+
+    # ── lifecycle ─────────────────────────────────────────────────────────────────────────────
+
+    def execute(self) -> None:
+        try:
+            self._begin()
+            self._plan_aspects()
+            self._restart_live_rooms()
+            self._openings()
+            self._dialogue()
+            self._wait_for_side_work()
+            self._closings()
+            self._finish(Debate.Status.COMPLETED)
+        except DebateStopped:
+            self._wait_for_side_work(timeout=60)
+            self._finish(Debate.Status.STOPPED)
+        finally:
+            self.detector.shutdown(wait=False, cancel_futures=True)
+            self.rooms.shutdown(wait=False, cancel_futures=True)
+
+    def _begin(self) -> None:
+        debate = self.debate
+        with transaction.atomic():
+            if not Event.objects.filter(debate=debate, kind=EventKind.DEBATE_STARTED).exists():
+                event_append(debate_id=debate.id, kind=EventKind.DEBATE_STARTED, payload={
+                    "topic": debate.topic,
+                    "mode": debate.mode,
+                    "max_turns": debate.max_turns,
+                    "provider": debate.provider or settings.FAULTLINE_LLM,
+                    "personas": [
+                        {"id": s.persona.id, "name": s.persona.name, "seat": s.seat, "tagline": s.persona.tagline}
+                        for s in self.speakers
+                    ],
+                })
+            else:
+                event_append(debate_id=debate.id, kind=EventKind.DEBATE_RESUMED, payload={"from_seq": debate.last_seq})
+            Debate.objects.filter(pk=debate.pk).update(
+                status=Debate.Status.RUNNING, failure_reason="", heartbeat_at=timezone.now(),
+                started_at=debate.started_at or timezone.now(),
+            )
+        self.debate.refresh_from_db()
+
+    def _phase(self, phase: str, aspect_index: int | None = None) -> None:
+        label = phase if aspect_index is None else f"{phase}:{aspect_index}"
+        if self.debate.phase == label:
+            return  # already announced before a resume
+        with transaction.atomic():
+            event_append(debate_id=self.debate.id, kind=EventKind.PHASE_CHANGED,
+                         payload={"phase": phase, "aspect_index": aspect_index, "totals": debate_totals(self.debate.id)})
+            Debate.objects.filter(pk=self.debate.pk).update(phase=label)
+        self.debate.phase = label
+
+    def _check_stop(self) -> None:
+        if Debate.objects.filter(pk=self.debate.pk, stop_requested=True).exists():
+            raise DebateStopped
+
+    # ── phases ────────────────────────────────────────────────────────────────────────────────
+
+    def _plan_aspects(self) -> None:
+        if self.debate.aspects:
+            return
+        self._phase("planning")
+        prompt = Prompt(
+            system_prefix=ASPECT_PLANNER,
+            messages=[{"role": "user", "content": f"Topic: {self.debate.topic}\nParticipants: "
+                       + ", ".join(s.name for s in self.speakers)}],
+            max_tokens=500,
+            temperature=0.3,
+        )
+        plan = gateway.extract(role=Role.EXTRACTION, prompt=prompt, schema=AspectPlan,
+                               tag=CallTag(debate_id=self.debate.id, phase="planning"))
+        aspects = [aspect.model_dump() for aspect in plan.aspects]
+        with transaction.atomic():
+            Debate.objects.filter(pk=self.debate.pk).update(aspects=aspects)
+            event_append(debate_id=self.debate.id, kind=EventKind.ASPECTS_SET, payload={"aspects": aspects})
+        self.debate.aspects = aspects
+
+    def _main_messages(self, kinds=None):
+        messages = Message.objects.filter(debate=self.debate, room__isnull=True)
+        return messages.filter(kind__in=kinds) if kinds else messages
+
+    def _next_turn_number(self) -> int:
+        return self._main_messages().count() + 1
+
+    def _interrupted(self) -> Message | None:
+        return self._main_messages().filter(status=Message.Status.STREAMING).select_related("persona").first()
+
+    def _say(self, speaker: Speaker, kind: str, *, phase: str, aspect_index=None, addressee="", allow_pass=False):
+        self._check_stop()
+        interrupted = self._interrupted()
+        if interrupted is not None and interrupted.persona_id != speaker.persona.id:
+            # The cut-off turn belongs to someone else: it is that person's turn, again.
+            speaker, kind = self.by_persona[interrupted.persona_id], interrupted.kind
+        turn = interrupted.turn if interrupted else self._next_turn_number()
+        context = turn_context(debate=self.debate, persona=speaker.persona, kind=kind, addressee=addressee,
+                               aspect_index=aspect_index)
+        return speak(debate=self.debate, speaker=speaker, kind=kind, turn=turn, context=context, phase=phase,
+                     aspect_index=aspect_index, interrupted=interrupted, allow_pass=allow_pass)
+
+    def _openings(self) -> None:
+        self._phase("opening")
+        done = set(self._main_messages([Message.Kind.OPENING]).filter(status=Message.Status.COMPLETE)
+                   .values_list("persona_id", flat=True))
+        for speaker in self.speakers:
+            if speaker.persona.id not in done:
+                self._say(speaker, Message.Kind.OPENING, phase="opening")
+
+    def _dialogue_slots_used(self) -> int:
+        messages = self._main_messages(DIALOGUE_KINDS).filter(status=Message.Status.COMPLETE).count()
+        passes = Event.objects.filter(debate=self.debate, kind=EventKind.TURN_PASSED).count()
+        return messages + passes
+
+    def _history(self) -> list[tuple[int, str]]:
+        return list(self._main_messages().filter(status=Message.Status.COMPLETE).order_by("turn")
+                    .values_list("persona_id", "text"))
+
+    def _stakes(self) -> dict[int, float]:
+        stakes: dict[int, float] = {}
+        for candidate in DisagreementCandidate.objects.filter(debate=self.debate, consecutive_windows__gte=1):
+            for persona_id in (candidate.persona_a_id, candidate.persona_b_id):
+                stakes[persona_id] = stakes.get(persona_id, 0.0) + candidate.confidence
+        return stakes
+
+    def _dialogue(self) -> None:
+        total = self.debate.max_turns
+        per_aspect = max(1, math.ceil(total / len(self.debate.aspects)))
+        seats = [Seat(s.persona.id, s.name, s.seat) for s in self.speakers]
+        slot = self._dialogue_slots_used()
+        consecutive_passes = 0
+        while slot < total:
+            aspect_index = min(slot // per_aspect, len(self.debate.aspects) - 1)
+            self._phase("dialogue", aspect_index)
+            history = self._history()
+            chosen = choose_speaker(seats=seats, history=history, stakes=self._stakes())
+            speaker = self.by_persona[chosen.persona_id]
+            spoke_on_aspect = self._main_messages(DIALOGUE_KINDS).filter(
+                persona=speaker.persona, aspect_index=aspect_index).exists()
+            kind = Message.Kind.REPLY if spoke_on_aspect else Message.Kind.KEY_ARGUMENT
+            last_name = self.by_persona[history[-1][0]].name if history else ""
+            message = self._say(speaker, kind, phase=f"dialogue_{kind}", aspect_index=aspect_index,
+                                addressee=last_name, allow_pass=consecutive_passes < len(seats) - 1)
+            if message is None:
+                turn_pass(debate=self.debate, persona=speaker.persona)
+                consecutive_passes += 1
+            else:
+                consecutive_passes = 0
+                self._schedule_detection()
+            slot += 1
+
+    # ── side work ─────────────────────────────────────────────────────────────────────────────
+
+    def _schedule_detection(self) -> None:
+        every = settings.CRUX_DETECTION_EVERY_MESSAGES
+        dialogue = list(self._main_messages(DIALOGUE_KINDS).filter(status=Message.Status.COMPLETE)
+                        .order_by("turn").values_list("id", flat=True))
+        if not dialogue or len(dialogue) % every:
+            return
+        window = len(dialogue) // every
+        message_ids = dialogue[-settings.CRUX_DETECTION_WINDOW_MESSAGES:]
+        self.detection_futures.append(self.detector.submit(self._detect, window, message_ids))
+
+    def _detect(self, window: int, message_ids: list[int]) -> None:
+        try:
+            for room in detection_run(debate_id=self.debate.id, window=window, message_ids=message_ids):
+                self._start_room(room.id)
+        except Exception:  # detection is an observer; never let it take the debate down
+            logger.exception("Detection window %s of debate %s failed", window, self.debate.id)
+        finally:
+            connection.close()
+
+    def _start_room(self, room_id: int) -> None:
+        self.room_futures.append(self.rooms.submit(_in_thread, room_run, room_id=room_id))
+
+    def _restart_live_rooms(self) -> None:
+        for room_id in CruxRoom.objects.filter(debate=self.debate, status=CruxRoom.Status.LIVE).values_list("id", flat=True):
+            self._start_room(room_id)
+
+    def _wait_for_side_work(self, timeout: float = ROOM_WAIT_SECONDS) -> None:
+        deadline = time.monotonic() + timeout
+        for future in list(self.detection_futures) + list(self.room_futures):
+            try:
+                future.result(timeout=max(0.1, deadline - time.monotonic()))
+            except Exception:
+                logger.exception("Side work of debate %s ended with an error", self.debate.id)
+        # Rooms opened by the last detections were appended while we waited.
+        pending = [f for f in self.room_futures if not f.done()]
+        for future in pending:
+            try:
+                future.result(timeout=max(0.1, deadline - time.monotonic()))
+            except Exception:
+                logger.exception("Crux room of debate %s ended with an error", self.debate.id)
+        close_old_connections()
+
+    def _closings(self) -> None:
+        self._phase("closing")
+        done = set(self._main_messages([Message.Kind.CLOSING]).filter(status=Message.Status.COMPLETE)
+                   .values_list("persona_id", flat=True))
+        for speaker in self.speakers:
+            if speaker.persona.id not in done:
+                self._say(speaker, Message.Kind.CLOSING, phase="closing")
+
+    def _finish(self, status: str) -> None:
+        outcome = results.debate_results(debate=self.debate)
+        with transaction.atomic():
+            Debate.objects.filter(pk=self.debate.pk).update(
+                status=status, phase="done", results=outcome, finished_at=timezone.now()
+            )
+            event_append(debate_id=self.debate.id, kind=EventKind.DEBATE_FINISHED,
+                         payload={"status": status, "results": outcome, "totals": debate_totals(self.debate.id)})

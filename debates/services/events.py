@@ -1,0 +1,25 @@
+"""Appending to a debate's event log. Each event gets the next sequence number of its debate
+and is pushed to browsers only after its transaction commits, so a page never shows something
+the database does not hold."""
+
+from __future__ import annotations
+
+from django.db import connection, transaction
+
+from debates import broadcast
+from debates.models import Debate, Event
+
+
+def event_append(*, debate_id, kind: str, payload: dict) -> Event:
+    with transaction.atomic():
+        # One UPDATE ... RETURNING both numbers the event and serialises concurrent writers (the
+        # main channel and its crux rooms) on the debate row, so sequence numbers never collide.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {Debate._meta.db_table} SET last_seq = last_seq + 1 WHERE id = %s RETURNING last_seq",
+                [debate_id],
+            )
+            (seq,) = cursor.fetchone()
+        event = Event.objects.create(debate_id=debate_id, seq=seq, kind=str(kind), payload=payload)
+        transaction.on_commit(lambda: broadcast.event_committed(event))
+    return event

@@ -1,0 +1,155 @@
+"""A scripted debate for the fake Messages API: answers every kind of call the orchestrator makes
+(aspect plan, persona turns, disagreement scans, exit checks, crux cards, evidence ledger) with
+plausible, deterministic output, so the real SDK, orchestrator and pages can run end to end.
+
+    script = DebateScript(dispute="persistent", latency=0.05)
+    with FakeMessagesAPI(responder=script.respond) as api: ...
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import threading
+from dataclasses import dataclass, field
+
+from faultline.llm.fake_messages_api import Reply
+
+QUIBBLES = [
+    "Was the 1970s inflation mostly an oil shock?",
+    "Is a basis point one hundredth of a percent?",
+    "Did the gold standard end in 1971?",
+    "Are index funds older than ETFs?",
+    "Is the median more robust than the mean?",
+    "Was Bretton Woods signed in New Hampshire?",
+    "Do central banks publish minutes?",
+    "Is a recession two quarters of decline?",
+]
+HOSTILE = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">'
+FORBIDDEN_SAMPLE = "That's a great point"
+
+
+@dataclass
+class DebateScript:
+    # "persistent": the first two personas clash on one question in every window (one room opens);
+    # "quibbles": a different one-off disagreement each window (no room should open); "none".
+    dispute: str = "persistent"
+    surface_after: int | None = 4  # room messages before the exit check says the crux surfaced; None: never
+    latency: float = 0.0
+    extraction_latency: float | None = None  # defaults to latency
+    hostile: bool = False  # persona text carries <script> and onerror payloads
+    forbidden_first_attempt: bool = False  # each persona's first draft uses a forbidden phrase
+    chunk_size: int = 12
+    calls: dict = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _counter: itertools.count = field(default_factory=itertools.count, repr=False)
+    _drafted: set = field(default_factory=set, repr=False)
+
+    def _count(self, kind: str) -> int:
+        with self._lock:
+            self.calls[kind] = self.calls.get(kind, 0) + 1
+            return self.calls[kind]
+
+    def respond(self, body: dict) -> Reply:
+        output = (body.get("output_config") or {}).get("format")
+        if output:
+            title = output.get("schema", {}).get("title", "")
+            self._count(title)
+            handler = getattr(self, f"_structured_{title}", None)
+            latency = self.latency if self.extraction_latency is None else self.extraction_latency
+            return Reply.json(handler(body) if handler else {}, latency=latency)
+        self._count("persona")
+        return Reply.says(self._persona_turn(body), latency=self.latency, chunk_size=self.chunk_size)
+
+    # ── persona turns ─────────────────────────────────────────────────────────────────────────
+
+    @staticmethod
+    def _user_text(body: dict) -> str:
+        return "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
+
+    @staticmethod
+    def _system_text(body: dict) -> str:
+        system = body.get("system") or ""
+        return system if isinstance(system, str) else "\n".join(block["text"] for block in system)
+
+    def _persona_turn(self, body: dict) -> str:
+        system, user = self._system_text(body), self._user_text(body)
+        name = re.search(r"You are (.+?), taking part", system).group(1)
+        number = next(self._counter)
+        addressee = re.search(r"(?:Reply to|Answer what|side room with) (.+?)(?:'s| just| to get)", user)
+        other = addressee.group(1) if addressee else "everyone"
+        if self.forbidden_first_attempt and "used a phrase you never use" not in system:
+            with self._lock:
+                first = name not in self._drafted
+                self._drafted.add(name)
+            if first:
+                return f"{FORBIDDEN_SAMPLE}, {other}. I still think the numbers favour my side."
+        hostile = f" {HOSTILE}" if self.hostile and number % 3 == 0 else ""
+        if "opening statement" in user:
+            return (f"I am {name} and I come at this from where I stand. The evidence I trust points one way. "
+                    f"Point {number}: the long run matters more than the next quarter.{hostile}")
+        if "Closing statement" in user:
+            return f"Closing for {name}: I conceded the timing, not the direction. Point {number}.{hostile}"
+        if "side room" in user:
+            return f"{other}, my position on this is firm: yes, and the record shows it. Point {number}.{hostile}"
+        return (f"{other}, you are wrong about the timing, and here is why: the data on point {number} "
+                f"cuts against you.{hostile}")
+
+    # ── structured calls ──────────────────────────────────────────────────────────────────────
+
+    def _structured_AspectPlan(self, body: dict) -> dict:
+        return {"aspects": [
+            {"label": "Evidence", "description": "What the record actually shows."},
+            {"label": "Time horizon", "description": "Whether the short or the long run decides it."},
+        ]}
+
+    def _participants(self, body: dict) -> list[str]:
+        match = re.search(r"Participants: (.+)", self._user_text(body))
+        return [name.strip() for name in match.group(1).split(",")] if match else []
+
+    def _structured_DisagreementScan(self, body: dict) -> dict:
+        names = self._participants(body)
+        if self.dispute == "none" or len(names) < 2:
+            return {"disagreements": []}
+        user = self._user_text(body)
+        if self.dispute == "quibbles":
+            window = self.calls["DisagreementScan"]
+            return {"disagreements": [{
+                "persona_a": names[window % len(names)], "persona_b": names[(window + 1) % len(names)],
+                "dispute": QUIBBLES[(window - 1) % len(QUIBBLES)],
+                "known_id": None, "confidence": 0.9,
+            }]}
+        known = re.search(r"\[(\d+)\] ", user)
+        return {"disagreements": [{
+            "persona_a": names[0], "persona_b": names[1],
+            "dispute": "Does the long run matter more than the next quarter?",
+            "known_id": int(known.group(1)) if known else None, "confidence": 0.9,
+        }]}
+
+    def _structured_CruxExitCheck(self, body: dict) -> dict:
+        said = len(re.findall(r"^[^\n:]+: ", self._user_text(body).split("\n\n", 1)[-1], flags=re.M))
+        surfaced = self.surface_after is not None and said >= self.surface_after
+        return {"surfaced": surfaced, "crux": "They weigh time horizons differently." if surfaced else ""}
+
+    def _structured_CruxCardDraft(self, body: dict) -> dict:
+        people = re.search(r"People: (.+?), (.+)", self._user_text(body))
+        a, b = people.group(1).strip(), people.group(2).strip()
+        hostile = HOSTILE if self.hostile else ""
+        return {
+            "question": f"Does the long run matter more than the next quarter?{hostile}",
+            "positions": [
+                {"persona": a, "position": "YES", "reasoning": f"Decades decide it.{hostile}",
+                 "falsifier": "Ten years of flat adoption"},
+                {"persona": b, "position": "NO", "reasoning": "Quarters compound into decades.",
+                 "falsifier": "A full cycle without a drawdown"},
+            ],
+            "disagreement_type": "horizon",
+            "diagnosis": f"They measure success on different clocks.{hostile}",
+            "resolved": False,
+            "resolution": "",
+        }
+
+    def _structured_EvidenceLedger(self, body: dict) -> dict:
+        names = re.findall(r"^([^\n:]+): ", self._user_text(body), flags=re.M)
+        first = names[1] if len(names) > 1 else "Someone"
+        return {"entries": [{"persona": first, "evidence": "The data on point 3", "used_for": "the timing argument"}]}
