@@ -41,9 +41,15 @@ def crux_card(card: CardView) -> str:
     return _render("crux_card.html", card=card)
 
 
-def snapshot(view: DebateView) -> str:
-    """Everything the live page redraws on (re)connect, each region replaced by id."""
-    return _render("live_snapshot.html", view=view)
+def room_head(room: RoomView) -> str:
+    return _render("room_head.html", room=room, oob=True)
+
+
+def snapshot(view: DebateView, *, can_resume: bool = False) -> str:
+    """Everything the live page redraws on (re)connect, each region replaced by id.
+
+    can_resume: the owner may resume a debate whose worker went quiet (not visible in the log)."""
+    return _render("live_snapshot.html", view=view, can_resume=can_resume)
 
 
 def for_event(view: DebateView, kind: str, payload: dict) -> str:
@@ -67,13 +73,16 @@ def for_event(view: DebateView, kind: str, payload: dict) -> str:
             parts.append(_append("drawer-tabs", room_tab(room)))
             parts.append(_append("drawer-panels", _render("room_panel.html", room=room)))
         case EventKind.ROOM_CLOSED:
-            parts.append(room_tab(view.room(payload["room_id"]), oob=True))
+            if room := view.room(payload["room_id"]):
+                parts.append(room_tab(room, oob=True))
+                parts.append(room_head(room))
         case EventKind.CARD_POSTED:
             card = view.cards[-1]
             parts.append(_append("crux-cards", crux_card(card)))
             parts.append(_append("chat-log", _render("chat_item.html", item=view.chat[-1], view=view)))
             if room := view.room(card.room_id):
                 parts.append(room_tab(room, oob=True))
+                parts.append(room_head(room))
         case EventKind.DEBATE_FINISHED | EventKind.DEBATE_FAILED:
             parts.append(_render("results.html", view=view, oob=True))
     parts.append(status_line(view))

@@ -1,7 +1,20 @@
 from django.urls import path
 
-from debates import views
+from debates.views import archive, live, setup
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", setup.home, name="home"),
+    path("debates/new/", setup.debate_new, name="debate_new"),
+    path("debates/new/hand/", setup.debate_hand, name="debate_hand"),
+    path("debates/", archive.debate_archive, name="debate_archive"),
+    path("debates/<uuid:debate_id>/", live.debate_live, name="debate_live"),
+    path("debates/<uuid:debate_id>/stop/", live.debate_stop, name="debate_stop"),
+    path("debates/<uuid:debate_id>/resume/", live.debate_resume, name="debate_resume"),
+    path("debates/<uuid:debate_id>/share/", live.debate_share, name="debate_share"),
+    path("debates/<uuid:debate_id>/unshare/", live.debate_unshare, name="debate_unshare"),
+    path("debates/<uuid:debate_id>/replay/", archive.debate_replay, name="debate_replay"),
+    path("debates/<uuid:debate_id>/results/", archive.debate_results, name="debate_results"),
+    path("debates/<uuid:debate_id>/export.md", archive.debate_export_markdown, name="debate_export_markdown"),
+    path("debates/<uuid:debate_id>/export.json", archive.debate_export_json, name="debate_export_json"),
+    path("shared/<str:token>/", live.debate_shared, name="debate_shared"),
 ]

@@ -218,6 +218,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "httpx": {"level": "WARNING"},
+        "httpx2": {"level": "WARNING"},
         "httpcore": {"level": "WARNING"},
         "pgserver": {"level": "WARNING"},
     },

@@ -21,11 +21,26 @@ class DebateBusy(Exception):
     """Another orchestrator holds this debate."""
 
 
+def _lock_key(debate_id) -> int:
+    return zlib.crc32(str(debate_id).encode())
+
+
+def debate_is_being_run(*, debate_id) -> bool:
+    """True while some process holds the debate's orchestrator lock."""
+    key = _lock_key(debate_id)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
+        (acquired,) = cursor.fetchone()
+        if acquired:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
+    return not acquired
+
+
 @contextlib.contextmanager
 def debate_lock(debate_id):
     # A session-level advisory lock: held while this process runs the debate, released by
     # PostgreSQL itself if the process dies, which is what makes "resume" safe to click.
-    key = zlib.crc32(str(debate_id).encode())
+    key = _lock_key(debate_id)
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
         (acquired,) = cursor.fetchone()

@@ -14,8 +14,7 @@ from personas.models import Deck, Persona
 
 MIN_HAND, MAX_HAND = 2, 6
 MAX_TOPIC_LENGTH = 500
-# A running debate whose orchestrator has not written a heartbeat for this long is presumed
-# abandoned (its worker died) and may be resumed.
+# A debate still queued after this long, with no orchestrator on it, may be resumed by hand.
 STALE_AFTER_SECONDS = 90
 
 
@@ -71,18 +70,21 @@ def debate_stop(*, debate: Debate) -> None:
     Debate.objects.filter(pk=debate.pk).update(stop_requested=True)
 
 
-def debate_is_stale(*, debate: Debate) -> bool:
+def debate_is_orphaned(*, debate: Debate) -> bool:
+    """A debate that should be running but that no orchestrator holds (its worker died)."""
+    from debates.orchestrator import debate_is_being_run
+
+    if debate.status == Debate.Status.RUNNING:
+        return not debate_is_being_run(debate_id=debate.id)
     if debate.status == Debate.Status.PENDING:
-        reference = debate.heartbeat_at or debate.created_at
-    elif debate.status == Debate.Status.RUNNING:
-        reference = debate.heartbeat_at
-    else:
-        return False
-    return reference is None or (timezone.now() - reference).total_seconds() > STALE_AFTER_SECONDS
+        # Queued but never picked up: give the queue a fair chance before offering a resume.
+        waited = (timezone.now() - debate.created_at).total_seconds()
+        return waited > STALE_AFTER_SECONDS and not debate_is_being_run(debate_id=debate.id)
+    return False
 
 
 def debate_can_resume(*, debate: Debate) -> bool:
-    return debate.status == Debate.Status.FAILED or debate_is_stale(debate=debate)
+    return debate.status == Debate.Status.FAILED or debate_is_orphaned(debate=debate)
 
 
 def debate_resume(*, debate: Debate) -> None:

@@ -36,6 +36,7 @@ class Reply:
     error_type: str = ""
     headers: dict = field(default_factory=dict)
     chunk_size: int = 12  # characters per streamed text delta
+    chunk_delay: float = 0.0  # seconds between streamed deltas, like tokens arriving
     fail_mid_stream: bool = False  # stream an "overloaded_error" event after the first delta
 
     @classmethod
@@ -172,6 +173,8 @@ def _handler_for(api: FakeMessagesAPI):
             for offset in range(0, len(text), reply.chunk_size):
                 delta = {"type": "text_delta", "text": text[offset : offset + reply.chunk_size]}
                 self._event("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta})
+                if reply.chunk_delay:
+                    time.sleep(reply.chunk_delay)
                 if reply.fail_mid_stream:
                     error = {"type": "overloaded_error", "message": "scripted failure mid-stream"}
                     self._event("error", {"type": "error", "error": error})

@@ -40,6 +40,7 @@ class DebateScript:
     hostile: bool = False  # persona text carries <script> and onerror payloads
     forbidden_first_attempt: bool = False  # each persona's first draft uses a forbidden phrase
     chunk_size: int = 12
+    chunk_delay: float = 0.0
     calls: dict = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _counter: itertools.count = field(default_factory=itertools.count, repr=False)
@@ -59,7 +60,8 @@ class DebateScript:
             latency = self.latency if self.extraction_latency is None else self.extraction_latency
             return Reply.json(handler(body) if handler else {}, latency=latency)
         self._count("persona")
-        return Reply.says(self._persona_turn(body), latency=self.latency, chunk_size=self.chunk_size)
+        return Reply.says(self._persona_turn(body), latency=self.latency, chunk_size=self.chunk_size,
+                          chunk_delay=self.chunk_delay)
 
     # ── persona turns ─────────────────────────────────────────────────────────────────────────
 

@@ -1,0 +1,183 @@
+"""A debate as a Markdown transcript or a JSON document, both from the folded event log.
+
+Model text is untrusted. In Markdown it is neutralised so it can never become live markup in a
+viewer that renders inline HTML: &, < and > become entities, and backslashes and square brackets
+are backslash-escaped so no link or image can form. In JSON it stays verbatim (it is data), with
+<, > and & written as \\u escapes so the file is inert even if something sniffs it as HTML.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+
+from debates.models import Debate
+from debates.state import DebateView, fold
+
+JSON_FORMAT = "faultline-debate/1"
+REGIME_LABELS = {"consensus": "Consensus", "partial": "Partial agreement", "polarized": "Polarized"}
+
+
+def md_escape(text) -> str:
+    text = str(text if text is not None else "")
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return re.sub(r"([\\\[\]])", r"\\\1", text)
+
+
+def _quote(text) -> str:
+    lines = md_escape(text).splitlines() or [""]
+    return "\n".join(f"> {line}" if line else ">" for line in lines)
+
+
+def _message_md(message) -> list[str]:
+    header = f"**{md_escape(message.persona_name)}** · {md_escape(message.kind.replace('_', ' '))}"
+    if message.streaming:
+        header += " · (unfinished)"
+    return [header, _quote(message.text), ""]
+
+
+def _card_md(card) -> list[str]:
+    lines = [f"### {card.suit} {md_escape(card.question)}", ""]
+    lines.append(f"- Disagreement type: {md_escape(card.disagreement_type)}")
+    for position in card.positions:
+        line = (f"- **{md_escape(position.get('name', ''))}**: {md_escape(position.get('position', ''))}"
+                f" — {md_escape(position.get('reasoning', ''))}")
+        if position.get("falsifier"):
+            line += f" (would change their mind if: {md_escape(position['falsifier'])})"
+        lines.append(line)
+    lines.append(f"- Diagnosis: {md_escape(card.diagnosis)}")
+    if card.resolved:
+        lines.append(f"- Resolved: {md_escape(card.resolution)}")
+    else:
+        lines.append("- Unresolved")
+    lines.append("")
+    return lines
+
+
+def _list(value) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _results_md(results: dict) -> list[str]:
+    lines = ["## Results", ""]
+    if results.get("regime"):
+        regime = str(results["regime"])
+        lines += [f"Regime: **{md_escape(REGIME_LABELS.get(regime, regime))}**", ""]
+    cruxes = _list(results.get("cruxes"))
+    if cruxes:
+        lines += ["### Cruxes", ""]
+        for crux in cruxes:
+            if isinstance(crux, dict):
+                state = "resolved" if crux.get("resolved") else "unresolved"
+                lines.append(f"- {md_escape(crux.get('suit', ''))} {md_escape(crux.get('question', ''))}"
+                             f" ({md_escape(crux.get('disagreement_type', ''))}, {state}):"
+                             f" {md_escape(crux.get('diagnosis', ''))}")
+        lines.append("")
+    fault_lines = _list(results.get("fault_lines"))
+    if fault_lines:
+        lines += ["### Fault lines", ""]
+        for fault_line in fault_lines:
+            if isinstance(fault_line, dict):
+                sides = fault_line.get("sides") if isinstance(fault_line.get("sides"), dict) else {}
+                stands = "; ".join(f"{md_escape(side)}: {', '.join(md_escape(name) for name in _list(names))}"
+                                   for side, names in sides.items() if _list(names))
+                lines.append(f"- {md_escape(fault_line.get('question', ''))} — {stands}")
+        lines.append("")
+    flips = _list(results.get("flip_conditions"))
+    if flips:
+        lines += ["### Flip conditions", ""]
+        for flip in flips:
+            if isinstance(flip, dict):
+                lines.append(f"- **{md_escape(flip.get('persona', ''))}** on {md_escape(flip.get('question', ''))}:"
+                             f" {md_escape(flip.get('falsifier', ''))}")
+        lines.append("")
+    paths = _list(results.get("resolution_paths"))
+    if paths:
+        lines += ["### Resolution paths", ""]
+        for path in paths:
+            if isinstance(path, dict):
+                lines.append(f"- {md_escape(path.get('question', ''))}: {md_escape(path.get('path', ''))}")
+        lines.append("")
+    ledger = _list(results.get("evidence_ledger"))
+    if ledger:
+        lines += ["### Evidence ledger", ""]
+        for entry in ledger:
+            if isinstance(entry, dict):
+                lines.append(f"- **{md_escape(entry.get('persona', ''))}**: {md_escape(entry.get('evidence', ''))}"
+                             f" (for: {md_escape(entry.get('used_for', ''))})")
+        lines.append("")
+    return lines
+
+
+def debate_markdown(*, debate: Debate, view: DebateView) -> str:
+    personas = view.personas or []
+    lines = [f"# {md_escape(debate.topic)}", ""]
+    lines.append(f"- Status: {md_escape(debate.get_status_display())}")
+    lines.append(f"- Created: {debate.created_at:%Y-%m-%d %H:%M} UTC")
+    if personas:
+        lines.append("- Personas: " + ", ".join(md_escape(p.name) for p in personas))
+    provider = view.provider or debate.provider
+    if provider:
+        lines.append(f"- Model provider: {md_escape(provider)}"
+                     + (" (offline demo model)" if provider == "local" else ""))
+    lines.append(f"- Turns: {view.turn_count} · Tokens: {view.totals.tokens} · Cost: ${md_escape(view.totals.cost)}")
+    lines.append("")
+    if view.failure_reason:
+        lines += ["## Failure", "", _quote(view.failure_reason), ""]
+
+    lines += ["## Main channel", ""]
+    for item in view.chat:
+        if item.kind == "message" and item.message:
+            lines += _message_md(item.message)
+        elif item.kind == "pass":
+            lines += [f"_{md_escape(item.persona_name)} passes._", ""]
+        elif item.kind == "card" and item.card:
+            lines += [f"{item.card.suit} **Crux card posted:** {md_escape(item.card.question)}", ""]
+
+    if view.rooms:
+        lines += ["## Crux rooms", ""]
+        for room in view.rooms:
+            a, b = room.persona_a.get("name", ""), room.persona_b.get("name", "")
+            lines += [f"### {room.suit} {md_escape(a)} vs {md_escape(b)}: {md_escape(room.question)}", ""]
+            for message in room.messages:
+                lines += _message_md(message)
+
+    if view.cards:
+        lines += ["## Crux cards", ""]
+        for card in view.cards:
+            lines += _card_md(card)
+
+    if view.results:
+        lines += _results_md(view.results)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _summary(view: DebateView) -> dict:
+    summary = dataclasses.asdict(view)
+    summary["turn_count"] = view.turn_count
+    summary["totals"]["tokens"] = view.totals.tokens
+    return summary
+
+
+def debate_json(*, debate: Debate, events: list[tuple[int, str, dict]]) -> str:
+    view = fold(debate.id, events)
+    document = {
+        "format": JSON_FORMAT,
+        "debate": {
+            "id": str(debate.id),
+            "topic": debate.topic,
+            "status": debate.status,
+            "mode": debate.mode,
+            "length": debate.length,
+            "provider": debate.provider,
+            "failure_reason": debate.failure_reason,
+            "created_at": debate.created_at.isoformat(),
+            "started_at": debate.started_at.isoformat() if debate.started_at else None,
+            "finished_at": debate.finished_at.isoformat() if debate.finished_at else None,
+        },
+        "events": [{"seq": seq, "kind": kind, "payload": payload} for seq, kind, payload in events],
+        "summary": _summary(view),
+    }
+    text = json.dumps(document, ensure_ascii=False, indent=2)
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")

@@ -1,0 +1,69 @@
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from debates.models import Debate
+from debates.services.lifecycle import MAX_HAND, MAX_TOPIC_LENGTH, MIN_HAND
+from personas.models import Deck, Persona
+
+# Modes a user can start today. The graph mode (Debate.Mode.GRAPH) is shown on the setup page as
+# "coming soon"; adding it here is all the form needs once its orchestrator exists.
+AVAILABLE_MODES = [Debate.Mode.DIALOGUE]
+
+
+class SignupForm(UserCreationForm):
+    class Meta(UserCreationForm.Meta):
+        fields = ("username",)
+
+
+class DebateSetupForm(forms.Form):
+    deck = forms.ModelChoiceField(
+        queryset=Deck.objects.all(), empty_label=None, error_messages={"required": "Pick a deck."}
+    )
+    personas = forms.ModelMultipleChoiceField(
+        queryset=Persona.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "required": f"Pick a hand of {MIN_HAND} to {MAX_HAND} personas.",
+            "invalid_choice": "That persona is not in this deck any more; pick again.",
+        },
+    )
+    topic = forms.CharField(
+        max_length=MAX_TOPIC_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "Will Bitcoin replace gold as a store of value?"}),
+        error_messages={
+            "required": "Type a topic for the debate.",
+            "max_length": f"Keep the topic to {MAX_TOPIC_LENGTH} characters or fewer "
+                          "(it has %(show_value)d).",
+        },
+    )
+    length = forms.ChoiceField(
+        choices=Debate.Length.choices, initial=Debate.Length.STANDARD, widget=forms.RadioSelect
+    )
+    mode = forms.ChoiceField(
+        choices=[(mode.value, mode.label) for mode in AVAILABLE_MODES],
+        initial=Debate.Mode.DIALOGUE,
+        widget=forms.RadioSelect,
+        error_messages={"invalid_choice": "Only the dialogue mode is available for now."},
+    )
+
+    def __init__(self, *args, deck: Deck | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.deck = deck
+        if deck is not None:
+            self.fields["personas"].queryset = deck.personas.order_by("name")
+
+    def clean_personas(self):
+        personas = self.cleaned_data["personas"]
+        if not MIN_HAND <= len(personas) <= MAX_HAND:
+            raise forms.ValidationError(
+                f"Pick between {MIN_HAND} and {MAX_HAND} personas (you picked {len(personas)})."
+            )
+        return personas
+
+    def add_service_errors(self, error) -> None:
+        """Show a ValidationError from debates.services next to the field it names."""
+        if hasattr(error, "error_dict"):
+            for field, errors in error.error_dict.items():
+                self.add_error(field if field in self.fields else None, errors)
+        else:
+            self.add_error(None, error)

@@ -1,0 +1,86 @@
+"""Small display helpers for the debate partials. None of them marks text safe: model text stays
+autoescaped wherever it is shown."""
+
+from django import template
+
+from debates.state import SUITS
+
+register = template.Library()
+
+RED_SUITS = {"♥", "♦"}
+PHASE_LABELS = {
+    "": "Waiting to start",
+    "planning": "Planning the aspects",
+    "opening": "Opening statements",
+    "openings": "Opening statements",
+    "dialogue": "Dialogue",
+    "closing": "Closing statements",
+    "closings": "Closing statements",
+    "results": "Drawing up results",
+    "done": "Done",
+}
+STATUS_LABELS = {
+    "pending": "Waiting for a worker",
+    "running": "Live",
+    "completed": "Completed",
+    "failed": "Failed",
+    "stopped": "Stopped",
+}
+REGIME_LABELS = {
+    "consensus": "Consensus",
+    "partial": "Partial agreement",
+    "polarized": "Polarized",
+}
+
+
+@register.filter
+def suit_colour(suit: str) -> str:
+    """CSS class for a suit symbol: hearts and diamonds are red, spades and clubs black."""
+    return "suit-red" if suit in RED_SUITS else "suit-black"
+
+
+@register.filter
+def seat_suit(seat) -> str:
+    try:
+        return SUITS[int(seat) % len(SUITS)]
+    except (TypeError, ValueError):
+        return SUITS[0]
+
+
+@register.filter
+def kind_label(kind: str) -> str:
+    return str(kind or "").replace("_", " ")
+
+
+@register.filter
+def status_label(status: str) -> str:
+    return STATUS_LABELS.get(status, str(status or "").replace("_", " "))
+
+
+@register.filter
+def regime_label(regime: str) -> str:
+    return REGIME_LABELS.get(regime, str(regime or "").replace("_", " "))
+
+
+@register.filter
+def phase_label(view) -> str:
+    """The phase as a reader would say it, with the aspect under discussion when there is one."""
+    phase = str(view.phase or "").split(":")[0]
+    label = PHASE_LABELS.get(phase, phase.replace("_", " ").capitalize())
+    index = view.current_aspect
+    if index is not None and 0 <= index < len(view.aspects):
+        aspect = view.aspects[index]
+        if isinstance(aspect, dict) and aspect.get("label"):
+            label = f"{label}: {aspect['label']}"
+    return label
+
+
+@register.filter
+def as_list(value) -> list:
+    """Results come from a JSON column; iterate only real lists (never a string's characters)."""
+    return value if isinstance(value, list) else []
+
+
+@register.filter
+def as_dict(value) -> dict:
+    return value if isinstance(value, dict) else {}

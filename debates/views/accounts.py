@@ -1,0 +1,20 @@
+from django.contrib.auth import login
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from debates.forms import SignupForm
+
+
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("debate_new")
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        next_url = ""
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(next_url or "debate_new")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})

@@ -1,0 +1,87 @@
+import re
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpResponse
+from django.shortcuts import render
+
+from debates import exports, selectors
+from debates.models import Event
+from debates.state import fold
+from debates.views.access import debate_for_viewer
+
+MAX_QUERY_LENGTH = 200
+
+
+@login_required
+def debate_archive(request):
+    query = request.GET.get("q", "").strip()[:MAX_QUERY_LENGTH]
+    debates = selectors.debate_list_for(user=request.user, query=query)
+    page = Paginator(debates, 20).get_page(request.GET.get("page"))
+    return render(request, "debates/archive.html", {"page": page, "query": query})
+
+
+def _step(raw: str | None, last: int) -> int:
+    try:
+        return min(max(int(raw), 0), last)
+    except (TypeError, ValueError):
+        return last
+
+
+@login_required
+def debate_replay(request, debate_id):
+    """The debate as it stood after event ``?step=N``; without a step, all of it at once."""
+    debate = debate_for_viewer(request, debate_id)
+    last = debate.last_seq
+    stepping = "step" in request.GET
+    step = _step(request.GET.get("step"), last)
+    view = selectors.debate_view(debate_id=debate.id, upto=step)
+    event_kind = Event.objects.filter(debate=debate, seq=step).values_list("kind", flat=True).first() or ""
+    context = {
+        "debate": debate,
+        "view": view,
+        "step": step,
+        "last": last,
+        "stepping": stepping,
+        "event_kind": event_kind,
+        "prev_step": max(step - 1, 0),
+        "next_step": min(step + 1, last),
+    }
+    if request.htmx and request.htmx.target == "replay":
+        return render(request, "debates/replay_body.html", context)
+    return render(request, "debates/replay.html", context)
+
+
+@login_required
+def debate_results(request, debate_id):
+    debate = debate_for_viewer(request, debate_id)
+    view = selectors.debate_view(debate_id=debate.id)
+    return render(request, "debates/results.html", {"debate": debate, "view": view})
+
+
+def _filename(debate, extension: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", debate.topic.lower()).strip("-")[:48] or "debate"
+    return f"faultline-{slug}-{str(debate.id)[:8]}.{extension}"
+
+
+def _download(content: str, *, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@login_required
+def debate_export_markdown(request, debate_id):
+    debate = debate_for_viewer(request, debate_id)
+    view = selectors.debate_view(debate_id=debate.id)
+    return _download(exports.debate_markdown(debate=debate, view=view),
+                     content_type="text/markdown; charset=utf-8", filename=_filename(debate, "md"))
+
+
+@login_required
+def debate_export_json(request, debate_id):
+    debate = debate_for_viewer(request, debate_id)
+    events = selectors.debate_events(debate_id=debate.id)
+    return _download(exports.debate_json(debate=debate, events=events),
+                     content_type="application/json; charset=utf-8", filename=_filename(debate, "json"))

@@ -1,0 +1,89 @@
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRefresh
+
+from debates.services import lifecycle
+from debates.snapshot import debate_live_view
+from debates.views.access import debate_for_owner, debate_for_share_token, debate_for_viewer
+
+
+def _live_page(request, debate, *, ws_url: str, is_owner: bool, shared: bool):
+    view = debate_live_view(debate_id=debate.id)
+    share_url = (
+        request.build_absolute_uri(reverse("debate_shared", kwargs={"token": debate.share_token}))
+        if is_owner and debate.share_token else ""
+    )
+    return render(request, "debates/live.html", {
+        "debate": debate,
+        "view": view,
+        "ws_url": ws_url,
+        "is_owner": is_owner,
+        "shared": shared,
+        "share_url": share_url,
+        "can_resume": is_owner and lifecycle.debate_can_resume(debate=debate),
+    })
+
+
+@login_required
+def debate_live(request, debate_id):
+    debate = debate_for_viewer(request, debate_id)
+    return _live_page(request, debate, ws_url=f"/ws/debates/{debate.id}/",
+                      is_owner=debate.owner_id == request.user.id, shared=False)
+
+
+def debate_shared(request, token):
+    """Anyone with the link may watch, read-only."""
+    debate = debate_for_share_token(token)
+    return _live_page(request, debate, ws_url=f"/ws/debates/{debate.id}/?{urlencode({'share': token})}",
+                      is_owner=False, shared=True)
+
+
+@require_POST
+@login_required
+def debate_stop(request, debate_id):
+    debate = debate_for_owner(request, debate_id)
+    lifecycle.debate_stop(debate=debate)
+    if request.htmx:
+        return HttpResponse('<span class="stopping">Stopping after the current turn…</span>')
+    messages.info(request, "Stopping after the current turn.")
+    return redirect("debate_live", debate_id=debate.id)
+
+
+@require_POST
+@login_required
+def debate_resume(request, debate_id):
+    debate = debate_for_owner(request, debate_id)
+    try:
+        lifecycle.debate_resume(debate=debate)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.info(request, "Resuming: the debate carries on from its last saved step.")
+    if request.htmx:
+        return HttpResponseClientRefresh()
+    return redirect("debate_live", debate_id=debate.id)
+
+
+@require_POST
+@login_required
+def debate_share(request, debate_id):
+    debate = debate_for_owner(request, debate_id)
+    lifecycle.debate_share(debate=debate)
+    messages.info(request, "Anyone with the link can now watch this debate (read-only).")
+    return redirect("debate_live", debate_id=debate.id)
+
+
+@require_POST
+@login_required
+def debate_unshare(request, debate_id):
+    debate = debate_for_owner(request, debate_id)
+    lifecycle.debate_unshare(debate=debate)
+    messages.info(request, "The share link no longer works; the debate is private again.")
+    return redirect("debate_live", debate_id=debate.id)

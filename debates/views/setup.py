@@ -1,0 +1,89 @@
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+
+from debates.forms import DebateSetupForm
+from debates.models import Debate
+from debates.services import lifecycle
+from debates.state import SUITS
+from personas.models import Deck
+
+
+def home(request):
+    if request.user.is_authenticated:
+        return redirect("debate_new")
+    return render(request, "debates/home.html", {"decks": Deck.objects.prefetch_related("personas")})
+
+
+def _chosen_deck(params, decks: list[Deck]) -> Deck | None:
+    wanted = params.get("deck", "")
+    for deck in decks:
+        if str(deck.pk) == wanted or deck.slug == wanted:
+            return deck
+    return decks[0] if decks else None
+
+
+def _hand(deck: Deck | None, checked_ids: list[str]) -> list[dict]:
+    """The deck's personas as cards, each with its suit and whether it is in the user's hand."""
+    if deck is None:
+        return []
+    return [
+        {"persona": persona, "suit": SUITS[index % len(SUITS)], "checked": str(persona.pk) in checked_ids}
+        for index, persona in enumerate(deck.personas.order_by("name"))
+    ]
+
+
+@login_required
+def debate_new(request):
+    decks = list(Deck.objects.prefetch_related("personas"))
+    params = request.POST if request.method == "POST" else request.GET
+    deck = _chosen_deck(params, decks)
+    checked_ids = params.getlist("personas")
+    show_errors = False
+    if request.method == "POST" and "choose_deck" not in request.POST:
+        form = DebateSetupForm(request.POST, deck=deck)
+        show_errors = True
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                debate = lifecycle.debate_start(
+                    owner=request.user, topic=data["topic"], personas=list(data["personas"]), deck=data["deck"],
+                    length=data["length"], mode=data["mode"],
+                )
+            except ValidationError as error:
+                form.add_service_errors(error)
+            else:
+                return redirect("debate_live", debate_id=debate.id)
+    else:
+        # First visit, or the no-JavaScript "show this deck" button: keep what was typed, no errors.
+        initial = {"deck": deck, "length": params.get("length", Debate.Length.STANDARD),
+                   "mode": params.get("mode", Debate.Mode.DIALOGUE), "topic": params.get("topic", "")}
+        form = DebateSetupForm(initial=initial, deck=deck)
+    hand = _hand(deck, checked_ids)
+    return render(request, "debates/setup.html", {
+        "form": form,
+        "decks": decks,
+        "deck": deck,
+        "hand": hand,
+        "picked": sum(card["checked"] for card in hand),
+        "show_errors": show_errors,
+        "modes": Debate.Mode.choices,
+        "hand_min": lifecycle.MIN_HAND,
+        "hand_max": lifecycle.MAX_HAND,
+    })
+
+
+@login_required
+def debate_hand(request):
+    """The hand of cards for another deck (htmx swap when the deck changes), keeping the picks
+    that are also in the new deck."""
+    decks = list(Deck.objects.prefetch_related("personas"))
+    deck = _chosen_deck(request.GET, decks)
+    hand = _hand(deck, request.GET.getlist("personas"))
+    return render(request, "debates/partials/hand.html", {
+        "deck": deck,
+        "hand": hand,
+        "picked": sum(card["checked"] for card in hand),
+        "hand_min": lifecycle.MIN_HAND,
+        "hand_max": lifecycle.MAX_HAND,
+    })

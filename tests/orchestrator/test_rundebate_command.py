@@ -1,0 +1,41 @@
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from debates.models import Debate
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_it_runs_a_debate_and_prints_transcript_and_cards(scripted_api, personas, tmp_path, capsys):
+    scripted_api(dispute="persistent")
+    trace = tmp_path / "trace.jsonl"
+
+    call_command("rundebate", "--personas", "ada hardmoney,BRAM MACRO,cleo-central", "--topic", "Is hard money the future?",
+                 "--max-turns", "12", "--trace", str(trace))
+
+    out = capsys.readouterr().out
+    assert "Ada Hardmoney (opening)" in out and "Bram Macro (closing)" in out
+    assert "CRUX CARD" in out and "Regime:" in out
+    assert Debate.objects.get().status == Debate.Status.COMPLETED
+    lines = [json.loads(line) for line in trace.read_text().splitlines()]
+    persona_calls = [line for line in lines if line["role"] == "persona"]
+    assert persona_calls and all(line["persona"] and line["phase"] for line in persona_calls)
+    first = persona_calls[0]
+    assert "You are" in first["system"][0] and first["messages"][0]["role"] == "user"
+    assert first["input_tokens"] > 0 and first["output_tokens"] > 0
+    assert {"extraction", "judging", "synthesis"} <= {line["role"] for line in lines}
+
+
+def test_an_unknown_persona_lists_the_known_ones(personas):
+    with pytest.raises(CommandError, match="unknown persona 'Nobody'. Known personas: Ada Hardmoney, Bram Macro, Cleo Central"):
+        call_command("rundebate", "--personas", "Ada Hardmoney,Nobody", "--topic", "x")
+
+
+def test_a_failed_debate_exits_non_zero_with_the_reason(scripted_api, personas, settings):
+    api, _ = scripted_api()
+    api.responder = lambda body: __import__("faultline.llm.fake_messages_api", fromlist=["Reply"]).Reply.overloaded()
+
+    with pytest.raises(CommandError, match=r"the debate failed: .*overloaded \(HTTP 529\)"):
+        call_command("rundebate", "--personas", "Ada Hardmoney,Bram Macro", "--topic", "Gold?")
