@@ -1,0 +1,401 @@
+"""Import and export of persona contracts, and loading the shipped seed.
+
+Every import takes the same road, whether it comes from a file, a folder, an admin upload or the
+seed: read every file, validate every file, and only then write, in one transaction. A bad file is
+reported by name and field, and nothing at all is written.
+
+Export writes the exact shape import reads (``persona_contract_dict``), with sorted decks and
+stable JSON formatting, so export -> import -> export gives byte-identical files.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from django.db import transaction
+from pydantic import ValidationError
+
+from personas.contracts import (
+    DECK_LIST,
+    DECKS_FILE,
+    DeckContract,
+    PersonaContract,
+    contract_error_messages,
+)
+from personas.models import AnchorExcerpt, Deck, Persona
+from personas.selectors import deck_list, persona_list
+
+SEED_DIR = Path(__file__).resolve().parent / "seed"
+MAX_ARCHIVE_BYTES = 20 * 1024 * 1024
+
+
+class PersonaImportError(Exception):
+    """Nothing was imported. ``errors`` holds one line per problem, each naming file and field."""
+
+    def __init__(self, errors: list[str]):
+        super().__init__("\n".join(errors))
+        self.errors = errors
+
+
+@dataclass
+class ImportResult:
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    decks_created: list[str] = field(default_factory=list)
+    decks_updated: list[str] = field(default_factory=list)
+    decks_unchanged: list[str] = field(default_factory=list)
+
+    def summary_lines(self) -> list[str]:
+        groups = [
+            ("Created personas", self.created),
+            ("Updated personas", self.updated),
+            ("Unchanged personas", self.unchanged),
+            ("Created decks", self.decks_created),
+            ("Updated decks", self.decks_updated),
+            ("Unchanged decks", self.decks_unchanged),
+        ]
+        return [f"{label} ({len(ids)}): {', '.join(ids)}" for label, ids in groups if ids]
+
+
+@dataclass(frozen=True)
+class _ContractFile:
+    label: str  # how messages name the file: the path as given, or "upload.zip/inner/name.json"
+    name: str  # the bare file name; "decks.json" holds decks, anything else one persona
+    content: bytes
+
+
+# ── Import ───────────────────────────────────────────────────────────────────────────────────
+
+
+def persona_import(*, path: Path) -> ImportResult:
+    """Import one contract file, or every ``*.json`` in a folder (``decks.json`` holds decks).
+
+    A persona already in the database is updated in place and its anchor excerpts replaced; a deck
+    already there gets exactly the members the file lists. Raises PersonaImportError, having
+    written nothing, if any file is bad.
+    """
+    return _contract_files_import(files=_contract_files_at(Path(path)))
+
+
+def persona_import_upload(*, filename: str, content: bytes) -> ImportResult:
+    """Import an uploaded ``.json`` contract (or ``decks.json``), or a ``.zip`` of them."""
+    name = PurePosixPath(filename.replace("\\", "/")).name
+    if name.lower().endswith(".zip"):
+        files = _contract_files_in_zip(zip_name=name, content=content)
+    elif name.lower().endswith(".json"):
+        files = [_ContractFile(label=name, name=name, content=content)]
+    else:
+        raise PersonaImportError([f"{name}: upload a .json contract or a .zip of them"])
+    return _contract_files_import(files=files)
+
+
+def persona_seed_load(*, force: bool = False) -> ImportResult | None:
+    """Import the shipped seed unless personas already exist (``force`` re-imports it anyway)."""
+    if not force and Persona.objects.exists():
+        return None
+    return persona_import(path=SEED_DIR)
+
+
+def _contract_files_at(path: Path) -> list[_ContractFile]:
+    if path.is_dir():
+        paths = sorted(
+            child for child in path.iterdir()
+            if child.is_file() and child.suffix.lower() == ".json" and not child.name.startswith(".")
+        )
+        if not paths:
+            raise PersonaImportError([f"{path}: no .json contract files in this folder"])
+    elif path.is_file():
+        paths = [path]
+    else:
+        raise PersonaImportError([f"{path}: no such file or folder"])
+    return [_ContractFile(label=str(each), name=each.name, content=each.read_bytes()) for each in paths]
+
+
+def _contract_files_in_zip(*, zip_name: str, content: bytes) -> list[_ContractFile]:
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            members = sorted(
+                (info for info in archive.infolist() if not info.is_dir() and _is_contract_member(info.filename)),
+                key=lambda info: info.filename,
+            )
+            if not members:
+                raise PersonaImportError([f"{zip_name}: no .json contract files in this archive"])
+            if sum(info.file_size for info in members) > MAX_ARCHIVE_BYTES:
+                raise PersonaImportError([f"{zip_name}: too large once unpacked (limit {MAX_ARCHIVE_BYTES} bytes)"])
+            return [
+                _ContractFile(
+                    label=f"{zip_name}/{info.filename}",
+                    name=PurePosixPath(info.filename).name,
+                    content=archive.read(info),
+                )
+                for info in members
+            ]
+    except (zipfile.BadZipFile, RuntimeError, NotImplementedError) as exc:
+        raise PersonaImportError([f"{zip_name}: not a readable .zip file ({exc})"]) from exc
+
+
+def _is_contract_member(member: str) -> bool:
+    parts = PurePosixPath(member).parts
+    hidden = any(part.startswith(".") or part == "__MACOSX" for part in parts)
+    return bool(parts) and not hidden and parts[-1].lower().endswith(".json")
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _reject_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    data = {}
+    for key, value in pairs:
+        if key in data:
+            raise _DuplicateKey(key)
+        data[key] = value
+    return data
+
+
+def _json_load(file: _ContractFile) -> tuple[object, str | None]:
+    """The parsed JSON, or an error line naming the file (and line/column for syntax errors)."""
+    try:
+        text = file.content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None, f"{file.label}: not UTF-8 text"
+    try:
+        return json.loads(text, object_pairs_hook=_reject_duplicate_keys), None
+    except json.JSONDecodeError as exc:
+        return None, f"{file.label}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+    except _DuplicateKey as exc:
+        return None, f"{file.label}: invalid JSON: key '{exc}' appears twice in one object"
+
+
+def _contract_files_import(*, files: list[_ContractFile]) -> ImportResult:
+    contracts: dict[str, PersonaContract] = {}
+    defined_in: dict[str, str] = {}
+    decks: list[tuple[str, DeckContract]] = []
+    errors: list[str] = []
+
+    for file in files:
+        data, problem = _json_load(file)
+        if problem:
+            errors.append(problem)
+            continue
+        try:
+            if file.name == DECKS_FILE:
+                decks.extend((file.label, deck) for deck in DECK_LIST.validate_python(data))
+                continue
+            contract = PersonaContract.model_validate(data)
+        except ValidationError as exc:
+            errors.extend(f"{file.label}: {message}" for message in contract_error_messages(exc))
+            continue
+        if contract.persona_id in contracts:
+            errors.append(
+                f"{file.label}: personaId: '{contract.persona_id}' is also defined in {defined_in[contract.persona_id]}"
+            )
+            continue
+        contracts[contract.persona_id] = contract
+        defined_in[contract.persona_id] = file.label
+
+    errors.extend(_deck_problems(decks=decks, imported_ids=set(contracts)))
+    if errors:
+        raise PersonaImportError(errors)
+
+    result = ImportResult()
+    with transaction.atomic():
+        for contract in contracts.values():
+            _persona_write(contract=contract, result=result)
+        for label, deck in decks:
+            _deck_write(deck=deck, label=label, result=result)
+    return result
+
+
+def _deck_problems(*, decks: list[tuple[str, DeckContract]], imported_ids: set[str]) -> list[str]:
+    problems = []
+    referenced = {persona_id for _, deck in decks for persona_id in deck.persona_ids}
+    known = imported_ids | set(
+        Persona.objects.filter(persona_id__in=referenced - imported_ids).values_list("persona_id", flat=True)
+    )
+    seen: dict[str, str] = {}
+    for label, deck in decks:
+        if deck.slug in seen:
+            problems.append(f"{label}: deck '{deck.slug}': listed more than once (also in {seen[deck.slug]})")
+        seen[deck.slug] = label
+        unknown = [persona_id for persona_id in deck.persona_ids if persona_id not in known]
+        if unknown:
+            problems.append(
+                f"{label}: deck '{deck.slug}': personaIds: unknown persona {', '.join(repr(p) for p in unknown)} "
+                "(not in this import nor in the database)"
+            )
+    return problems
+
+
+def _persona_write(*, contract: PersonaContract, result: ImportResult) -> None:
+    existing = persona_list(persona_ids=[contract.persona_id]).select_for_update().first()
+    if existing is not None and _persona_contract(existing) == contract:
+        result.unchanged.append(contract.persona_id)
+        return
+    persona = existing or Persona(persona_id=contract.persona_id)
+    persona.version = contract.version
+    persona.name = contract.name
+    persona.tagline = contract.tagline
+    persona.personality = contract.personality
+    persona.bias = contract.bias
+    persona.stakes = contract.stakes
+    persona.epistemology = contract.epistemology
+    persona.time_horizon = contract.time_horizon
+    persona.flip_conditions = contract.flip_conditions
+    persona.evidence_policy = contract.evidence_policy.model_dump(by_alias=True)
+    persona.speech_patterns = contract.voice.speech_patterns
+    persona.vocabulary = contract.voice.vocabulary
+    persona.forbidden_phrases = contract.voice.forbidden_phrases
+    persona.voice_examples = [example.model_dump(by_alias=True) for example in contract.voice.voice_examples]
+    persona.save()
+    if existing is not None:
+        persona.anchor_excerpts.all().delete()
+    AnchorExcerpt.objects.bulk_create(
+        AnchorExcerpt(
+            persona=persona,
+            excerpt_id=excerpt.id,
+            content=excerpt.content,
+            source=excerpt.source,
+            date=excerpt.date,
+            position=position,
+        )
+        for position, excerpt in enumerate(contract.anchor_excerpts)
+    )
+    (result.created if existing is None else result.updated).append(contract.persona_id)
+
+
+def _persona_contract(persona: Persona) -> PersonaContract | None:
+    try:
+        return PersonaContract.model_validate(persona_contract_dict(persona))
+    except ValidationError:
+        return None  # a row edited outside the admin; the import overwrites it
+
+
+def _deck_write(*, deck: DeckContract, label: str, result: ImportResult) -> None:
+    personas = list(Persona.objects.filter(persona_id__in=deck.persona_ids))
+    if len(personas) != len(deck.persona_ids):
+        # Checked before the transaction; a persona deleted meanwhile must still roll it all back.
+        raise PersonaImportError([f"{label}: deck '{deck.slug}': personaIds: a persona disappeared during the import"])
+    existing = deck_list().filter(slug=deck.slug).first()
+    if existing is not None and _deck_contract_dict(existing) == _deck_contract_dict_of(deck):
+        result.decks_unchanged.append(deck.slug)
+        return
+    row = existing or Deck(slug=deck.slug)
+    row.name = deck.name
+    row.description = deck.description
+    row.topic_area = deck.topic_area
+    row.save()
+    row.personas.set(personas)
+    (result.decks_created if existing is None else result.decks_updated).append(deck.slug)
+
+
+# ── Export ───────────────────────────────────────────────────────────────────────────────────
+
+
+def persona_contract_dict(persona: Persona) -> dict:
+    """One persona as the contract JSON object that import reads (keys in a fixed order)."""
+    policy = persona.evidence_policy or {}
+    excerpts = sorted(persona.anchor_excerpts.all(), key=lambda excerpt: (excerpt.position, excerpt.pk))
+    return {
+        "personaId": persona.persona_id,
+        "version": persona.version,
+        "name": persona.name,
+        "tagline": persona.tagline,
+        "personality": persona.personality,
+        "bias": persona.bias,
+        "stakes": persona.stakes,
+        "epistemology": persona.epistemology,
+        "timeHorizon": persona.time_horizon,
+        "flipConditions": persona.flip_conditions,
+        "evidencePolicy": {
+            "acceptedSources": list(policy.get("acceptedSources", [])),
+            "rejectedSources": list(policy.get("rejectedSources", [])),
+            "weighting": policy.get("weighting", ""),
+        },
+        "anchorExcerpts": [_excerpt_dict(excerpt) for excerpt in excerpts],
+        "voice": {
+            "speechPatterns": list(persona.speech_patterns or []),
+            "vocabulary": list(persona.vocabulary or []),
+            "forbiddenPhrases": list(persona.forbidden_phrases or []),
+            "voiceExamples": [
+                {"situation": example.get("situation", ""), "response": example.get("response", "")}
+                for example in persona.voice_examples or []
+            ],
+        },
+    }
+
+
+def _excerpt_dict(excerpt: AnchorExcerpt) -> dict:
+    data = {"id": excerpt.excerpt_id, "content": excerpt.content}
+    if excerpt.source:
+        data["source"] = excerpt.source
+    if excerpt.date:
+        data["date"] = excerpt.date
+    return data
+
+
+def _deck_contract_dict(deck: Deck) -> dict:
+    return {
+        "slug": deck.slug,
+        "name": deck.name,
+        "description": deck.description,
+        "topicArea": deck.topic_area,
+        "personaIds": sorted(persona.persona_id for persona in deck.personas.all()),
+    }
+
+
+def _deck_contract_dict_of(deck: DeckContract) -> dict:
+    return {**deck.model_dump(by_alias=True), "personaIds": sorted(deck.persona_ids)}
+
+
+def persona_contract_json(persona: Persona) -> str:
+    return _json_text(persona_contract_dict(persona))
+
+
+def persona_export_files(*, personas: Iterable[Persona] | None = None) -> dict[str, str]:
+    """File name -> text: ``<personaId>.json`` per persona, plus ``decks.json`` listing the decks
+    whose every member is exported (a partial deck would shrink the deck when imported back)."""
+    if personas is None:
+        selected = list(persona_list())
+    else:
+        selected = list(persona_list(persona_ids=[persona.persona_id for persona in personas]))
+    files = {f"{persona.persona_id}.json": persona_contract_json(persona) for persona in selected}
+    exported = {persona.persona_id for persona in selected}
+    decks = []
+    for deck in deck_list():
+        members = {persona.persona_id for persona in deck.personas.all()}
+        if members <= exported and (members or personas is None):
+            decks.append(_deck_contract_dict(deck))
+    if decks:
+        files[DECKS_FILE] = _json_text(decks)
+    return files
+
+
+def persona_export(*, personas: Iterable[Persona] | None = None, directory: Path) -> list[Path]:
+    """Write the contract files (see ``persona_export_files``) into ``directory``."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in persona_export_files(personas=personas).items():
+        path = directory / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def persona_export_zip(*, personas: Iterable[Persona] | None = None) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, text in persona_export_files(personas=personas).items():
+            archive.writestr(name, text)
+    return buffer.getvalue()
+
+
+def _json_text(data: object) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
