@@ -205,6 +205,6 @@ def main(argv: list[str] | None = None) -> None:
     concurrency = getattr(args, "concurrency", int(os.environ.get("FAULTLINE_WORKER_CONCURRENCY", "8")))
     try:
         sys.exit(run(host, port, concurrency))
-    except embedded.EmbeddedServiceError as exc:
+    except (LaunchError, embedded.EmbeddedServiceError) as exc:
         say(f"error: {exc}")
         sys.exit(1)

@@ -34,8 +34,24 @@ def test_database_url(settings_dict: dict, base_url: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def celery_worker_process(django_db_setup, django_db_blocker):
-    """A real Celery worker in its own process, consuming the real broker, using the test database.
+def worker_debate_script():
+    """The scripted debate the test worker's model calls are answered from (see DebateScript)."""
+    from tests.support.scripted_debate import DebateScript
+
+    return DebateScript(dispute="persistent", surface_after=4, latency=0.05, chunk_size=8, chunk_delay=0.04)
+
+
+@pytest.fixture(scope="session")
+def worker_messages_api(worker_debate_script):
+    """A fake Anthropic Messages API for the test worker, alive for the whole session."""
+    with FakeMessagesAPI(responder=worker_debate_script.respond) as api:
+        yield api
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker, worker_messages_api):
+    """A real Celery worker in its own process, consuming the real broker, using the test database,
+    its model calls going through the real anthropic SDK to ``worker_messages_api``.
 
     Tests that hand it work must use ``django_db(transaction=True)`` so it can see their rows.
     """
@@ -49,6 +65,10 @@ def celery_worker_process(django_db_setup, django_db_blocker):
         "DATABASE_URL": test_database_url(connection.settings_dict, settings.DATABASE_URL),
         "REDIS_URL": settings.REDIS_URL,
         "PYTHONUNBUFFERED": "1",
+        "FAULTLINE_LLM": "anthropic",
+        "ANTHROPIC_API_KEY": "test-key",
+        "ANTHROPIC_BASE_URL": worker_messages_api.url,
+        "ANTHROPIC_MAX_RETRIES": "2",
     }
     log = open(ROOT / ".faultline" / "test-worker.log", "w")
     hostname = f"test-worker-{os.getpid()}@localhost"
