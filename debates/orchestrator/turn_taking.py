@@ -22,9 +22,10 @@ class Seat:
 
 
 def _name_patterns(seat: Seat) -> list[str]:
-    names = {seat.name}
+    # "The Macro Trader" is addressed as "Macro Trader" too; "Ada Hardmoney" as "Ada".
+    names = {seat.name, re.sub(r"^the\s+", "", seat.name, flags=re.IGNORECASE)}
     first = seat.name.split()[0]
-    if len(first) >= 4 and first.lower() not in {"the", "dr.", "mrs.", "miss"}:
+    if len(first) >= 3 and first.lower() not in {"the", "dr.", "mrs.", "miss"}:
         names.add(first)
     return [rf"(?<!\w){re.escape(name)}(?!\w)" for name in names]
 

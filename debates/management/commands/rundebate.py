@@ -57,7 +57,9 @@ class Command(BaseCommand):
             candidates = deck.personas.all()
         personas = []
         for wanted in [name.strip() for name in options["personas"].split(",") if name.strip()]:
-            persona = candidates.filter(Q(name__iexact=wanted) | Q(persona_id__iexact=wanted)).first()
+            persona = candidates.filter(
+                Q(name__iexact=wanted) | Q(name__iexact=f"The {wanted}") | Q(persona_id__iexact=wanted)
+            ).first()
             if persona is None:
                 known = ", ".join(candidates.order_by("name").values_list("name", flat=True)) or "none"
                 raise CommandError(f"unknown persona '{wanted}'. Known personas: {known}")
