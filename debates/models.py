@@ -46,7 +46,6 @@ class Debate(models.Model):
     # [{"label": ..., "description": ...}], decided by the orchestrator at the start.
     aspects = models.JSONField(default=list, blank=True)
     results = models.JSONField(default=dict, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

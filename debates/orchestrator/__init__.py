@@ -9,6 +9,7 @@ import zlib
 from django.db import connection, transaction
 from django.utils import timezone
 
+from debates import broadcast
 from debates.models import Debate
 from debates.services.events import event_append
 from debates.state import EventKind
@@ -73,5 +74,7 @@ def debate_run(*, debate_id) -> Debate:
         except ModelError as exc:
             logger.warning("Debate %s failed: %s", debate_id, exc)
             debate_fail(debate_id=debate_id, reason=str(exc))
+        finally:
+            broadcast.drain()
         debate.refresh_from_db()
         return debate

@@ -66,18 +66,22 @@ class DialogueRun:
     # ── lifecycle ─────────────────────────────────────────────────────────────────────────────
 
     def execute(self) -> None:
+        # Only persona turns sit on the critical path: the aspect plan is made while the openings
+        # stream (openings don't need it) and the evidence ledger while the closings do.
         try:
             self._begin()
-            self._plan_aspects()
+            planning = self.detector.submit(_in_thread, self._plan_aspects)
             self._restart_live_rooms()
             self._openings()
+            planning.result()
             self._dialogue()
             self._wait_for_side_work()
+            evidence = self.detector.submit(_in_thread, results.evidence_ledger, debate=self.debate)
             self._closings()
-            self._finish(Debate.Status.COMPLETED)
+            self._finish(Debate.Status.COMPLETED, evidence=evidence.result())
         except DebateStopped:
             self._wait_for_side_work(timeout=60)
-            self._finish(Debate.Status.STOPPED)
+            self._finish(Debate.Status.STOPPED, evidence=results.evidence_ledger(debate=self.debate))
         finally:
             self.detector.shutdown(wait=False, cancel_futures=True)
             self.rooms.shutdown(wait=False, cancel_futures=True)
@@ -99,7 +103,7 @@ class DialogueRun:
             else:
                 event_append(debate_id=debate.id, kind=EventKind.DEBATE_RESUMED, payload={"from_seq": debate.last_seq})
             Debate.objects.filter(pk=debate.pk).update(
-                status=Debate.Status.RUNNING, failure_reason="", heartbeat_at=timezone.now(),
+                status=Debate.Status.RUNNING, failure_reason="",
                 started_at=debate.started_at or timezone.now(),
             )
         self.debate.refresh_from_db()
@@ -123,7 +127,6 @@ class DialogueRun:
     def _plan_aspects(self) -> None:
         if self.debate.aspects:
             return
-        self._phase("planning")
         prompt = Prompt(
             system_prefix=ASPECT_PLANNER,
             messages=[{"role": "user", "content": f"Topic: {self.debate.topic}\nParticipants: "
@@ -263,8 +266,8 @@ class DialogueRun:
             if speaker.persona.id not in done:
                 self._say(speaker, Message.Kind.CLOSING, phase="closing")
 
-    def _finish(self, status: str) -> None:
-        outcome = results.debate_results(debate=self.debate)
+    def _finish(self, status: str, *, evidence: list[dict]) -> None:
+        outcome = results.debate_results(debate=self.debate, evidence_ledger=evidence)
         with transaction.atomic():
             Debate.objects.filter(pk=self.debate.pk).update(
                 status=status, phase="done", results=outcome, finished_at=timezone.now()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 
 from debates.models import Debate, Message
 from debates.services.events import event_append
@@ -35,7 +34,6 @@ def message_begin(*, debate: Debate, persona, seat: int, kind: str, turn: int, r
                 "aspect_index": aspect_index,
             },
         )
-        Debate.objects.filter(pk=debate.pk).update(heartbeat_at=timezone.now())
     return message
 
 
@@ -49,7 +47,6 @@ def message_finish(*, message: Message, text: str) -> None:
             kind=EventKind.MESSAGE_COMPLETED,
             payload={"message_id": message.id, "text": text, "totals": debate_totals(message.debate_id)},
         )
-        Debate.objects.filter(pk=message.debate_id).update(heartbeat_at=timezone.now())
 
 
 def turn_pass(*, debate: Debate, persona) -> None:

@@ -17,7 +17,8 @@ logger = logging.getLogger(__name__)
 TRANSCRIPT_LIMIT_CHARS = 24_000
 
 
-def _evidence_ledger(debate: Debate) -> list[dict]:
+def evidence_ledger(*, debate: Debate) -> list[dict]:
+    """Every piece of evidence cited in the main channel, by whom and for what (one extraction)."""
     messages = Message.objects.filter(debate=debate, room__isnull=True, status=Message.Status.COMPLETE)
     transcript = "\n".join(f"{m.persona.name}: {m.text}" for m in messages.select_related("persona").order_by("turn"))
     if not transcript:
@@ -37,7 +38,7 @@ def _evidence_ledger(debate: Debate) -> list[dict]:
     return [entry.model_dump() for entry in ledger.entries]
 
 
-def debate_results(*, debate: Debate) -> dict:
+def debate_results(*, debate: Debate, evidence_ledger: list[dict]) -> dict:
     cards = list(CruxCard.objects.filter(debate=debate).select_related("room").order_by("created_at"))
     cruxes, fault_lines, flip_conditions, resolution_paths = [], [], [], []
     for card in cards:
@@ -68,5 +69,5 @@ def debate_results(*, debate: Debate) -> dict:
         "fault_lines": fault_lines,
         "flip_conditions": flip_conditions,
         "resolution_paths": resolution_paths,
-        "evidence_ledger": _evidence_ledger(debate),
+        "evidence_ledger": evidence_ledger,
     }

@@ -140,4 +140,7 @@ def test_a_running_debate_held_by_a_live_orchestrator_cannot_be_resumed(new_deba
     finally:
         orchestrator_session.close()  # as if its worker died: PostgreSQL drops the lock
 
+    deadline = time.monotonic() + 5  # the server notices the closed session a moment later
+    while not debate_can_resume(debate=debate) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert debate_can_resume(debate=debate)
