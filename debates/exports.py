@@ -80,8 +80,8 @@ def _results_md(results: dict) -> list[str]:
         for fault_line in fault_lines:
             if isinstance(fault_line, dict):
                 sides = fault_line.get("sides") if isinstance(fault_line.get("sides"), dict) else {}
-                stands = "; ".join(f"{md_escape(side)}: {', '.join(md_escape(name) for name in _list(names))}"
-                                   for side, names in sides.items() if _list(names))
+                stands = "; ".join(f"{side}: {', '.join(md_escape(name) for name in _list(sides.get(side)))}"
+                                   for side in ("YES", "NO", "NUANCED") if _list(sides.get(side)))
                 lines.append(f"- {md_escape(fault_line.get('question', ''))} — {stands}")
         lines.append("")
     flips = _list(results.get("flip_conditions"))

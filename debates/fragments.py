@@ -37,8 +37,9 @@ def room_tab(room: RoomView, *, oob: bool = False) -> str:
     return _render("room_tab.html", room=room, oob=oob)
 
 
-def crux_card(card: CardView) -> str:
-    return _render("crux_card.html", card=card)
+def crux_card(card: CardView, *, dealt: bool = False) -> str:
+    """dealt: the card has just been posted (it animates in; a snapshot's cards do not)."""
+    return _render("crux_card.html", card=card, dealt=dealt)
 
 
 def room_head(room: RoomView) -> str:
@@ -78,11 +79,13 @@ def for_event(view: DebateView, kind: str, payload: dict) -> str:
                 parts.append(room_head(room))
         case EventKind.CARD_POSTED:
             card = view.cards[-1]
-            parts.append(_append("crux-cards", crux_card(card)))
+            parts.append(_append("crux-cards", crux_card(card, dealt=True)))
             parts.append(_append("chat-log", _render("chat_item.html", item=view.chat[-1], view=view)))
             if room := view.room(card.room_id):
                 parts.append(room_tab(room, oob=True))
                 parts.append(room_head(room))
+        case EventKind.LEDGER_UPDATED:
+            parts.append(_render("positions.html", view=view, oob=True))
         case EventKind.DEBATE_FINISHED | EventKind.DEBATE_FAILED:
             parts.append(_render("results.html", view=view, oob=True))
     parts.append(status_line(view))

@@ -84,3 +84,28 @@ def as_list(value) -> list:
 @register.filter
 def as_dict(value) -> dict:
     return value if isinstance(value, dict) else {}
+
+
+# The orchestrator's turn budget (Debate.max_turns) counts dialogue slots: arguments, replies,
+# dismissals and passes, not openings or closings.
+DIALOGUE_KINDS = {"key_argument", "reply", "dismissal"}
+
+
+@register.filter
+def dialogue_turns(view) -> int:
+    return sum(
+        1 for item in view.chat
+        if item.kind == "pass" or (item.kind == "message" and item.message.kind in DIALOGUE_KINDS)
+    )
+
+
+@register.filter
+def positions_by_seat(view) -> list[dict]:
+    """The position ledger (LEDGER_UPDATED events) in seat order, each entry with its seat."""
+    positions = view.positions if isinstance(getattr(view, "positions", None), dict) else {}
+    rows = []
+    for persona in view.personas:
+        entry = positions.get(persona.id) or positions.get(str(persona.id))
+        if isinstance(entry, dict):
+            rows.append({**entry, "seat": persona.seat, "name": entry.get("name") or persona.name})
+    return rows

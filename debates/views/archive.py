@@ -7,7 +7,6 @@ from django.shortcuts import render
 
 from debates import exports, selectors
 from debates.models import Event
-from debates.state import fold
 from debates.views.access import debate_for_viewer
 
 MAX_QUERY_LENGTH = 200

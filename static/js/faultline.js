@@ -1,0 +1,123 @@
+// Faultline's few behaviours that htmx does not cover: the crux-room drawer, keeping the chat
+// scrolled to its newest message, the setup page's counters, and copying the share link.
+// Text is only ever written with textContent; nothing here builds HTML from strings.
+(function () {
+  "use strict";
+
+  // ── Crux-room drawer ──────────────────────────────────────────────────────────────────────
+  // Which room is open lives on #drawer (never swapped); tabs and panels are redrawn by the
+  // websocket, so the state is re-applied after every swap.
+  function drawerApply() {
+    var drawer = document.getElementById("drawer");
+    if (!drawer) return;
+    var open = drawer.dataset.openRoom || "";
+    if (open && !document.getElementById("room-panel-" + open)) open = "";
+    drawer.classList.toggle("is-open", open !== "");
+    // While the drawer slides shut, the panel that was open stays in it.
+    if (open) {
+      drawer.querySelectorAll(".room-panel").forEach(function (panel) {
+        panel.hidden = panel.dataset.room !== open;
+      });
+    }
+    drawer.querySelectorAll(".room-tab").forEach(function (tab) {
+      var selected = tab.dataset.room === open;
+      tab.setAttribute("aria-selected", selected ? "true" : "false");
+      tab.classList.toggle("is-selected", selected);
+    });
+  }
+
+  function drawerToggle(roomId) {
+    var drawer = document.getElementById("drawer");
+    if (!drawer) return;
+    drawer.dataset.openRoom = drawer.dataset.openRoom === roomId ? "" : roomId;
+    drawerApply();
+    if (drawer.dataset.openRoom) scrollToEnd(document.getElementById("room-log-" + roomId), true);
+  }
+
+  document.addEventListener("click", function (event) {
+    var tab = event.target.closest(".room-tab");
+    if (tab) {
+      drawerToggle(tab.dataset.room);
+      return;
+    }
+    if (event.target.closest("[data-drawer-close]")) {
+      var drawer = document.getElementById("drawer");
+      if (drawer) {
+        drawer.dataset.openRoom = "";
+        drawerApply();
+      }
+      return;
+    }
+    var copy = event.target.closest("[data-copy]");
+    if (copy) {
+      var input = document.querySelector(copy.dataset.copy);
+      if (input) {
+        input.select();
+        if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(function () {});
+        copy.textContent = "Copied";
+      }
+    }
+  });
+
+  document.addEventListener("keydown", function (event) {
+    var drawer = document.getElementById("drawer");
+    if (event.key === "Escape" && drawer && drawer.dataset.openRoom) {
+      drawer.dataset.openRoom = "";
+      drawerApply();
+    }
+  });
+
+  // ── Keep live logs at their newest line, unless the reader scrolled up ────────────────────
+  function nearEnd(element) {
+    return element.scrollHeight - element.scrollTop - element.clientHeight < 80;
+  }
+
+  function scrollToEnd(element, force) {
+    if (element && (force || element.dataset.stuck !== "false")) element.scrollTop = element.scrollHeight;
+  }
+
+  document.addEventListener("scroll", function (event) {
+    var element = event.target;
+    if (element.classList && (element.classList.contains("chat-log") || element.classList.contains("room-log"))) {
+      element.dataset.stuck = nearEnd(element) ? "true" : "false";
+    }
+  }, true);
+
+  function afterUpdate() {
+    drawerApply();
+    scrollToEnd(document.getElementById("chat-log"));
+    var drawer = document.getElementById("drawer");
+    if (drawer && drawer.dataset.openRoom) scrollToEnd(document.getElementById("room-log-" + drawer.dataset.openRoom));
+  }
+
+  // ── Connection state, shown on the page (and waited on by the browser tests) ──────────────
+  function connection(state) {
+    document.documentElement.dataset.live = state;
+  }
+  document.addEventListener("htmx:wsConnecting", function () { connection("connecting"); });
+  document.addEventListener("htmx:wsOpen", function () { connection("open"); });
+  document.addEventListener("htmx:wsClose", function () { connection("closed"); });
+
+  document.addEventListener("htmx:wsAfterMessage", afterUpdate);
+  document.addEventListener("htmx:afterSettle", afterUpdate);
+
+  // ── Setup page: how many cards are in the hand, how long the topic is ──────────────────────
+  function handCount() {
+    var picked = document.querySelectorAll("#hand input[name='personas']:checked").length;
+    document.querySelectorAll(".hand-picked").forEach(function (el) { el.textContent = String(picked); });
+  }
+
+  document.addEventListener("change", function (event) {
+    if (event.target.matches("#hand input[name='personas']")) handCount();
+  });
+
+  document.addEventListener("input", function (event) {
+    var counter = event.target.id && document.querySelector("[data-counter-for='" + event.target.id + "']");
+    if (counter) counter.textContent = String(event.target.value.length);
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    afterUpdate();
+    handCount();
+  });
+})();

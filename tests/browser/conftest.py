@@ -1,0 +1,159 @@
+"""A live Faultline for the browser tests: daphne serving the pytest-django test database (the
+real Celery worker and its scripted fake Anthropic API come from tests/conftest.py), and Debian's
+chromium driven by Playwright. Nothing is downloaded: if chromium is missing the tests fail and
+say how to get it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, test_database_url
+
+ARTIFACTS = ROOT / "artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def chromium_path() -> str:
+    path = shutil.which("chromium") or "/usr/bin/chromium"
+    if Path(path).exists():
+        return path
+    message = ("Debian's chromium is needed for the browser tests and is not installed: "
+               "run `apt-get install chromium` (as root; `make test` does it for you).")
+    # Skipping must be asked for, and never in CI: a browser test that quietly does not run is
+    # worse than one that fails.
+    if os.environ.get("FAULTLINE_SKIP_BROWSER") and not (
+        os.environ.get("CI") == "true" or os.environ.get("FAULTLINE_REQUIRE_BROWSER")
+    ):
+        pytest.skip(message + " (skipped because FAULTLINE_SKIP_BROWSER is set)")
+    pytest.fail(message, pytrace=False)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def hostile_model(worker_debate_script):
+    """Make the test worker's scripted model slip <script> and onerror payloads into some turns,
+    its crux cards and their diagnoses (see tests/support/scripted_debate.py)."""
+    worker_debate_script.hostile = True
+    yield worker_debate_script
+    worker_debate_script.hostile = False
+
+
+@pytest.fixture(scope="session")
+def live_server_url(django_db_setup, django_db_blocker, worker_messages_api):
+    """daphne (HTTP and websockets, the production ASGI app) on a free localhost port."""
+    from django.conf import settings
+    from django.db import connection
+
+    port = _free_port()
+    env = {
+        **os.environ,
+        # The web process calls no model, but records which provider a debate's text comes from.
+        "FAULTLINE_LLM": "anthropic",
+        "ANTHROPIC_API_KEY": "test-key",
+        "ANTHROPIC_BASE_URL": worker_messages_api.url,
+        "DATABASE_URL": test_database_url(connection.settings_dict, settings.DATABASE_URL),
+        "REDIS_URL": settings.REDIS_URL,
+        "PYTHONUNBUFFERED": "1",
+    }
+    log_path = ROOT / ".faultline" / "test-daphne.log"
+    log = open(log_path, "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "faultline.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/accounts/login/", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
+            raise RuntimeError(f"daphne did not start; see {log_path}")
+        time.sleep(0.25)
+    yield url
+    server.terminate()
+    try:
+        server.wait(15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    log.close()
+
+
+@pytest.fixture
+def browser():
+    """Headless chromium (Debian's). Function-scoped, so each test starts clean."""
+    executable = chromium_path()
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop on this thread: Django refuses ORM calls here
+    # while it runs, so tests do their database work through ``server_side``.
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def server_side():
+    """Runs a function on a thread of its own and returns its result.
+
+    Playwright's sync API keeps an event loop on the test's thread, where async_to_sync (which
+    every broadcast uses) refuses to run; database writes that broadcast go through here."""
+    from django.db import connections
+
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="server-side")
+
+    def call(function, *args, **kwargs):
+        return executor.submit(function, *args, **kwargs).result(timeout=120)
+
+    yield call
+    executor.submit(connections.close_all).result()
+    executor.shutdown()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1360, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("dialog", lambda dialog: (errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+    page.js_errors = errors
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def screenshot():
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str, *, full_page: bool = False) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return take

@@ -1,0 +1,100 @@
+"""The htmx out-of-band contract: which region each event redraws, and how."""
+
+import pytest
+
+from debates import fragments
+from debates.selectors import debate_events
+from debates.state import DebateView, EventKind, apply
+from tests.debates.log_builder import DebateLog, sample_results
+
+pytestmark = pytest.mark.django_db
+
+
+def fragments_by_event(debate) -> list[tuple[str, str]]:
+    view = DebateView(debate_id=str(debate.id))
+    out = []
+    for seq, kind, payload in debate_events(debate_id=debate.id):
+        apply(view, seq, kind, payload)
+        out.append((kind, fragments.for_event(view, kind, payload)))
+    return out
+
+
+def test_each_event_redraws_its_regions(debate, personas):
+    log = DebateLog(debate).start()
+    main = log.say(personas[0], "Main words.")
+    log.pass_turn(personas[2])
+    room = log.open_room(personas[0], personas[1], "Is gold a hedge?")
+    in_room = log.say(personas[1], "Room words.", kind="entry", room=room)
+    log.close_room(room)
+    card = log.post_card(room)
+    log.complete(sample_results())
+
+    events = fragments_by_event(debate)
+    html = dict.fromkeys([kind for kind, _ in events])
+    for kind, fragment in events:
+        html[kind] = (html[kind] or "") + fragment
+        assert 'id="status-line" class="status-line" hx-swap-oob="true"' in fragment
+        assert 'id="debate-banner"' in fragment
+
+    started = [f for kind, f in events if kind == EventKind.MESSAGE_STARTED]
+    assert started[0].startswith(f'<div hx-swap-oob="beforeend:#chat-log"><article id="msg-{main.id}"')
+    assert started[1].startswith(f'<div hx-swap-oob="beforeend:#room-log-{room.id}"><article id="msg-{in_room.id}"')
+    completed = [f for kind, f in events if kind == EventKind.MESSAGE_COMPLETED]
+    assert completed[0].startswith(f'<article id="msg-{main.id}"')
+    assert 'hx-swap-oob="true"' in completed[0].split(">")[0]
+    assert 'hx-swap-oob="beforeend:#chat-log"><p class="chat-pass"' in html[EventKind.TURN_PASSED]
+    opened = html[EventKind.ROOM_OPENED]
+    assert f'hx-swap-oob="beforeend:#drawer-tabs"><button type="button" id="room-tab-{room.id}"' in opened
+    assert f'hx-swap-oob="beforeend:#drawer-panels"><section id="room-panel-{room.id}"' in opened
+    assert 'class="pulse"' in opened
+    closed = html[EventKind.ROOM_CLOSED]
+    assert f'id="room-tab-{room.id}" class="room-tab is-done"' in closed and "tab-suit" in closed
+    assert f'<header id="room-head-{room.id}" class="room-head" hx-swap-oob="true"' in closed
+    posted = html[EventKind.CARD_POSTED]
+    assert f'hx-swap-oob="beforeend:#crux-cards"><article id="card-{card.id}"' in posted
+    assert f'href="#card-{card.id}"' in posted
+    finished = html[EventKind.DEBATE_FINISHED]
+    assert '<section id="results" class="results" aria-label="Results" hx-swap-oob="true"' in finished
+
+
+def test_a_ledger_update_redraws_where_they_stand(debate, personas):
+    log = DebateLog(debate).start()
+    log.ledger(personas[1], stance="Liquidity decides.", concessions=[{"point": "history"}], unanswered=["why?"])
+
+    kind, html = fragments_by_event(debate)[-1]
+
+    assert kind == EventKind.LEDGER_UPDATED
+    assert html.startswith('<section id="positions" class="positions" aria-labelledby="positions-heading" '
+                           'hx-swap-oob="true">')
+    assert "Liquidity decides." in html and "1 concession · 0 shifts · 1 unanswered challenge" in html
+
+
+def test_a_streaming_refresh_replaces_the_message_in_place(debate, personas):
+    log = DebateLog(debate).start()
+    message = log.begin(personas[0])
+    view = DebateView(debate_id=str(debate.id))
+    for seq, kind, payload in debate_events(debate_id=debate.id):
+        apply(view, seq, kind, payload)
+    streaming = view.message(message.id)
+    streaming.text = "Half a thou"
+
+    html = fragments.message(streaming, oob=True)
+
+    assert html.startswith(f'<article id="msg-{message.id}" class="msg seat-0 is-streaming"')
+    assert 'hx-swap-oob="true"' in html and "Half a thou" in html and 'class="typing"' in html
+
+
+def test_the_snapshot_replaces_every_region_but_the_drawer_itself(debate, personas):
+    DebateLog(debate).start().say(personas[0], "Hello.")
+    view = DebateView(debate_id=str(debate.id))
+    for seq, kind, payload in debate_events(debate_id=debate.id):
+        apply(view, seq, kind, payload)
+
+    html = fragments.snapshot(view)
+
+    regions = ["status-line", "debate-banner", "chat-log", "crux-cards", "positions", "drawer-tabs", "drawer-panels",
+               "results"]
+    for region in regions:
+        assert f'id="{region}"' in html
+    assert 'id="drawer"' not in html  # it keeps which room the reader opened
+    assert html.count('hx-swap-oob="true"') == len(regions)  # nested items carry no OOB attribute of their own
