@@ -2,8 +2,15 @@ from django.db import models
 
 
 class DisagreementCandidate(models.Model):
-    """A possible dispute between two personas, tracked across detection windows before any room
-    opens (staged commitment: seeds/past-engines-and-crux-rooms.md §6, area 6)."""
+    """A contested claim between two personas: tracked across detection windows before any room
+    opens (staged commitment: seeds/past-engines-and-crux-rooms.md §6, area 6), then through its
+    lifecycle on the blackboard: active -> in crux room -> resolved, or abandoned."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        IN_CRUX_ROOM = "in_crux_room", "In a crux room"
+        RESOLVED = "resolved"
+        ABANDONED = "abandoned"
 
     debate = models.ForeignKey("debates.Debate", on_delete=models.CASCADE, related_name="candidates")
     # The pair in a fixed order (lower persona id first), so A-vs-B and B-vs-A are one pair.
@@ -15,6 +22,8 @@ class DisagreementCandidate(models.Model):
     last_window = models.PositiveIntegerField()
     confidence = models.FloatField()
     source_message_ids = models.JSONField(default=list)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
+    resolution = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -162,3 +162,7 @@ class DebateMemory(models.Model):
                 opclasses=["vector_cosine_ops"],
             )
         ]
+
+
+# The blackboard lives in its own module; Django finds models through this one.
+from debates.blackboard.models import BlackboardNotes, PositionState, Reflection, RoundRecord  # noqa: E402, F401

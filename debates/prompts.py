@@ -1,7 +1,7 @@
 """Every prompt of the dialogue mode, in one place.
 
 The persona prefix is stable for a persona across a whole debate, so the gateway caches it;
-everything that changes from turn to turn goes in the user message built by debates/context.py.
+everything that changes from turn to turn goes in the user message built by debates/blackboard/assembly.py.
 """
 
 from __future__ import annotations

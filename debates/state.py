@@ -21,6 +21,7 @@ class EventKind(enum.StrEnum):
     ROOM_OPENED = "room_opened"
     ROOM_CLOSED = "room_closed"
     CARD_POSTED = "card_posted"
+    LEDGER_UPDATED = "ledger_updated"
     DEBATE_RESUMED = "debate_resumed"
     DEBATE_FINISHED = "debate_finished"
     DEBATE_FAILED = "debate_failed"
@@ -115,6 +116,8 @@ class DebateView:
     rooms: list[RoomView] = field(default_factory=list)
     cards: list[CardView] = field(default_factory=list)
     totals: Totals = field(default_factory=Totals)
+    # persona id -> {"name", "stance", "concessions", "shifts", "agreements", "disagreements", "unanswered"}
+    positions: dict[int, dict] = field(default_factory=dict)
     results: dict = field(default_factory=dict)
     failure_reason: str = ""
     last_seq: int = 0
@@ -214,6 +217,8 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict) -> DebateView:
             view.chat.append(ChatItem(kind="card", card=card, seq=seq))
             if room := view.room(card.room_id):
                 room.card = card
+        case EventKind.LEDGER_UPDATED:
+            view.positions[payload["persona_id"]] = payload
         case EventKind.DEBATE_RESUMED:
             view.status = "running"
             view.failure_reason = ""

@@ -175,6 +175,7 @@ CRUX_MIN_CONSECUTIVE_WINDOWS = env.int("CRUX_MIN_CONSECUTIVE_WINDOWS", default=3
 CRUX_MIN_CONFIDENCE = env.float("CRUX_MIN_CONFIDENCE", default=0.8)
 CRUX_PAIR_COOLDOWN_SECONDS = env.int("CRUX_PAIR_COOLDOWN_SECONDS", default=300)
 CRUX_ROOM_MAX_TURNS = env.int("CRUX_ROOM_MAX_TURNS", default=20)
+REFLECTION_THRESHOLD = env.int("REFLECTION_THRESHOLD", default=15)
 
 # ── Web ───────────────────────────────────────────────────────────────────────────────────────
 

@@ -103,6 +103,11 @@ def detection_run(*, debate_id, window: int, message_ids: list[int]) -> list[Cru
             )
             item.id = row.id
             rows[row.id] = row
+        # A claim nobody has raised for three windows, and that never reached a room, is dropped.
+        DisagreementCandidate.objects.filter(
+            debate=debate, status=DisagreementCandidate.Status.ACTIVE, room__isnull=True,
+            consecutive_windows=0, last_window__lte=window - 3,
+        ).update(status=DisagreementCandidate.Status.ABANDONED)
         now = timezone.now()
         for item in tracked + created:
             last_room = CruxRoom.objects.filter(

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from crux.models import CruxCard, CruxRoom, DisagreementCandidate
 from crux.schemas import CruxCardDraft, CruxExitCheck
-from debates.context import room_context
+from debates.blackboard.assembly import assemble_context
 from debates.models import Debate, Message, Participant
 from debates.orchestrator.speaking import Speaker, speak
 from debates.prompts import CRUX_CARD_WRITER, CRUX_EXIT_JUDGE
@@ -38,6 +38,7 @@ def room_open(*, candidate: DisagreementCandidate) -> CruxRoom:
             trigger_message_ids=candidate.source_message_ids,
             suit=SUITS[index % len(SUITS)],
         )
+        DisagreementCandidate.objects.filter(pk=candidate.pk).update(status=DisagreementCandidate.Status.IN_CRUX_ROOM)
         event_append(
             debate_id=room.debate_id,
             kind=EventKind.ROOM_OPENED,
@@ -130,10 +131,17 @@ def _card_extract(room: CruxRoom) -> CruxCard:
             resolved=draft.resolved, resolution=draft.resolution,
         )
         event_append(debate_id=room.debate_id, kind=EventKind.CARD_POSTED, payload={"card": card_payload(card, room)})
+        if room.candidate_id:
+            # Resolved, or back to active with its crux now known.
+            DisagreementCandidate.objects.filter(pk=room.candidate_id).update(
+                status=DisagreementCandidate.Status.RESOLVED if card.resolved else DisagreementCandidate.Status.ACTIVE,
+                resolution=card.resolution if card.resolved else f"Crux: {card.question}",
+            )
     return card
 
 
-def room_run(*, room_id: int) -> None:
+def room_run(*, room_id: int, after_message=None) -> None:
+    """after_message(message) is called for each finished turn (the orchestrator's ledger hook)."""
     room = CruxRoom.objects.select_related("debate", "persona_a", "persona_b").get(pk=room_id)
     if room.status != CruxRoom.Status.LIVE:
         return
@@ -142,7 +150,7 @@ def room_run(*, room_id: int) -> None:
     speakers = [Speaker(room.persona_a, seats[room.persona_a_id]), Speaker(room.persona_b, seats[room.persona_b_id])]
     cap = settings.CRUX_ROOM_MAX_TURNS
     try:
-        exit_reason = _converse(room, debate, speakers, cap)
+        exit_reason = _converse(room, debate, speakers, cap, after_message)
         if exit_reason == CruxRoom.ExitReason.STOPPED:
             _room_close(room, exit_reason=exit_reason)
             return
@@ -153,7 +161,7 @@ def room_run(*, room_id: int) -> None:
         _room_close(room, exit_reason="failed", failure=str(exc))
 
 
-def _converse(room: CruxRoom, debate: Debate, speakers: list[Speaker], cap: int) -> str:
+def _converse(room: CruxRoom, debate: Debate, speakers: list[Speaker], cap: int, after_message) -> str:
     done = list(Message.objects.filter(room=room, status=Message.Status.COMPLETE).order_by("turn"))
     interrupted = Message.objects.filter(room=room, status=Message.Status.STREAMING).first()
     turn = len(done)
@@ -163,11 +171,13 @@ def _converse(room: CruxRoom, debate: Debate, speakers: list[Speaker], cap: int)
         speaker = speakers[turn % 2]
         other = speakers[1 - turn % 2]
         kind = Message.Kind.ENTRY if turn < 2 else Message.Kind.EXCHANGE
-        speak(
+        message = speak(
             debate=debate, speaker=speaker, kind=kind, turn=turn + 1, room=room, phase=f"crux_room_{kind}",
-            context=room_context(room=room, persona=speaker.persona, other=other.persona, kind=kind),
+            context=assemble_context(debate=debate, persona=speaker.persona, phase=kind, room=room, other=other.persona),
             interrupted=interrupted,
         )
+        if after_message is not None:
+            after_message(message)
         interrupted = None
         turn += 1
         # An exchange is one answer from each side, after the two entry statements.

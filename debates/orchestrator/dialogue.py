@@ -20,7 +20,8 @@ from django.utils import timezone
 from crux.models import CruxRoom, DisagreementCandidate
 from crux.services.detection import detection_run
 from crux.services.rooms import room_run
-from debates.context import turn_context
+from debates.blackboard.assembly import assemble_context
+from debates.blackboard.ledger import ledger_update, round_record_extract
 from debates.models import Debate, Event, Message
 from debates.orchestrator import results
 from debates.orchestrator.messages import debate_totals, turn_pass
@@ -57,8 +58,10 @@ class DialogueRun:
         participants = list(debate.participants.select_related("persona").order_by("seat"))
         self.speakers = [Speaker(p.persona, p.seat) for p in participants]
         self.by_persona = {s.persona.id: s for s in self.speakers}
-        # Side work that must not delay the next speaker: detection in order, rooms in parallel.
-        self.detector = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"detect-{debate.pk}")
+        # Side work that must not delay the next speaker: ledger updates and detection, in order,
+        # on one thread; crux rooms in parallel.
+        self.detector = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"side-{debate.pk}")
+        self.ledger_futures: list[Future] = []
         self.rooms = ThreadPoolExecutor(max_workers=4, thread_name_prefix=f"rooms-{debate.pk}")
         self.room_futures: list[Future] = []
         self.detection_futures: list[Future] = []
@@ -159,10 +162,26 @@ class DialogueRun:
             # The cut-off turn belongs to someone else: it is that person's turn, again.
             speaker, kind = self.by_persona[interrupted.persona_id], interrupted.kind
         turn = interrupted.turn if interrupted else self._next_turn_number()
-        context = turn_context(debate=self.debate, persona=speaker.persona, kind=kind, addressee=addressee,
-                               aspect_index=aspect_index)
-        return speak(debate=self.debate, speaker=speaker, kind=kind, turn=turn, context=context, phase=phase,
-                     aspect_index=aspect_index, interrupted=interrupted, allow_pass=allow_pass)
+        self._await_ledger(lag=0 if kind == Message.Kind.CLOSING else 1)
+        context = assemble_context(debate=self.debate, persona=speaker.persona, phase=kind, addressee=addressee,
+                                   aspect_index=aspect_index)
+        message = speak(debate=self.debate, speaker=speaker, kind=kind, turn=turn, context=context, phase=phase,
+                        aspect_index=aspect_index, interrupted=interrupted, allow_pass=allow_pass)
+        if message is not None:
+            self._ledger(message)
+        return message
+
+    def _ledger(self, message: Message) -> None:
+        self.ledger_futures.append(self.detector.submit(_in_thread, ledger_update, message_id=message.id))
+
+    def _await_ledger(self, lag: int) -> None:
+        # The speaker sees the last message verbatim anyway, so its ledger update (still running
+        # beside this turn) may lag by one; everything older must be in.
+        for future in self.ledger_futures[: len(self.ledger_futures) - lag]:
+            try:
+                future.result()
+            except Exception:
+                logger.exception("A ledger update of debate %s failed", self.debate.id)
 
     def _openings(self) -> None:
         self._phase("opening")
@@ -194,8 +213,12 @@ class DialogueRun:
         seats = [Seat(s.persona.id, s.name, s.seat) for s in self.speakers]
         slot = self._dialogue_slots_used()
         consecutive_passes = 0
+        previous_aspect = None
         while slot < total:
             aspect_index = min(slot // per_aspect, len(self.debate.aspects) - 1)
+            if previous_aspect is not None and aspect_index != previous_aspect:
+                self._record_round(previous_aspect)
+            previous_aspect = aspect_index
             self._phase("dialogue", aspect_index)
             history = self._history()
             chosen = choose_speaker(seats=seats, history=history, stakes=self._stakes())
@@ -213,6 +236,12 @@ class DialogueRun:
                 consecutive_passes = 0
                 self._schedule_detection()
             slot += 1
+        if previous_aspect is not None:
+            self._record_round(previous_aspect)
+
+    def _record_round(self, aspect_index: int) -> None:
+        self.detection_futures.append(
+            self.detector.submit(_in_thread, round_record_extract, debate=self.debate, aspect_index=aspect_index))
 
     # ── side work ─────────────────────────────────────────────────────────────────────────────
 
@@ -236,7 +265,7 @@ class DialogueRun:
             connection.close()
 
     def _start_room(self, room_id: int) -> None:
-        self.room_futures.append(self.rooms.submit(_in_thread, room_run, room_id=room_id))
+        self.room_futures.append(self.rooms.submit(_in_thread, room_run, room_id=room_id, after_message=self._ledger))
 
     def _restart_live_rooms(self) -> None:
         for room_id in CruxRoom.objects.filter(debate=self.debate, status=CruxRoom.Status.LIVE).values_list("id", flat=True):

@@ -25,6 +25,9 @@ QUIBBLES = [
     "Do central banks publish minutes?",
     "Is a recession two quarters of decline?",
 ]
+MEMORY_EVIDENCE = "the 1970s gold price data"
+MEMORY_CHALLENGE = "Show that the 1970s gold price data still applies after 1980"
+MEMORY_CONCESSIONS = ["short-run inflation hurts savers", "central banks misjudged 2021", "gold pays no yield"]
 HOSTILE = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">'
 FORBIDDEN_SAMPLE = "That's a great point"
 
@@ -39,6 +42,9 @@ class DebateScript:
     extraction_latency: float | None = None  # defaults to latency
     hostile: bool = False  # persona text carries <script> and onerror payloads
     forbidden_first_attempt: bool = False  # each persona's first draft uses a forbidden phrase
+    # The first persona cites EVIDENCE early and never answers the challenge to it; the third
+    # concedes now and then: what the blackboard must remember (three aspects).
+    memory: bool = False
     chunk_size: int = 12
     chunk_delay: float = 0.0
     calls: dict = field(default_factory=dict)
@@ -78,6 +84,8 @@ class DebateScript:
         system, user = self._system_text(body), self._user_text(body)
         name = re.search(r"You are (.+?), taking part", system).group(1)
         number = next(self._counter)
+        if self.memory:
+            return self._memory_turn(name, user, number)
         addressee = re.search(r"(?:Reply to|Answer what|side room with) (.+?)(?:'s| just| to get)", user)
         other = addressee.group(1) if addressee else "everyone"
         if self.forbidden_first_attempt and "used a phrase you never use" not in system:
@@ -97,17 +105,61 @@ class DebateScript:
         return (f"{other}, you are wrong about the timing, and here is why: the data on point {number} "
                 f"cuts against you.{hostile}")
 
+    def _memory_turn(self, name: str, user: str, number: int) -> str:
+        names = [n.replace(" (you)", "").strip() for n in self._participants_in(user)]
+        if "opening statement" in user:
+            return f"I am {name}. Opening point {number}: my worldview decides this."
+        if "Closing statement" in user:
+            return f"Closing for {name}, point {number}: I stand where I stood."
+        if name == names[0]:
+            return f"My evidence is {MEMORY_EVIDENCE}; it shows gold protects savers (point {number})."
+        if name == names[1]:
+            return f"{names[0]}, {MEMORY_EVIDENCE} proves nothing after 1980 (point {number})."
+        return f"I concede that {MEMORY_CONCESSIONS[number % len(MEMORY_CONCESSIONS)]} (point {number})."
+
+    @staticmethod
+    def _participants_in(text: str) -> list[str]:
+        match = re.search(r"Participants: (.+)", text)
+        return [name.strip() for name in match.group(1).split(",")] if match else []
+
     # ── structured calls ──────────────────────────────────────────────────────────────────────
 
     def _structured_AspectPlan(self, body: dict) -> dict:
-        return {"aspects": [
+        aspects = [
             {"label": "Evidence", "description": "What the record actually shows."},
             {"label": "Time horizon", "description": "Whether the short or the long run decides it."},
-        ]}
+            {"label": "Policy", "description": "What central banks should do about it."},
+        ]
+        return {"aspects": aspects if self.memory else aspects[:2]}
+
+    def _structured_PositionUpdate(self, body: dict) -> dict:
+        user = self._user_text(body)
+        said = re.search(r'\n(.+?) just said:\n"(.*)"\s*$', user, flags=re.S)
+        speaker, text = said.group(1), said.group(2)
+        first = self._participants_in(user)[0]
+        update = {"overall_stance": f"{speaker} holds their ground.", "evidence": [], "challenges_raised": []}
+        if MEMORY_EVIDENCE in text and speaker == first:
+            update["evidence"] = [MEMORY_EVIDENCE]
+        elif MEMORY_EVIDENCE in text:
+            update["challenges_raised"] = [{"to": first, "challenge": MEMORY_CHALLENGE}]
+        if concession := re.search(r"I concede that (.+?) \(point", text):
+            update["concession"] = concession.group(1)
+        return update
+
+    def _structured_RoundRecordDraft(self, body: dict) -> dict:
+        names = re.findall(r"^([^\n:]+): ", self._user_text(body).split("\n\n", 1)[-1], flags=re.M)
+        return {
+            "takes": [{"persona": n, "position": "holds firm", "key_argument": "the record", "evidence_cited": [],
+                       "engaged": ""} for n in dict.fromkeys(names)],
+            "summary": "They argued over what the record shows.", "new_disagreements": [], "shifts": [],
+        }
+
+    def _structured_ReflectionDraft(self, body: dict) -> dict:
+        return {"reflections": [{"content": "They talk past each other on time horizons.", "type": "pattern",
+                                 "about": [], "importance": 7}]}
 
     def _participants(self, body: dict) -> list[str]:
-        match = re.search(r"Participants: (.+)", self._user_text(body))
-        return [name.strip() for name in match.group(1).split(",")] if match else []
+        return self._participants_in(self._user_text(body))
 
     def _structured_DisagreementScan(self, body: dict) -> dict:
         names = self._participants(body)

@@ -1,0 +1,201 @@
+"""Keeping the blackboard current: after every message one cheap extraction updates the speaker's
+position ledger; after every aspect a round record; when enough happened, reflections.
+
+All of it runs beside the debate, never in front of the next speaker, and all of it treats
+model output as untrusted: a malformed extraction (after the gateway's one repair) skips the
+update and is logged; the ledger keeps its last good state and the debate goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from django.conf import settings
+from django.db import transaction
+
+from debates.blackboard import updates
+from debates.blackboard.models import BlackboardNotes, PositionState, Reflection, RoundRecord
+from debates.blackboard.schemas import PositionUpdate, ReflectionDraft, RoundRecordDraft
+from debates.models import Debate, Message
+from debates.services.events import event_append
+from debates.state import EventKind
+from faultline.llm import gateway
+from faultline.llm.types import CallTag, ModelError, Prompt, Role
+
+logger = logging.getLogger(__name__)
+
+LEDGER_KEEPER = (
+    "You keep the position ledger of a debate. Given a participant's current position state and "
+    "the message they just sent, report only what THIS message changed: their stance, evidence "
+    "they cited, challenges they raised to others (by name), which of their own listed unanswered "
+    "challenges they answered, a new agreement or disagreement, a concession, a shift, a proposal. "
+    "Use null or empty lists when nothing changed. Never invent what was not said."
+)
+ROUND_RECORDER = (
+    "You record one round of a debate: for each participant, their position on the aspect, their "
+    "strongest argument, the evidence they cited and whom they mainly engaged; then a 1-2 sentence "
+    "summary, the new disagreements and the position shifts of the round."
+)
+REFLECTOR = (
+    "You watch a debate and note its 2-3 most important dynamics: who is converging, who is "
+    "talking past each other, what underlying assumptions drive the disagreements, what has "
+    "shifted. Rate each insight's importance from 1 to 10."
+)
+
+
+def _participants(debate: Debate) -> dict[int, str]:
+    return dict(debate.participants.order_by("seat").values_list("persona_id", "persona__name"))
+
+
+def _state_dict(state: PositionState) -> dict:
+    return {field: getattr(state, field) for field in updates.empty_state()}
+
+
+def _ledger_payload(state: PositionState, names: dict[int, str]) -> dict:
+    def named(items):
+        return [{**item, "name": names.get(item["with"], "?")} for item in items]
+
+    return {
+        "persona_id": state.persona_id, "name": names.get(state.persona_id, ""),
+        "stance": state.overall_stance, "concessions": state.concessions, "shifts": state.shifts,
+        "agreements": named(state.agreements), "disagreements": named(state.disagreements),
+        "unanswered": state.unanswered_challenges[-4:],
+    }
+
+
+def ledger_update(*, message_id: int) -> bool:
+    """Fold one message into its speaker's ledger. Returns False when the update was skipped."""
+    message = Message.objects.select_related("debate", "persona").get(pk=message_id)
+    debate, speaker = message.debate, message.persona
+    names = _participants(debate)
+    state, _ = PositionState.objects.get_or_create(debate=debate, persona=speaker)
+    recent = Message.objects.filter(debate=debate, room=message.room, status=Message.Status.COMPLETE,
+                                    turn__lt=message.turn).select_related("persona").order_by("-turn")[:3]
+    context = "\n".join(f"{m.persona.name}: {m.text}" for m in reversed(list(recent))) or "(none)"
+    prompt = Prompt(
+        system_prefix=LEDGER_KEEPER,
+        messages=[{"role": "user", "content":
+                   f"Participants: {', '.join(names.values())}\n\n{speaker.name}'s current position state:\n"
+                   f"{json.dumps(_state_dict(state), ensure_ascii=False)}\n\nUnanswered challenges listed for "
+                   f"{speaker.name}: {json.dumps(state.unanswered_challenges, ensure_ascii=False)}\n\n"
+                   f"Recent messages before it:\n{context}\n\n{speaker.name} just said:\n\"{message.text}\""}],
+        max_tokens=600,
+        temperature=0.2,
+    )
+    try:
+        update = gateway.extract(role=Role.EXTRACTION, prompt=prompt, schema=PositionUpdate,
+                                 tag=CallTag(debate_id=debate.id, persona=speaker.persona_id, phase="ledger"))
+    except ModelError as exc:
+        logger.warning("Ledger update for message %s skipped (the debate goes on): %s", message_id, exc)
+        return False
+
+    ids = {name.lower(): persona_id for persona_id, name in names.items()}
+    round_number = (message.aspect_index or 0) + 1
+    with transaction.atomic():
+        state = PositionState.objects.select_for_update().get(pk=state.pk)
+        change = updates.apply_update(state=_state_dict(state), update=update, speaker_id=speaker.id,
+                                      participants=ids, aspect_index=message.aspect_index, round_number=round_number)
+        for field, value in change.speaker.items():
+            setattr(state, field, value)
+        state.save()
+        touched = [state]
+        for target_id, challenges in change.challenges_for.items():
+            target, _ = PositionState.objects.select_for_update().get_or_create(debate=debate, persona_id=target_id)
+            for field, value in updates.add_challenges(_state_dict(target), challenges, message.aspect_index).items():
+                setattr(target, field, value)
+            target.save()
+            touched.append(target)
+        notes, _ = BlackboardNotes.objects.select_for_update().get_or_create(debate=debate)
+        notes.epistemic_score += change.epistemic_score
+        notes.messages_ledgered += 1
+        if change.proposal:
+            notes.proposals = [*notes.proposals, {"by": speaker.name, "proposal": change.proposal, "reactions": {}}]
+        if change.decision and change.decision not in notes.decisions:
+            notes.decisions = [*notes.decisions, change.decision]
+        notes.save()
+        for touched_state in touched:
+            event_append(debate_id=debate.id, kind=EventKind.LEDGER_UPDATED,
+                         payload=_ledger_payload(touched_state, names))
+    if notes.epistemic_score >= settings.REFLECTION_THRESHOLD:
+        reflections_generate(debate=debate, round_number=round_number)
+    return True
+
+
+def round_record_extract(*, debate: Debate, aspect_index: int) -> RoundRecord | None:
+    messages = Message.objects.filter(debate=debate, room__isnull=True, aspect_index=aspect_index,
+                                      status=Message.Status.COMPLETE).select_related("persona").order_by("turn")
+    transcript = "\n".join(f"{m.persona.name}: {m.text}" for m in messages)
+    if not transcript:
+        return None
+    aspect = debate.aspects[aspect_index]
+    prompt = Prompt(
+        system_prefix=ROUND_RECORDER,
+        messages=[{"role": "user", "content": f"Aspect: {aspect['label']} — {aspect['description']}\n\n{transcript}"}],
+        max_tokens=900,
+        temperature=0.2,
+    )
+    try:
+        draft = gateway.extract(role=Role.EXTRACTION, prompt=prompt, schema=RoundRecordDraft,
+                                tag=CallTag(debate_id=debate.id, phase="round_record"))
+    except ModelError as exc:
+        logger.warning("Round record %s of %s skipped: %s", aspect_index, debate.id, exc)
+        return None
+    ids = {name.lower(): pid for pid, name in _participants(debate).items()}
+    takes = {
+        str(ids[take.persona.strip().lower()]): {"name": take.persona.strip(), **take.model_dump(exclude={"persona"})}
+        for take in draft.takes if take.persona.strip().lower() in ids
+    }
+    with transaction.atomic():
+        record, _ = RoundRecord.objects.update_or_create(
+            debate=debate, round_number=aspect_index + 1,
+            defaults={"aspect_index": aspect_index, "takes": takes, "summary": draft.summary,
+                      "new_disagreements": draft.new_disagreements, "shifts": draft.shifts},
+        )
+        notes, _ = BlackboardNotes.objects.select_for_update().get_or_create(debate=debate)
+        notes.rolling_summary = (notes.rolling_summary + f"\nRound {aspect_index + 1} ({aspect['label']}): "
+                                 f"{draft.summary}").strip()[-2000:]
+        notes.save(update_fields=["rolling_summary"])
+    return record
+
+
+def reflections_generate(*, debate: Debate, round_number: int) -> list[Reflection]:
+    names = _participants(debate)
+    ledger = "\n".join(
+        f"{names.get(s.persona_id)}: {s.overall_stance} | conceded: {'; '.join(s.concessions) or '-'} | "
+        f"shifted: {'; '.join(s.shifts) or '-'}"
+        for s in PositionState.objects.filter(debate=debate)
+    )
+    records = "\n".join(r.summary for r in RoundRecord.objects.filter(debate=debate).order_by("-round_number")[:2])
+    claims = "\n".join(f"- {c.dispute} [{c.status}]" for c in debate.candidates.exclude(status="abandoned")[:5])
+    recent = Message.objects.filter(debate=debate, status=Message.Status.COMPLETE).order_by("-created_at")[:6]
+    prompt = Prompt(
+        system_prefix=REFLECTOR,
+        messages=[{"role": "user", "content": f"Debate on: {debate.topic}\nParticipants: {', '.join(names.values())}\n\n"
+                   f"POSITIONS\n{ledger}\n\nROUNDS\n{records or '-'}\n\nCONTESTED\n{claims or '-'}"}],
+        max_tokens=700,
+        temperature=0.3,
+    )
+    with transaction.atomic():
+        # Reset first, under the row lock, so two triggers never reflect on the same events twice.
+        notes = BlackboardNotes.objects.select_for_update().get(debate=debate)
+        if notes.epistemic_score < settings.REFLECTION_THRESHOLD:
+            return []
+        notes.epistemic_score = 0
+        notes.save(update_fields=["epistemic_score"])
+    try:
+        draft = gateway.extract(role=Role.EXTRACTION, prompt=prompt, schema=ReflectionDraft,
+                                tag=CallTag(debate_id=debate.id, phase="reflection"))
+    except ModelError as exc:
+        logger.warning("Reflection for %s skipped: %s", debate.id, exc)
+        return []
+    ids = {name.lower(): pid for pid, name in names.items()}
+    source = [m.id for m in recent]
+    return [
+        Reflection.objects.create(
+            debate=debate, content=item.content, kind=item.type, importance=item.importance,
+            about_persona_ids=[ids[n.strip().lower()] for n in item.about if n.strip().lower() in ids],
+            source_message_ids=source, round_number=round_number,
+        )
+        for item in draft.reflections
+    ]

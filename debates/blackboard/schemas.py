@@ -1,0 +1,67 @@
+"""Structured output the orchestrator asks for to keep the blackboard current."""
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class Challenge(BaseModel):
+    to: str = Field(description="Exact name of the participant being challenged")
+    challenge: str = Field(max_length=240, description="The question or objection they now have to answer")
+
+
+class Agreement(BaseModel):
+    with_: str = Field(alias="with", description="Exact name of the other participant")
+    on: str = Field(max_length=200)
+
+
+class Disagreement(Agreement):
+    intensity: Literal["mild", "strong"]
+
+
+class PositionUpdate(BaseModel):
+    """What one message changed in its speaker's position (and whom it challenged)."""
+
+    overall_stance: str | None = Field(default=None, max_length=240,
+                                       description="Updated one-sentence stance on the whole topic, or null if unchanged")
+    aspect_position: str | None = Field(default=None, max_length=240,
+                                        description="Their stance on the current aspect, or null if unchanged")
+    evidence: list[str] = Field(default_factory=list, max_length=4,
+                                description="Concrete evidence cited in THIS message (data, studies, cases, sources)")
+    challenges_raised: list[Challenge] = Field(default_factory=list, max_length=3)
+    challenges_answered: list[str] = Field(
+        default_factory=list, max_length=5,
+        description="Which of the speaker's listed unanswered challenges this message answers, copied exactly")
+    new_agreement: Agreement | None = None
+    new_disagreement: Disagreement | None = None
+    concession: str | None = Field(default=None, max_length=240, description="What they conceded, or null")
+    shift: str | None = Field(default=None, max_length=240, description="How their position moved, or null")
+    proposal: str | None = Field(default=None, max_length=240, description="A proposal they put to the group, or null")
+    decision: str | None = Field(default=None, max_length=240,
+                                 description="A point everyone now explicitly accepts, or null")
+
+
+class RoundTake(BaseModel):
+    persona: str
+    position: str = Field(max_length=240)
+    key_argument: str = Field(max_length=300)
+    evidence_cited: list[str] = Field(default_factory=list, max_length=4)
+    engaged: str = Field(default="", description="Name of the participant they mainly engaged, or empty")
+
+
+class RoundRecordDraft(BaseModel):
+    takes: list[RoundTake] = Field(max_length=6)
+    summary: str = Field(max_length=400)
+    new_disagreements: list[str] = Field(default_factory=list, max_length=4)
+    shifts: list[str] = Field(default_factory=list, max_length=4)
+
+
+class ReflectionItem(BaseModel):
+    content: str = Field(max_length=300)
+    type: Literal["pattern", "shift", "convergence", "escalation"]
+    about: list[str] = Field(default_factory=list, max_length=6)
+    importance: int = Field(ge=1, le=10)
+
+
+class ReflectionDraft(BaseModel):
+    reflections: list[ReflectionItem] = Field(max_length=3)

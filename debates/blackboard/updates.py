@@ -1,0 +1,106 @@
+"""How one PositionUpdate changes the ledger. Pure: plain dicts in, plain dicts out.
+
+Model output is untrusted, so names that are not participants are dropped, nothing is
+duplicated, lists are capped, and only the speaker's own challenges can be marked answered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+MAX_ITEMS = 8  # per list: older entries make way for newer ones
+EPISTEMIC_WEIGHTS = {"disagreement": 3, "concession": 4, "shift": 5}
+
+
+def empty_state() -> dict:
+    return {"overall_stance": "", "aspect_positions": {}, "agreements": [], "disagreements": [],
+            "concessions": [], "shifts": [], "last_updated_round": 0}
+
+
+@dataclass
+class LedgerChange:
+    speaker: dict
+    # persona_id -> challenges to add to that persona's unanswered list on the current aspect
+    challenges_for: dict[int, list[str]] = field(default_factory=dict)
+    epistemic_score: int = 0
+    proposal: str | None = None
+    decision: str | None = None
+
+
+def _add(items: list, item, key=lambda x: x) -> tuple[list, bool]:
+    """items with item appended (oldest dropped past MAX_ITEMS), and whether it was new."""
+    if item is None or any(key(existing) == key(item) for existing in items):
+        return items, False
+    return (items + [item])[-MAX_ITEMS:], True
+
+
+def _append(items: list, item, key=lambda x: x) -> list:
+    return _add(items, item, key)[0]
+
+
+def _clean(text: str | None) -> str | None:
+    text = (text or "").strip()
+    return text or None
+
+
+def apply_update(*, state: dict, update, speaker_id: int, participants: dict[str, int],
+                 aspect_index: int | None, round_number: int) -> LedgerChange:
+    """participants: lower-cased name -> persona id. Returns the speaker's new state and side effects."""
+    state = {**empty_state(), **state}
+    state["aspect_positions"] = {k: dict(v) for k, v in state["aspect_positions"].items()}
+    aspect_key = str(aspect_index if aspect_index is not None else "general")
+    aspect = {"position": "", "evidence": [], "challenged": [], **state["aspect_positions"].get(aspect_key, {})}
+
+    def who(name: str) -> int | None:
+        persona_id = participants.get((name or "").strip().lower())
+        return persona_id if persona_id != speaker_id else None
+
+    change = LedgerChange(speaker=state)
+    if stance := _clean(update.overall_stance):
+        state["overall_stance"] = stance
+    if position := _clean(update.aspect_position):
+        aspect["position"] = position
+    for item in update.evidence:
+        aspect["evidence"] = _append(aspect["evidence"], _clean(item))
+    answered = {(_clean(text) or "").lower() for text in update.challenges_answered}
+    for key, other in state["aspect_positions"].items():
+        other["challenged"] = [c for c in other.get("challenged", []) if c.lower() not in answered]
+    aspect["challenged"] = [c for c in aspect["challenged"] if c.lower() not in answered]
+    state["aspect_positions"][aspect_key] = aspect
+
+    for challenge in update.challenges_raised:
+        target = who(challenge.to)
+        if target is not None and _clean(challenge.challenge):
+            change.challenges_for.setdefault(target, []).append(challenge.challenge.strip())
+    if update.new_agreement and (other := who(update.new_agreement.with_)) is not None:
+        state["agreements"] = _append(state["agreements"], {"with": other, "on": update.new_agreement.on.strip()},
+                                      key=lambda a: (a["with"], a["on"].lower()))
+    if update.new_disagreement and (other := who(update.new_disagreement.with_)) is not None:
+        disagreement = {"with": other, "on": update.new_disagreement.on.strip(),
+                        "intensity": update.new_disagreement.intensity}
+        state["disagreements"], added = _add(state["disagreements"], disagreement,
+                                             key=lambda d: (d["with"], d["on"].lower()))
+        change.epistemic_score += EPISTEMIC_WEIGHTS["disagreement"] * added
+    if concession := _clean(update.concession):
+        # Concessions are never dropped: the closing context lists every one of them.
+        if concession.lower() not in {c.lower() for c in state["concessions"]}:
+            state["concessions"] = state["concessions"] + [concession]
+            change.epistemic_score += EPISTEMIC_WEIGHTS["concession"]
+    if shift := _clean(update.shift):
+        state["shifts"], added = _add(state["shifts"], shift, key=str.lower)
+        change.epistemic_score += EPISTEMIC_WEIGHTS["shift"] * added
+    state["last_updated_round"] = round_number
+    change.proposal = _clean(update.proposal)
+    change.decision = _clean(update.decision)
+    return change
+
+
+def add_challenges(state: dict, challenges: list[str], aspect_index: int | None) -> dict:
+    state = {**empty_state(), **state}
+    state["aspect_positions"] = {k: dict(v) for k, v in state["aspect_positions"].items()}
+    key = str(aspect_index if aspect_index is not None else "general")
+    aspect = {"position": "", "evidence": [], "challenged": [], **state["aspect_positions"].get(key, {})}
+    for challenge in challenges:
+        aspect["challenged"] = _append(aspect["challenged"], challenge, key=str.lower)
+    state["aspect_positions"][key] = aspect
+    return state
