@@ -68,7 +68,7 @@ def test_the_live_page_follows_the_event_log(page, live_server_url, server_side,
     tab.click()
     page.wait_for_selector("#drawer.is-open")
     panel = page.locator(f"#room-panel-{room.id}")
-    assert panel.is_visible()
+    panel.wait_for(state="visible")  # the drawer slides up from zero height
     server_side(log.say, personas[0], "It does, decades decide it.", kind="entry", room=room)
     panel.locator("article.msg .msg-text", has_text="decades decide it").wait_for()
     server_side(log.say, personas[1], "Quarters compound into decades.", kind="entry", room=room)
