@@ -133,8 +133,8 @@ class DebateScript:
         return {"aspects": aspects if self.memory else aspects[:2]}
 
     def _structured_PositionUpdate(self, body: dict) -> dict:
-        user = self._user_text(body)
-        said = re.search(r'\n(.+?) just said:\n"(.*)"\s*$', user, flags=re.S)
+        user = body["messages"][0]["content"]  # a repair request appends turns after it
+        said = re.search(r'\n([^\n]+?) just said:\n"(.*)"\s*$', user, flags=re.S)
         speaker, text = said.group(1), said.group(2)
         first = self._participants_in(user)[0]
         update = {"overall_stance": f"{speaker} holds their ground.", "evidence": [], "challenges_raised": []}
