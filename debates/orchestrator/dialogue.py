@@ -58,10 +58,12 @@ class DialogueRun:
         participants = list(debate.participants.select_related("persona").order_by("seat"))
         self.speakers = [Speaker(p.persona, p.seat) for p in participants]
         self.by_persona = {s.persona.id: s for s in self.speakers}
-        # Side work that must not delay the next speaker: ledger updates and detection, in order,
-        # on one thread; crux rooms in parallel.
-        self.detector = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"side-{debate.pk}")
+        # Side work that must not delay the next speaker: ledger updates in order on one thread,
+        # detection in order on another (so a speaker waiting for the ledger never waits for a
+        # detection window), crux rooms in parallel.
+        self.ledger = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"ledger-{debate.pk}")
         self.ledger_futures: list[Future] = []
+        self.detector = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"side-{debate.pk}")
         self.rooms = ThreadPoolExecutor(max_workers=4, thread_name_prefix=f"rooms-{debate.pk}")
         self.room_futures: list[Future] = []
         self.detection_futures: list[Future] = []
@@ -81,12 +83,14 @@ class DialogueRun:
             self._wait_for_side_work()
             evidence = self.detector.submit(_in_thread, results.evidence_ledger, debate=self.debate)
             self._closings()
+            self._await_ledger(lag=0)  # the closing stances belong in the final ledger
             self._finish(Debate.Status.COMPLETED, evidence=evidence.result())
         except DebateStopped:
             self._wait_for_side_work(timeout=60)
             self._finish(Debate.Status.STOPPED, evidence=results.evidence_ledger(debate=self.debate))
         finally:
             self.detector.shutdown(wait=False, cancel_futures=True)
+            self.ledger.shutdown(wait=False, cancel_futures=True)
             self.rooms.shutdown(wait=False, cancel_futures=True)
 
     def _begin(self) -> None:
@@ -172,7 +176,7 @@ class DialogueRun:
         return message
 
     def _ledger(self, message: Message) -> None:
-        self.ledger_futures.append(self.detector.submit(_in_thread, ledger_update, message_id=message.id))
+        self.ledger_futures.append(self.ledger.submit(_in_thread, ledger_update, message_id=message.id))
 
     def _await_ledger(self, lag: int) -> None:
         # The speaker sees the last message verbatim anyway, so its ledger update (still running

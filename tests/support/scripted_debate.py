@@ -111,10 +111,17 @@ class DebateScript:
             return f"I am {name}. Opening point {number}: my worldview decides this."
         if "Closing statement" in user:
             return f"Closing for {name}, point {number}: I stand where I stood."
+        # The evidence and its challenge come up in round 1 only: later rounds can know them
+        # from the blackboard alone.
+        first_round = "Current aspect (1 of" in user
         if name == names[0]:
-            return f"My evidence is {MEMORY_EVIDENCE}; it shows gold protects savers (point {number})."
+            if first_round:
+                return f"My evidence is {MEMORY_EVIDENCE}; it shows gold protects savers (point {number})."
+            return f"Gold protects savers over decades, whatever the quarter says (point {number})."
         if name == names[1]:
-            return f"{names[0]}, {MEMORY_EVIDENCE} proves nothing after 1980 (point {number})."
+            if first_round:
+                return f"{names[0]}, {MEMORY_EVIDENCE} proves nothing after 1980 (point {number})."
+            return f"{names[0]}, real rates decide this now, not history (point {number})."
         return f"I concede that {MEMORY_CONCESSIONS[number % len(MEMORY_CONCESSIONS)]} (point {number})."
 
     @staticmethod

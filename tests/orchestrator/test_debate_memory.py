@@ -1,0 +1,99 @@
+"""Nobody forgets: evidence cited and challenged in round 1 is still in every persona's context in
+round 3, and the closing context lists every concession. Read from the `rundebate --trace` file,
+i.e. exactly what was sent to the model."""
+
+import json
+import logging
+import re
+
+import pytest
+from django.core.management import call_command
+
+from debates.blackboard.models import PositionState
+from debates.models import Debate, Message
+from faultline.llm.selectors import debate_cost
+from tests.support.scripted_debate import MEMORY_CHALLENGE, MEMORY_EVIDENCE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NAMES = ("Ada Hardmoney", "Bram Macro", "Cleo Central")
+
+
+def persona_contexts(trace) -> list[dict]:
+    lines = [json.loads(line) for line in trace.read_text().splitlines()]
+    return [line for line in lines if line["role"] == "persona"]
+
+
+def context_text(call: dict) -> str:
+    return "\n".join(m["content"] for m in call["messages"] if m["role"] == "user")
+
+
+def test_round_three_remembers_round_one_and_the_closing_lists_every_concession(scripted_api, personas, tmp_path):
+    scripted_api(memory=True, dispute="none")
+    trace = tmp_path / "trace.jsonl"
+
+    call_command("rundebate", "--personas", ",".join(NAMES), "--topic", "Is gold still a store of value?",
+                 "--max-turns", "18", "--trace", str(trace))
+
+    debate = Debate.objects.get()
+    assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
+    cited = Message.objects.filter(debate=debate, text__contains=MEMORY_EVIDENCE)
+    assert cited.filter(persona__name="Ada Hardmoney").exists() and cited.filter(persona__name="Bram Macro").exists()
+    assert set(cited.values_list("aspect_index", flat=True)) == {0}, "said in round 1 only"
+
+    calls = persona_contexts(trace)
+    round_three = [c for c in calls if "Current aspect (3 of 3)" in context_text(c)]
+    assert {c["persona"] for c in round_three} == {"ada-hardmoney", "bram-macro", "cleo-central"}
+    for call in round_three:
+        context = context_text(call)
+        assert MEMORY_EVIDENCE in context, f"{call['persona']} lost the evidence by round 3"
+        assert MEMORY_CHALLENGE in context, f"{call['persona']} lost the unanswered challenge by round 3"
+
+    concessions = {re.search(r"I concede that (.+?) \(point", m.text).group(1)
+                   for m in Message.objects.filter(debate=debate, text__contains="I concede that")}
+    assert concessions, "the script makes the third persona concede"
+    closings = [c for c in calls if "CONCESSIONS MADE IN THIS DEBATE" in context_text(c)]
+    assert len(closings) == len(NAMES)
+    for call in closings:
+        missing = [c for c in concessions if c not in context_text(call)]
+        assert not missing, f"{call['persona']}'s closing context misses concessions {missing}"
+    assert set(PositionState.objects.get(debate=debate, persona__name="Cleo Central").concessions) == concessions
+
+
+def test_a_malformed_ledger_extraction_is_retried_once_then_skipped_and_the_debate_goes_on(
+        scripted_api, new_debate, caplog):
+    api, script = scripted_api(memory=True, dispute="none")
+    respond = script.respond
+
+    def broken_ledger(body):
+        reply = respond(body)
+        if (body.get("output_config") or {}).get("format", {}).get("schema", {}).get("title") == "PositionUpdate":
+            return type(reply).json({"overall_stance": 42, "evidence": "not a list"})
+        return reply
+
+    api.responder = broken_ledger
+    debate = new_debate(max_turns=6)
+    caplog.set_level(logging.WARNING)
+
+    from debates.orchestrator import debate_run
+    debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
+    spoken = Message.objects.filter(debate=debate, status=Message.Status.COMPLETE).count()
+    assert script.calls["PositionUpdate"] == 2 * spoken  # each one tried, repaired once, then given up
+    assert "Ledger update for message" in caplog.text and "skipped" in caplog.text
+    assert not PositionState.objects.filter(debate=debate).exclude(overall_stance="").exists()
+
+
+def test_extraction_calls_and_their_cost_sit_beside_persona_calls(scripted_api, new_debate):
+    scripted_api(memory=True, dispute="none")
+    debate = new_debate(max_turns=6)
+
+    from debates.orchestrator import debate_run
+    debate_run(debate_id=debate.id)
+
+    cost = debate_cost(debate_id=debate.id)
+    by_role = cost["by_role"]
+    assert by_role["persona"]["calls"] > 0 and by_role["extraction"]["calls"] > 0
+    assert by_role["extraction"]["cost"] > 0
+    assert cost["cost"] == sum(row["cost"] for row in by_role.values())
