@@ -109,3 +109,18 @@ def positions_by_seat(view) -> list[dict]:
         if isinstance(entry, dict):
             rows.append({**entry, "seat": persona.seat, "name": entry.get("name") or persona.name})
     return rows
+
+
+@register.filter
+def position_map(view) -> dict:
+    """Nodes and edges for the SVG position map (who agrees and disagrees with whom)."""
+    from debates.position_map import position_map as build
+
+    positions = view.positions if isinstance(getattr(view, "positions", None), dict) else {}
+    return build(view.personas, positions)
+
+
+@register.filter
+def stroke_width(points) -> float:
+    """Line width for a relation resting on this many points (plus one), capped so it stays legible."""
+    return min(int(points), 6) * 1.2

@@ -91,6 +91,10 @@ def test_a_debate_from_signup_to_replay(page, live_server_url, celery_worker_pro
     tab.click()
     page.wait_for_selector("#drawer:not(.is-open)")
     page.wait_for_timeout(600)
+    # the position ledger draws who disagrees with whom
+    page.wait_for_selector("#position-map path.map-disagree", timeout=DEBATE_TIMEOUT_MS)
+    page.locator("#positions").scroll_into_view_if_needed()
+    screenshot(page, "live-positions")
     screenshot(page, "live-mid-debate")
 
     # ── it finishes; what the page shows is what the database holds ────────────────────────────

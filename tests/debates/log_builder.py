@@ -114,11 +114,16 @@ class DebateLog:
         }})
         return card
 
-    def ledger(self, persona, *, stance: str, concessions=(), shifts=(), unanswered=()) -> DebateLog:
-        """A LEDGER_UPDATED event, shaped like debates/blackboard/ledger.py's payload."""
+    def ledger(self, persona, *, stance: str, concessions=(), shifts=(), unanswered=(), agrees=(),
+               disagrees=()) -> DebateLog:
+        """A LEDGER_UPDATED event, shaped like debates/blackboard/ledger.py's payload.
+        agrees / disagrees: (persona, point) pairs."""
         self._append(EventKind.LEDGER_UPDATED, {
             "persona_id": persona.id, "name": persona.name, "stance": stance, "concessions": list(concessions),
-            "shifts": list(shifts), "agreements": [], "disagreements": [], "unanswered": list(unanswered),
+            "shifts": list(shifts), "unanswered": list(unanswered),
+            "agreements": [{"with": other.id, "on": point, "name": other.name} for other, point in agrees],
+            "disagreements": [{"with": other.id, "on": point, "intensity": "strong", "name": other.name}
+                              for other, point in disagrees],
         })
         return self
 

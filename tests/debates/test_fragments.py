@@ -59,14 +59,24 @@ def test_each_event_redraws_its_regions(debate, personas):
 
 def test_a_ledger_update_redraws_where_they_stand(debate, personas):
     log = DebateLog(debate).start()
-    log.ledger(personas[1], stance="Liquidity decides.", concessions=[{"point": "history"}], unanswered=["why?"])
+    log.ledger(personas[1], stance="Liquidity decides.", concessions=["history matters a little"],
+               shifts=["from 'never' to 'rarely'"], unanswered=["why?"],
+               disagrees=[(personas[0], "whether <b>history</b> decides")])
+    log.ledger(personas[2], stance="Both clocks.", agrees=[(personas[1], "liquidity")])
 
     kind, html = fragments_by_event(debate)[-1]
 
     assert kind == EventKind.LEDGER_UPDATED
     assert html.startswith('<section id="positions" class="positions" aria-labelledby="positions-heading" '
                            'hx-swap-oob="true">')
-    assert "Liquidity decides." in html and "1 concession · 0 shifts · 1 unanswered challenge" in html
+    assert "Liquidity decides." in html and "1 concession · 1 shift · 1 unanswered challenge" in html
+    assert "<li>history matters a little</li>" in html and "<li>from &#x27;never&#x27; to &#x27;rarely&#x27;</li>" in html
+    # the position map: one edge per relation, drawn between the right pair, its point escaped
+    assert 'id="position-map"' in html
+    assert html.count('class="map-edge map-disagree is-strong"') == 1 and html.count('class="map-edge map-agree"') == 1
+    assert f'data-pair="{personas[0].id}-{personas[1].id}"' in html
+    assert f'data-pair="{personas[1].id}-{personas[2].id}"' in html
+    assert "whether &lt;b&gt;history&lt;/b&gt; decides" in html and "<b>history</b>" not in html
 
 
 def test_a_streaming_refresh_replaces_the_message_in_place(debate, personas):

@@ -151,6 +151,8 @@ class DebateScript:
             update["challenges_raised"] = [{"to": first, "challenge": MEMORY_CHALLENGE}]
         if concession := re.search(r"I concede that (.+?) \(point", text):
             update["concession"] = concession.group(1)
+        if wrong := re.match(r"(.+?), you are wrong about the timing", text):
+            update["new_disagreement"] = {"with": wrong.group(1), "on": "the timing", "intensity": "strong"}
         return update
 
     def _structured_RoundRecordDraft(self, body: dict) -> dict:
