@@ -28,13 +28,18 @@ def _lock_key(debate_id) -> int:
 
 def debate_is_being_run(*, debate_id) -> bool:
     """True while some process holds the debate's orchestrator lock."""
-    key = _lock_key(debate_id)
+    # Look, don't touch: probing with a try-lock would hold the lock for an instant, and a worker
+    # starting the debate in that instant would find it busy. A bigint key below 2^32 shows in
+    # pg_locks as classid 0, objid key, objsubid 1.
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
-        (acquired,) = cursor.fetchone()
-        if acquired:
-            cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
-    return not acquired
+        cursor.execute(
+            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            " AND classid = 0 AND objid = %s AND objsubid = 1)",
+            [_lock_key(debate_id)],
+        )
+        (held,) = cursor.fetchone()
+    return held
 
 
 @contextlib.contextmanager
