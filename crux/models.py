@@ -90,3 +90,7 @@ class CruxCard(models.Model):
 
     def __str__(self):
         return self.question[:80]
+
+
+# Graph mode's argument map lives with its pure logic; Django finds the model through this module.
+from crux.graph.models import DisputeGraphState  # noqa: E402, F401
