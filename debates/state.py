@@ -25,6 +25,7 @@ class EventKind(enum.StrEnum):
     DEBATE_RESUMED = "debate_resumed"
     DEBATE_FINISHED = "debate_finished"
     DEBATE_FAILED = "debate_failed"
+    GRAPH_UPDATED = "graph_updated"  # graph mode: the argument map after a crystallization
 
 
 SUITS = ["♠", "♥", "♦", "♣"]
@@ -119,6 +120,8 @@ class DebateView:
     # persona id -> {"name", "stance", "concessions", "shifts", "agreements", "disagreements", "unanswered"}
     positions: dict[int, dict] = field(default_factory=dict)
     results: dict = field(default_factory=dict)
+    # Graph mode: the latest graph_updated payload (the map, its labels, camps, recent attacks).
+    graph: dict = field(default_factory=dict)
     failure_reason: str = ""
     last_seq: int = 0
 
@@ -229,6 +232,8 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict) -> DebateView:
         case EventKind.DEBATE_FAILED:
             view.status = "failed"
             view.failure_reason = payload["reason"]
+        case EventKind.GRAPH_UPDATED:
+            view.graph = payload
     return view
 
 
