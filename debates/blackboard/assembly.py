@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from crux.models import CruxCard, DisagreementCandidate
 from debates.blackboard.budget import Section, join
-from debates.blackboard.models import PositionState, Reflection
+from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
 from debates.models import Debate, Message
 from debates.prompts import TURN_INSTRUCTIONS
 
 RECENT_MESSAGES = 8
 MESSAGE_TOKENS = 110
 # Token budgets per section. Each phase's sections add up to at most 1,500 tokens:
-# reply 110+340+260+150+400+110+100 = 1,470; closing 110+340+300+150+200+120+110+100 = 1,430;
+# reply 110+90+310+260+150+370+110+100 = 1,500; closing 110+90+310+300+150+200+120+110+100 = 1,490;
 # crux exchange 110+80+200+200+200+420+100 = 1,310.
-STATE, OTHERS, MINE, MINE_CLOSING, DISPUTES, RECENT, RECENT_CLOSING, CONCESSIONS, INSIGHTS = (
-    110, 340, 260, 300, 150, 400, 120, 200, 110)
+STATE, SO_FAR, OTHERS, MINE, MINE_CLOSING, DISPUTES, RECENT, RECENT_CLOSING, CONCESSIONS, INSIGHTS = (
+    110, 90, 310, 260, 300, 150, 370, 120, 200, 110)
 
 
 def _positions(debate: Debate) -> dict[int, PositionState]:
@@ -37,6 +37,23 @@ def _debate_state(debate: Debate, persona, names: dict[int, str], aspect_index, 
         section.add(f"Current aspect ({aspect_index + 1} of {len(debate.aspects)}): {aspect['label']} — "
                     f"{aspect['description']}", max_line_tokens=60)
     section.add("Participants: " + ", ".join(f"{n} (you)" if pid == persona.id else n for pid, n in names.items()))
+    return section
+
+
+def _so_far(debate: Debate, budget=SO_FAR) -> Section:
+    """Decisions reached, open proposals with the reactions so far, then the last round's summary."""
+    section = Section("SO FAR", budget)
+    notes = BlackboardNotes.objects.filter(debate=debate).first()
+    if notes is None:
+        return section
+    for decision in notes.decisions[-2:]:
+        section.add(f"Agreed: {decision}", max_line_tokens=30)
+    for proposal in notes.proposals[-2:]:
+        reactions = "; ".join(f"{name} {reaction}" for name, reaction in proposal["reactions"].items())
+        section.add(f"Proposal by {proposal['by']}: {proposal['proposal']}" + (f" ({reactions})" if reactions else ""),
+                    max_line_tokens=40)
+    if notes.rolling_summary:
+        section.add("Earlier rounds: " + notes.rolling_summary.rsplit("\n", 1)[-1], max_line_tokens=40)
     return section
 
 
@@ -179,6 +196,7 @@ def assemble_context(
     full = phase == "closing"
     sections = [
         _debate_state(debate, persona, names, aspect_index, phase),
+        _so_far(debate),
         _everyone_else(persona, names, positions, aspect_index),
         _your_position(mine, aspect_index, budget=MINE_CLOSING if full else MINE, full=full),
         _open_disputes(debate, names),

@@ -73,12 +73,16 @@ def ledger_update(*, message_id: int) -> bool:
     recent = Message.objects.filter(debate=debate, room=message.room, status=Message.Status.COMPLETE,
                                     turn__lt=message.turn).select_related("persona").order_by("-turn")[:3]
     context = "\n".join(f"{m.persona.name}: {m.text}" for m in reversed(list(recent))) or "(none)"
+    notes = BlackboardNotes.objects.filter(debate=debate).first()
+    open_proposals = "\n".join(f"- {p['by']}: {p['proposal']}" for p in (notes.proposals if notes else [])[-3:]
+                               if p["by"] != speaker.name) or "(none)"
     prompt = Prompt(
         system_prefix=LEDGER_KEEPER,
         messages=[{"role": "user", "content":
                    f"Participants: {', '.join(names.values())}\n\n{speaker.name}'s current position state:\n"
                    f"{json.dumps(_state_dict(state), ensure_ascii=False)}\n\nUnanswered challenges listed for "
                    f"{speaker.name}: {json.dumps(state.unanswered_challenges, ensure_ascii=False)}\n\n"
+                   f"Open proposals by others:\n{open_proposals}\n\n"
                    f"Recent messages before it:\n{context}\n\n{speaker.name} just said:\n\"{message.text}\""}],
         max_tokens=600,
         temperature=0.2,
@@ -111,6 +115,8 @@ def ledger_update(*, message_id: int) -> bool:
         notes.messages_ledgered += 1
         if change.proposal:
             notes.proposals = [*notes.proposals, {"by": speaker.name, "proposal": change.proposal, "reactions": {}}]
+        if update.proposal_reaction:
+            notes.proposals = updates.record_reaction(notes.proposals, update.proposal_reaction, speaker.name)
         if change.decision and change.decision not in notes.decisions:
             notes.decisions = [*notes.decisions, change.decision]
         notes.save()

@@ -19,6 +19,12 @@ class Disagreement(Agreement):
     intensity: Literal["mild", "strong"]
 
 
+class ProposalReaction(BaseModel):
+    proposed_by: str = Field(description="Exact name of the participant whose open proposal this message reacts to")
+    reaction: Literal["supports", "opposes", "amends"]
+    note: str = Field(default="", max_length=160, description="The reaction in a few words")
+
+
 class PositionUpdate(BaseModel):
     """What one message changed in its speaker's position (and whom it challenged)."""
 
@@ -37,6 +43,8 @@ class PositionUpdate(BaseModel):
     concession: str | None = Field(default=None, max_length=240, description="What they conceded, or null")
     shift: str | None = Field(default=None, max_length=240, description="How their position moved, or null")
     proposal: str | None = Field(default=None, max_length=240, description="A proposal they put to the group, or null")
+    proposal_reaction: ProposalReaction | None = Field(
+        default=None, description="Their reaction to one of the open proposals listed, or null")
     decision: str | None = Field(default=None, max_length=240,
                                  description="A point everyone now explicitly accepts, or null")
 

@@ -1,0 +1,74 @@
+"""How one extraction changes the ledger (pure): untrusted names dropped, nothing doubled,
+concessions never dropped, only the speaker's own challenges answered."""
+
+from debates.blackboard import updates
+from debates.blackboard.budget import Section, clip, estimate_tokens, join
+from debates.blackboard.schemas import PositionUpdate, ProposalReaction
+
+ADA, BRAM, CLEO = 1, 2, 3
+PARTICIPANTS = {"ada": ADA, "bram": BRAM, "cleo": CLEO}
+
+
+def apply(state, **update):
+    return updates.apply_update(state=state, update=PositionUpdate.model_validate(update), speaker_id=ADA,
+                                participants=PARTICIPANTS, aspect_index=0, round_number=1)
+
+
+def test_evidence_and_challenges_land_on_the_right_people():
+    change = apply({}, overall_stance="Gold wins.", evidence=["1970s data", "1970s data"],
+                   challenges_raised=[{"to": "Bram", "challenge": "Why now?"}, {"to": "Nobody", "challenge": "x"},
+                                      {"to": "Ada", "challenge": "talking to myself"}])
+    assert change.speaker["overall_stance"] == "Gold wins."
+    assert change.speaker["aspect_positions"]["0"]["evidence"] == ["1970s data"]
+    assert change.challenges_for == {BRAM: ["Why now?"]}
+
+
+def test_answering_removes_only_the_challenges_named():
+    state = updates.add_challenges(updates.empty_state(), ["Why now?", "Show the data"], 0)
+    change = apply(state, challenges_answered=["why now?", "something never asked"])
+    assert change.speaker["aspect_positions"]["0"]["challenged"] == ["Show the data"]
+
+
+def test_concessions_are_kept_forever_and_scored_once():
+    state = updates.empty_state()
+    for index in range(updates.MAX_ITEMS + 4):
+        change = apply(state, concession=f"point {index}")
+        state = change.speaker
+    assert len(state["concessions"]) == updates.MAX_ITEMS + 4
+    again = apply(state, concession="POINT 0")
+    assert len(again.speaker["concessions"]) == updates.MAX_ITEMS + 4 and again.epistemic_score == 0
+
+
+def test_epistemic_score_weights_disagreements_concessions_and_shifts():
+    change = apply({}, new_disagreement={"with": "Cleo", "on": "rates", "intensity": "strong"},
+                   concession="timing", shift="softer on gold")
+    assert change.epistemic_score == 3 + 4 + 5
+    assert change.speaker["disagreements"] == [{"with": CLEO, "on": "rates", "intensity": "strong"}]
+    assert apply(change.speaker, new_disagreement={"with": "Cleo", "on": "Rates", "intensity": "mild"}).epistemic_score == 0
+
+
+def test_a_relation_with_a_stranger_or_oneself_is_dropped():
+    change = apply({}, new_agreement={"with": "Zed", "on": "x"}, new_disagreement={"with": "Ada", "on": "y",
+                                                                                    "intensity": "mild"})
+    assert change.speaker["agreements"] == [] and change.speaker["disagreements"] == []
+
+
+def test_a_reaction_lands_on_the_latest_proposal_of_that_person_only():
+    proposals = [{"by": "Bram", "proposal": "old", "reactions": {}}, {"by": "Bram", "proposal": "new", "reactions": {}}]
+    reacted = updates.record_reaction(proposals, ProposalReaction(proposed_by="bram", reaction="opposes",
+                                                                  note="too slow"), "Cleo")
+    assert reacted[1]["reactions"] == {"Cleo": "opposes: too slow"} and reacted[0]["reactions"] == {}
+    assert proposals[1]["reactions"] == {}, "the input is not mutated"
+    own = updates.record_reaction(proposals, ProposalReaction(proposed_by="Bram", reaction="supports"), "Bram")
+    assert own == proposals
+
+
+def test_sections_stop_at_their_budget_and_clip_long_lines():
+    section = Section("RECENT", 30)
+    assert section.add("x" * 400, max_line_tokens=20)
+    assert estimate_tokens(section.lines[0]) <= 20 and section.lines[0].endswith("…")
+    while section.add("another line of text"):
+        pass
+    assert section.used <= 30
+    assert clip("short", 10) == "short"
+    assert join([Section("EMPTY", 10), section]).startswith("── RECENT ──")
