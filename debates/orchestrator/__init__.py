@@ -69,13 +69,15 @@ def debate_fail(*, debate_id, reason: str) -> None:
 def debate_run(*, debate_id) -> Debate:
     """Run (or resume) a debate to its end. Provider failures fail the debate, keeping every message."""
     from debates.orchestrator.dialogue import DialogueRun
+    from debates.orchestrator.graph_mode import GraphRun
 
     with debate_lock(debate_id):
         debate = Debate.objects.get(pk=debate_id)
         if debate.status in (Debate.Status.COMPLETED, Debate.Status.STOPPED):
             return debate
         try:
-            DialogueRun(debate).execute()
+            run = GraphRun if debate.mode == Debate.Mode.GRAPH else DialogueRun
+            run(debate).execute()
         except ModelError as exc:
             logger.warning("Debate %s failed: %s", debate_id, exc)
             debate_fail(debate_id=debate_id, reason=str(exc))

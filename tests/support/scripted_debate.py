@@ -216,3 +216,75 @@ class DebateScript:
         names = re.findall(r"^([^\n:]+): ", self._user_text(body), flags=re.M)
         first = names[1] if len(names) > 1 else "Someone"
         return {"entries": [{"persona": first, "evidence": "The data on point 3", "used_for": "the timing argument"}]}
+
+    # ── graph mode ────────────────────────────────────────────────────────────────────────────
+
+    GRAPH_DISPUTE = "Does the long run matter more than the next quarter?"
+    GRAPH_SIDE_DISPUTE = "Is gold still the better hedge?"
+
+    @staticmethod
+    def _map_stances(user: str) -> list[dict]:
+        """The stances of the map shown to the crystallizer: [{"id", "dispute", "question", "side", "holder"}]."""
+        stances, dispute, question = [], "", ""
+        for line in user.split("THE MAP NOW", 1)[-1].split("\n\n", 1)[0].splitlines():
+            if header := re.match(r"(D\d+) \[\w+\] (.+)", line):
+                dispute, question = header.groups()
+            elif stance := re.match(r"\s+(S\d+) (YES|NO) — (.+?): ", line):
+                stances.append({"id": stance.group(1), "dispute": dispute, "question": question,
+                                "side": stance.group(2), "holder": stance.group(3)})
+        return stances
+
+    def _structured_Crystallization(self, body: dict) -> dict:
+        """A map that grows, shrinks and settles: round 1 opens a dispute (and proposes a one-sided
+        one, which the map must reject); round 2 adds a stance, reasons, a second dispute (and a
+        reason misattributed to a turn, rejected); round 3 concedes the second dispute and proposes
+        the first as the crux; later rounds change nothing, so the map converges."""
+        user = self._user_text(body)
+        names = self._participants_in(user)
+        spoken = re.findall(r"^\[turn (\d+)\] ([^:\n]+): ", user, flags=re.M)
+        new = re.findall(r"^\[turn (\d+)\] ([^:\n]+): ", user.split("NEW TURNS", 1)[-1], flags=re.M)
+        last_turn = {name: int(turn) for turn, name in spoken}
+        moves = [{"turn": int(turn), "move": "CHALLENGE" if index % 2 else "CLAIM"} for index, (turn, _) in enumerate(new)]
+        output = {"moves": moves, "new_disputes": [], "new_stances": [], "new_reasons": [], "concessions": [],
+                  "reframes": [], "crux_proposals": []}
+        call = self.calls["Crystallization"]
+        a, b, c = (names + ["", "", ""])[:3]
+        hostile = HOSTILE if self.hostile else ""
+
+        def assumption(text: str) -> list[dict]:
+            return [{"assumption": text, "settling_question": f"What does a decade of data say about whether {text}?"}]
+
+        if call == 1 and a in last_turn and b in last_turn:
+            output["new_disputes"].append({"question": self.GRAPH_DISPUTE + hostile, "disagreement_type": "horizon", "stances": [
+                {"persona": a, "side": "YES", "claim": f"Decades decide it.{hostile}", "turn": last_turn[a],
+                 "assumptions": []},
+                {"persona": b, "side": "NO", "claim": "Quarters compound into decades.", "turn": last_turn[b],
+                 "assumptions": []},
+            ]})
+            if c in last_turn:  # a free-floating claim: nobody said NO
+                output["new_disputes"].append({"question": "Is gold a relic?", "disagreement_type": "claim", "stances": [
+                    {"persona": c, "side": "YES", "claim": "Gold is a relic.", "turn": last_turn[c], "assumptions": []}]})
+        elif call == 2 and all(name in last_turn for name in (a, b, c)):
+            first = {s["holder"]: s["id"] for s in self._map_stances(user)}
+            output["new_stances"].append({"dispute_id": "D1", "persona": c, "side": "NO", "claim": "Next quarter pays the bills.",
+                                          "turn": last_turn[c], "assumptions": []})
+            output["new_reasons"] += [
+                {"stance_id": first.get(a, "S1"), "persona": b, "relation": "attacks", "text": "Drawdowns wipe out savers first.",
+                 "turn": last_turn[b], "assumptions": assumption("short-run losses compound")},
+                {"stance_id": first.get(a, "S1"), "persona": a, "relation": "supports", "text": "Adoption compounds over decades.",
+                 "turn": last_turn[a], "assumptions": assumption("network effects dominate")},
+                {"stance_id": first.get(b, "S2"), "persona": a, "relation": "attacks", "text": "Misattributed to a turn.",
+                 "turn": last_turn[b], "assumptions": []},
+            ]
+            output["new_disputes"].append({"question": self.GRAPH_SIDE_DISPUTE, "disagreement_type": "evidence", "stances": [
+                {"persona": b, "side": "YES", "claim": "Gold held up in every crisis.", "turn": last_turn[b], "assumptions": []},
+                {"persona": c, "side": "NO", "claim": "Gold lagged for decades.", "turn": last_turn[c], "assumptions": []},
+            ]})
+        elif call == 3 and b in last_turn:
+            stances = self._map_stances(user)
+            side = next((s for s in stances if s["holder"] == b and s["question"] == self.GRAPH_SIDE_DISPUTE), None)
+            if side:
+                output["concessions"].append({"persona": b, "target_id": side["id"], "what": "gold lagged", "turn": last_turn[b]})
+            if a in last_turn:
+                output["crux_proposals"].append({"dispute_id": "D1", "persona": a, "turn": last_turn[a]})
+        return output

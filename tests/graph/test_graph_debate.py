@@ -1,0 +1,109 @@
+"""A graph-mode debate run end to end: the real orchestrator and the real anthropic SDK against
+the scripted fake Messages API."""
+
+import pytest
+
+from crux.graph import DisputeGraph
+from crux.models import CruxRoom, DisputeGraphState
+from debates.models import Debate, Event
+from debates.orchestrator import debate_run
+from debates.selectors import debate_view
+from debates.services.lifecycle import debate_create
+from faultline.llm.models import ModelCall
+from tests.support.scripted_debate import DebateScript
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def graph_debate(personas):
+    def create(max_turns=30):
+        return debate_create(owner=None, topic="Is hard money the future?", personas=personas, max_turns=max_turns,
+                             mode=Debate.Mode.GRAPH)
+
+    return create
+
+
+def test_it_builds_the_map_converges_and_computes_results_from_it(scripted_api, graph_debate, personas):
+    _, script = scripted_api()
+    debate = graph_debate(max_turns=30)
+    ada, bram, cleo = (p.name for p in personas)
+
+    debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
+    events = list(Event.objects.filter(debate=debate).values_list("seq", "kind", "payload"))
+    assert [seq for seq, _, _ in events] == list(range(1, len(events) + 1))
+    updates = [payload for _, kind, payload in events if kind == "graph_updated"]
+    assert [u["round"] for u in updates] == list(range(len(updates)))
+
+    # Round 0: one dispute from the openings; the one-sided "dispute" is rejected, never applied.
+    assert [d["question"] for d in updates[0]["graph"]["disputes"]] == [DebateScript.GRAPH_DISPUTE]
+    assert updates[0]["rejected"][0]["reason"] == "a dispute needs at least one YES and one NO stance"
+    assert updates[0]["moves"] and {m["move"] for m in updates[0]["moves"]} <= {"CLAIM", "CHALLENGE"}
+    # Round 1 grows the map (and rejects a reason pinned on a turn its author did not speak) ...
+    assert len(updates[1]["graph"]["disputes"]) == 2 and len(updates[1]["graph"]["reasons"]) == 2
+    assert any("was spoken by" in r["reason"] for r in updates[1]["rejected"])
+    # ... round 2's concession shrinks it: the side dispute dissolves, settled.
+    assert updates[2]["removed"] and len(updates[2]["graph"]["disputes"]) == 1
+    assert updates[2]["graph"]["settled"][0]["conceded_by"] == bram
+
+    # The map stopped changing before the turn budget ran out, so the dialogue stopped early.
+    state = DisputeGraphState.objects.get(debate=debate)
+    assert state.converged in ("labelling_stable", "no_new_edges")
+    view = debate_view(debate_id=debate.id)
+    dialogue_turns = sum(1 for item in view.chat if item.message and item.message.kind in ("key_argument", "reply"))
+    assert dialogue_turns < debate.max_turns
+    assert updates[-1]["final"] and updates[-1]["turns"][1] == max(m.turn for m in debate.messages.all())
+
+    # Results come from the map: polarized on D1, one dispute settled by concession -> partial.
+    results = debate.results
+    assert results["regime"] == "partial"
+    graph = results["graph"]
+    assert graph["common_ground"] == []
+    assert [camp["personas"] for camp in graph["camps"]] == [[bram, cleo], [ada]]
+    assert graph["crux_assumptions"][0]["assumption"] == "network effects dominate"
+    assert graph["concession_trail"][0]["persona"] == bram
+    assert graph["convergence"]["reason"] == state.converged
+    assert results["fault_lines"][0]["sides"] == {"YES": [ada], "NO": [bram, cleo], "NUANCED": []}
+    assert {"persona": ada, "question": DebateScript.GRAPH_DISPUTE,
+            "falsifier": "Drawdowns wipe out savers first."} in results["flip_conditions"]
+    assert results["evidence_ledger"] == []
+    assert not CruxRoom.objects.filter(debate=debate).exists()
+
+    # Crux cards, dealt the way the dialogue mode deals them: the open dispute, then the settled one.
+    assert [(card.question, card.resolved) for card in view.cards] == [
+        (DebateScript.GRAPH_DISPUTE, False), (DebateScript.GRAPH_SIDE_DISPUTE, True)]
+    assert view.graph["round"] == updates[-1]["round"] and view.results == results
+
+    # No model call after the last crystallization: the results cost nothing.
+    calls = ModelCall.objects.filter(debate_id=debate.id)
+    last = calls.filter(phase="crystallization").order_by("-id").first()
+    assert set(calls.filter(id__gt=last.id).values_list("phase", flat=True)) <= {"ledger", "round_record", "reflection"}
+    assert not calls.filter(phase="evidence_ledger").exists()
+    assert DisputeGraph.from_dict(state.graph).to_dict() == updates[-1]["graph"]
+
+
+def test_a_failed_crystallization_folds_its_turns_into_the_next_window(scripted_api, graph_debate, monkeypatch):
+    _, script = scripted_api()
+    calls = []
+    original = DebateScript._structured_Crystallization
+
+    def flaky(self, body):
+        calls.append(1)
+        if len(calls) <= 2:  # the call and its one repair: the first window fails
+            return {"moves": "not a list"}
+        if len(calls) == 3:
+            self.calls["Crystallization"] -= 2  # then the script plays from its start
+        return original(self, body)
+
+    monkeypatch.setattr(DebateScript, "_structured_Crystallization", flaky)
+    debate = graph_debate(max_turns=10)
+
+    debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
+    updates = list(Event.objects.filter(debate=debate, kind="graph_updated").values_list("payload", flat=True))
+    assert len(calls) == 2 + len(updates)
+    assert updates[0]["turns"][0] == 1 and updates[0]["turns"][1] > 3  # the openings, read by the next window
+    assert updates[0]["graph"]["disputes"]
