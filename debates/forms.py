@@ -5,9 +5,9 @@ from debates.models import Debate
 from debates.services.lifecycle import MAX_HAND, MAX_TOPIC_LENGTH, MIN_HAND
 from personas.models import Deck, Persona
 
-# Modes a user can start today. The graph mode (Debate.Mode.GRAPH) is shown on the setup page as
-# "coming soon"; adding it here is all the form needs once its orchestrator exists.
-AVAILABLE_MODES = [Debate.Mode.DIALOGUE]
+# Modes a user can start today (each has an orchestrator: debates/orchestrator/). A mode of
+# Debate.Mode that is not listed here is shown on the setup page as "coming soon".
+AVAILABLE_MODES = [Debate.Mode.DIALOGUE, Debate.Mode.GRAPH]
 
 
 class SignupForm(UserCreationForm):
@@ -16,6 +16,8 @@ class SignupForm(UserCreationForm):
 
 
 class DebateSetupForm(forms.Form):
+    available_modes = [mode.value for mode in AVAILABLE_MODES]
+
     deck = forms.ModelChoiceField(
         queryset=Deck.objects.all(), empty_label=None, error_messages={"required": "Pick a deck."}
     )
@@ -43,7 +45,7 @@ class DebateSetupForm(forms.Form):
         choices=[(mode.value, mode.label) for mode in AVAILABLE_MODES],
         initial=Debate.Mode.DIALOGUE,
         widget=forms.RadioSelect,
-        error_messages={"invalid_choice": "Only the dialogue mode is available for now."},
+        error_messages={"invalid_choice": "Pick the dialogue or the graph mode."},
     )
 
     def __init__(self, *args, deck: Deck | None = None, **kwargs):

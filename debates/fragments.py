@@ -86,6 +86,8 @@ def for_event(view: DebateView, kind: str, payload: dict) -> str:
                 parts.append(room_head(room))
         case EventKind.LEDGER_UPDATED:
             parts.append(_render("positions.html", view=view, oob=True))
+        case EventKind.GRAPH_UPDATED:
+            parts.append(_render("graph_panel.html", view=view, oob=True))
         case EventKind.DEBATE_FINISHED | EventKind.DEBATE_FAILED:
             parts.append(_render("results.html", view=view, oob=True))
     parts.append(status_line(view))

@@ -91,4 +91,8 @@ def graph_layout(graph_data: dict | None, labels: dict[str, str] | None = None) 
                               "d": f"M{_n(left)} {_n(stance_y)} Q{_n((left + right) / 2)} {_n(stance_y - lift)} "
                                    f"{_n(right)} {_n(stance_y)}"})
         y = bottom + 2 * GAP
-    return {"width": WIDTH, "height": max(y, 2 * PAD), "nodes": nodes, "edges": edges}
+    for node in nodes:
+        node["tx"], node["ty"] = node["x"] + 4, node["y"] + LINE_H + 1
+        for key in ("x", "y", "w", "h", "tx", "ty"):
+            node[key] = _n(node[key])
+    return {"width": WIDTH, "height": _n(max(y, 2 * PAD)), "line_height": LINE_H, "nodes": nodes, "edges": edges}

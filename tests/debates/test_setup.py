@@ -24,7 +24,7 @@ def test_it_shows_the_deck_as_cards(owner_client, deck, personas):
         assert persona.name in content
         assert persona.tagline in content
     assert content.count('class="persona-card') == len(personas)
-    assert "Argumentation graph" in content and "coming soon" in content
+    assert 'value="graph"' in content and "Argumentation graph" in content and "coming soon" not in content
 
 
 def test_it_swaps_the_hand_for_another_deck_keeping_shared_picks(owner_client, deck, personas):
@@ -121,13 +121,13 @@ def test_it_rejects_a_persona_from_another_deck(owner_client, deck, started):
     assert not Debate.objects.exists()
 
 
-def test_it_rejects_the_graph_mode_for_now(owner_client, deck, personas, started):
+def test_it_rejects_a_mode_without_an_engine(owner_client, deck, personas, started):
     response = owner_client.post("/debates/new/", {
         "deck": deck.pk, "personas": [personas[0].pk, personas[1].pk], "topic": "T", "length": "standard",
-        "mode": "graph",
+        "mode": "blitz",
     })
 
-    assert "Only the dialogue mode is available for now." in response.content.decode()
+    assert "Pick the dialogue or the graph mode." in response.content.decode()
     assert not Debate.objects.exists()
 
 
