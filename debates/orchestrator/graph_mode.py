@@ -72,7 +72,10 @@ class GraphRun(DialogueRun):
             self._wait_for_side_work(timeout=60)
             self._finish(Debate.Status.STOPPED)
         finally:
-            # Every executor this run owns, the dialogue's (ledger, detector, rooms) and ours.
+            # A crystallization still running (the debate failed mid-window) must not write the
+            # map after this run lets go of the debate, or it could race a resumed run.
+            self.crystallizer.shutdown(wait=True, cancel_futures=True)
+            # Every other executor this run owns: the dialogue's ledger, detector and rooms.
             for executor in [v for v in vars(self).values() if isinstance(v, ThreadPoolExecutor)]:
                 executor.shutdown(wait=False, cancel_futures=True)
 

@@ -107,3 +107,30 @@ def test_a_failed_crystallization_folds_its_turns_into_the_next_window(scripted_
     assert len(calls) == 2 + len(updates)
     assert updates[0]["turns"][0] == 1 and updates[0]["turns"][1] > 3  # the openings, read by the next window
     assert updates[0]["graph"]["disputes"]
+
+
+def test_a_failed_graph_debate_resumes_from_its_persisted_map(scripted_api, graph_debate):
+    from faultline.llm.fake_messages_api import Reply
+
+    api, script = scripted_api()
+    healthy = api.responder
+    api.responder = lambda body: (
+        Reply.overloaded() if not body.get("output_config") and script.calls.get("persona", 0) >= 10 else healthy(body))
+    debate = graph_debate(max_turns=30)
+
+    debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.FAILED
+    before = list(Event.objects.filter(debate=debate, kind="graph_updated").values_list("payload", flat=True))
+    assert before and before[0]["graph"]["disputes"]
+
+    api.responder = healthy
+    debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
+    updates = list(Event.objects.filter(debate=debate, kind="graph_updated").values_list("payload", flat=True))
+    assert [u["round"] for u in updates] == list(range(len(updates))) and len(updates) > len(before)
+    # Each window starts where the last one ended: no turn read twice, none skipped.
+    assert all(later["turns"][0] == earlier["turns"][1] + 1 for earlier, later in zip(updates, updates[1:]))
+    assert updates[0]["turns"][0] == 1
+    assert debate.results["graph"]["concession_trail"]

@@ -108,3 +108,13 @@ def test_results_come_from_the_map_and_render_in_the_results_view(owner_client, 
     assert 'id="card-graph-D1"' in content  # the open dispute, dealt as a crux card
     assert_inert(content)
     assert f"Assumption {INERT}" in content and f"Settle {INERT}" in content
+
+
+def test_a_finished_graph_debate_exports(owner_client, mapped):
+    GraphRun(mapped)._finish(Debate.Status.COMPLETED)
+
+    markdown = owner_client.get(f"/debates/{mapped.id}/export.md")
+    exported = owner_client.get(f"/debates/{mapped.id}/export.json")
+
+    assert markdown.status_code == 200 and "Will hard money win?" in markdown.content.decode()
+    assert exported.status_code == 200 and exported.json()
