@@ -552,6 +552,9 @@ class DisputeGraph:
         result.removed = sorted(present - set(self.arguments()) - set(self.disputes), key=_id_order)
         result.new_attacks = self._describe_attacks([edge for edge in after if edge not in before], set(after), round_no)
         self.recent_attacks = (result.new_attacks + self.recent_attacks)[:RECENT_ATTACKS]
+        remaining = set(self.arguments())
+        for attack in self.recent_attacks:
+            attack["removed"] = not {attack["from"], attack["to"]} <= remaining
         return result
 
     def _describe_attacks(self, edges: list[tuple[str, str]], all_edges: set, round_no: int) -> list[dict]:

@@ -64,7 +64,8 @@ def graph_layout(graph_data: dict | None, labels: dict[str, str] | None = None) 
                 "id": stance.id, "kind": "stance", "x": x, "y": stance_y, "w": w, "h": STANCE_H,
                 "state": labels.get(stance.id, "UNDEC").lower(), "side": stance.side,
                 "title": f"{stance.id} {stance.side} — {stance.holder}: {stance.claim}",
-                "lines": _lines(f"{stance.side} · {stance.holder}", w, 1) + _lines(stance.claim, w, 2),
+                # The first line is bold, so it gets less room per character.
+                "lines": _lines(f"{stance.side} · {stance.holder}", w * 0.92, 1) + _lines(stance.claim, w, 2),
             })
             reason_y = stance_y + STANCE_H + GAP
             for reason in graph.reasons_of(stance.id):
