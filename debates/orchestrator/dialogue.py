@@ -167,13 +167,16 @@ class DialogueRun:
             speaker, kind = self.by_persona[interrupted.persona_id], interrupted.kind
         turn = interrupted.turn if interrupted else self._next_turn_number()
         self._await_ledger(lag=0 if kind == Message.Kind.CLOSING else 1)
-        context = assemble_context(debate=self.debate, persona=speaker.persona, phase=kind, addressee=addressee,
-                                   aspect_index=aspect_index)
+        context = self._context(speaker, kind, aspect_index=aspect_index, addressee=addressee)
         message = speak(debate=self.debate, speaker=speaker, kind=kind, turn=turn, context=context, phase=phase,
                         aspect_index=aspect_index, interrupted=interrupted, allow_pass=allow_pass)
         if message is not None:
             self._ledger(message)
         return message
+
+    def _context(self, speaker: Speaker, kind: str, *, aspect_index, addressee: str) -> str:
+        return assemble_context(debate=self.debate, persona=speaker.persona, phase=kind, addressee=addressee,
+                                aspect_index=aspect_index)
 
     def _ledger(self, message: Message) -> None:
         self.ledger_futures.append(self.ledger.submit(_in_thread, ledger_update, message_id=message.id))
@@ -218,7 +221,7 @@ class DialogueRun:
         slot = self._dialogue_slots_used()
         consecutive_passes = 0
         previous_aspect = None
-        while slot < total:
+        while slot < total and self._keep_talking():
             aspect_index = min(slot // per_aspect, len(self.debate.aspects) - 1)
             if previous_aspect is not None and aspect_index != previous_aspect:
                 self._record_round(previous_aspect)
@@ -238,10 +241,17 @@ class DialogueRun:
                 consecutive_passes += 1
             else:
                 consecutive_passes = 0
-                self._schedule_detection()
+                self._after_message()
             slot += 1
         if previous_aspect is not None:
             self._record_round(previous_aspect)
+
+    # Hooks for other modes (graph_mode.py): when to stop early, and what runs after each message.
+    def _keep_talking(self) -> bool:
+        return True
+
+    def _after_message(self) -> None:
+        self._schedule_detection()
 
     def _record_round(self, aspect_index: int) -> None:
         self.detection_futures.append(

@@ -27,12 +27,10 @@ from crux.graph.dispute_graph import DisputeGraph
 from crux.graph.outcome import graph_outcome
 from crux.graph.prompts import map_for_persona
 from crux.graph.results import graph_cards, graph_results
-from debates.blackboard.assembly import assemble_context
 from debates.models import Debate, Message
-from debates.orchestrator.dialogue import DIALOGUE_KINDS, DebateStopped, DialogueRun
-from debates.orchestrator.messages import debate_totals, turn_pass
-from debates.orchestrator.speaking import Speaker, speak
-from debates.orchestrator.turn_taking import Seat, choose_speaker
+from debates.orchestrator.dialogue import DebateStopped, DialogueRun
+from debates.orchestrator.messages import debate_totals
+from debates.orchestrator.speaking import Speaker
 from debates.services.events import event_append
 from debates.state import SUITS, EventKind
 
@@ -90,26 +88,16 @@ class GraphRun(DialogueRun):
     def _map(self) -> DisputeGraph:
         return DisputeGraph.from_dict(graph_state_for(debate=self.debate).graph)
 
-    def _say(self, speaker: Speaker, kind: str, *, phase: str, aspect_index=None, addressee="", allow_pass=False):
-        # As DialogueRun._say, with the argument map in the persona's context.
-        self._check_stop()
-        interrupted = self._interrupted()
-        if interrupted is not None and interrupted.persona_id != speaker.persona.id:
-            speaker, kind = self.by_persona[interrupted.persona_id], interrupted.kind
-        turn = interrupted.turn if interrupted else self._next_turn_number()
-        self._await_ledger(lag=0 if kind == Message.Kind.CLOSING else 1)
-        context = assemble_context(debate=self.debate, persona=speaker.persona, phase=kind, addressee=addressee,
-                                   aspect_index=aspect_index)
-        if kind != Message.Kind.OPENING:
-            graph = self._map()
-            if argument_map := map_for_persona(graph, graph.labels(), speaker.name):
-                before, header, instruction = context.rpartition("── YOUR TURN ──")
-                context = f"{before}{argument_map}\n\n{header}{instruction}" if header else f"{context}\n\n{argument_map}"
-        message = speak(debate=self.debate, speaker=speaker, kind=kind, turn=turn, context=context, phase=phase,
-                        aspect_index=aspect_index, interrupted=interrupted, allow_pass=allow_pass)
-        if message is not None:
-            self._ledger(message)
-        return message
+    def _context(self, speaker: Speaker, kind: str, *, aspect_index, addressee: str) -> str:
+        # The dialogue's context, with the argument map placed before the turn instructions.
+        context = super()._context(speaker, kind, aspect_index=aspect_index, addressee=addressee)
+        if kind == Message.Kind.OPENING:
+            return context
+        graph = self._map()
+        if argument_map := map_for_persona(graph, graph.labels(), speaker.name):
+            before, header, instruction = context.rpartition("── YOUR TURN ──")
+            return f"{before}{argument_map}\n\n{header}{instruction}" if header else f"{context}\n\n{argument_map}"
+        return context
 
     def _stakes(self) -> dict[int, float]:
         """Whoever holds a stance in an open dispute has something at stake in the next turn."""
@@ -122,44 +110,16 @@ class GraphRun(DialogueRun):
                 stakes[ids[stance.holder]] = stakes.get(ids[stance.holder], 0.0) + STAKE_PER_OPEN_STANCE
         return stakes
 
-    def _dialogue(self) -> None:
-        # DialogueRun._dialogue's loop, with crystallization in place of crux-room detection, and
-        # an early end once the map has converged.
-        total = self.debate.max_turns
-        per_aspect = max(1, math.ceil(total / len(self.debate.aspects)))
-        seats = [Seat(s.persona.id, s.name, s.seat) for s in self.speakers]
-        slot = self._dialogue_slots_used()
-        consecutive_passes = 0
-        previous_aspect = None
-        while slot < total and not self._map_converged():
-            aspect_index = min(slot // per_aspect, len(self.debate.aspects) - 1)
-            if previous_aspect is not None and aspect_index != previous_aspect:
-                self._record_round(previous_aspect)
-            previous_aspect = aspect_index
-            self._phase("dialogue", aspect_index)
-            history = self._history()
-            chosen = choose_speaker(seats=seats, history=history, stakes=self._stakes())
-            speaker = self.by_persona[chosen.persona_id]
-            spoke_on_aspect = self._main_messages(DIALOGUE_KINDS).filter(
-                persona=speaker.persona, aspect_index=aspect_index).exists()
-            kind = Message.Kind.REPLY if spoke_on_aspect else Message.Kind.KEY_ARGUMENT
-            last_name = self.by_persona[history[-1][0]].name if history else ""
-            message = self._say(speaker, kind, phase=f"dialogue_{kind}", aspect_index=aspect_index,
-                                addressee=last_name, allow_pass=consecutive_passes < len(seats) - 1)
-            if message is None:
-                turn_pass(debate=self.debate, persona=speaker.persona)
-                consecutive_passes += 1
-            else:
-                consecutive_passes = 0
-                self._crystallize(minimum=CRYSTALLIZE_EVERY)
-            slot += 1
-        if previous_aspect is not None:
-            self._record_round(previous_aspect)
-        if self.converged:
-            logger.info("Debate %s: the argument map converged (%s) after %s dialogue turns",
-                        self.debate.id, self.converged, slot)
+    def _keep_talking(self) -> bool:
+        return not self._map_converged()
 
-    # ── crystallization ───────────────────────────────────────────────────────────────────────
+    def _after_message(self) -> None:
+        self._crystallize(minimum=CRYSTALLIZE_EVERY)
+
+    def _dialogue(self) -> None:
+        super()._dialogue()
+        if self.converged:
+            logger.info("Debate %s: the argument map converged (%s)", self.debate.id, self.converged)
 
     def _crystallize(self, *, minimum: int, final: bool = False) -> None:
         """Queue a crystallization once ``minimum`` turns have been said since the last one queued."""
