@@ -107,6 +107,44 @@ def _results_md(results: dict) -> list[str]:
                 lines.append(f"- **{md_escape(entry.get('persona', ''))}**: {md_escape(entry.get('evidence', ''))}"
                              f" (for: {md_escape(entry.get('used_for', ''))})")
         lines.append("")
+    if isinstance(results.get("graph"), dict):
+        lines += _graph_md(results["graph"])
+    return lines
+
+
+def _graph_md(graph: dict) -> list[str]:
+    """The graph mode's own results: computed from the argument map, not written by a model."""
+    lines = []
+    common = _list(graph.get("common_ground"))
+    settled = _list(graph.get("settled"))
+    if common or settled:
+        lines += ["### Common ground", ""]
+        lines += [f"- {md_escape(item.get('text', ''))} ({md_escape(item.get('holder', ''))})"
+                  for item in common if isinstance(item, dict)]
+        lines += [f"- Settled: {md_escape(item.get('question', ''))}" for item in settled if isinstance(item, dict)]
+        lines.append("")
+    camps = [camp for camp in _list(graph.get("camps")) if isinstance(camp, dict)]
+    if camps:
+        lines += ["### Camps", ""]
+        for number, camp in enumerate(camps, start=1):
+            members = ", ".join(md_escape(name) for name in _list(camp.get("personas"))) or "nobody in particular"
+            lines.append(f"- Camp {number} ({members}): " + "; ".join(
+                md_escape(argument.get("text", "")) for argument in _list(camp.get("arguments")) if isinstance(argument, dict)))
+        lines.append("")
+    assumptions = [item for item in _list(graph.get("crux_assumptions")) if isinstance(item, dict)]
+    if assumptions:
+        lines += ["### Crux assumptions", ""]
+        lines += [f"- {md_escape(item.get('assumption', ''))} ({md_escape(item.get('count', 0))} disputed arguments "
+                  f"depend on it) — settle it by asking: {md_escape(item.get('settling_question', ''))}"
+                  for item in assumptions]
+        lines.append("")
+    trail = [item for item in _list(graph.get("concession_trail")) if isinstance(item, dict)]
+    if trail:
+        lines += ["### Concession trail", ""]
+        lines += [f"- Round {md_escape(item.get('round', ''))}: **{md_escape(item.get('persona', ''))}** "
+                  f"{md_escape(item.get('effect', 'conceded'))} “{md_escape(item.get('target_text', ''))}” "
+                  f"on {md_escape(item.get('question', ''))}" for item in trail]
+        lines.append("")
     return lines
 
 

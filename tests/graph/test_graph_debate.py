@@ -134,3 +134,22 @@ def test_a_failed_graph_debate_resumes_from_its_persisted_map(scripted_api, grap
     assert all(later["turns"][0] == earlier["turns"][1] + 1 for earlier, later in zip(updates, updates[1:]))
     assert updates[0]["turns"][0] == 1
     assert debate.results["graph"]["concession_trail"]
+
+
+def test_rundebate_runs_the_graph_mode_and_prints_what_the_map_computed(scripted_api, personas, capsys):
+    from django.core.management import call_command
+
+    from debates.exports import debate_markdown
+
+    scripted_api()
+    call_command("rundebate", "--personas", ",".join(p.name for p in personas), "--topic", "Is hard money the future?",
+                 "--mode", "graph", "--max-turns", "30")
+
+    out = capsys.readouterr().out
+    debate = Debate.objects.get()
+    assert debate.mode == Debate.Mode.GRAPH and debate.status == Debate.Status.COMPLETED
+    assert "Argument map:" in out and "CAMP 1" in out and "CONCESSION (round" in out
+    assert not CruxRoom.objects.filter(debate=debate).exists()
+    markdown = debate_markdown(debate=debate, view=debate_view(debate_id=debate.id))
+    for heading in ("### Camps", "### Crux assumptions", "### Concession trail"):
+        assert heading in markdown

@@ -23,6 +23,8 @@ class Command(BaseCommand):
         parser.add_argument("--topic", help="What they debate (at most 500 characters)")
         parser.add_argument("--deck", help="Deck name or slug the personas come from")
         parser.add_argument("--max-turns", type=int, default=None, help="Dialogue turns (default: 12)")
+        parser.add_argument("--mode", choices=[Debate.Mode.DIALOGUE, Debate.Mode.GRAPH], default=Debate.Mode.DIALOGUE,
+                            help="dialogue (crux rooms and cards) or graph (an argument map, Dung semantics)")
         parser.add_argument("--trace", help="Write one JSON line per model call (full prompt, tokens) to this file")
         parser.add_argument("--resume", metavar="DEBATE_ID", help="Resume a debate whose worker died, from its last event")
 
@@ -66,7 +68,8 @@ class Command(BaseCommand):
             personas.append(persona)
         try:
             return debate_create(owner=None, topic=options["topic"], personas=personas, deck=deck,
-                                 max_turns=options["max_turns"] or 12, length=Debate.Length.SHORT)
+                                 max_turns=options["max_turns"] or 12, length=Debate.Length.SHORT,
+                                 mode=options["mode"])
         except ValidationError as exc:
             raise CommandError("; ".join(message for messages in exc.message_dict.values() for message in messages)) from exc
 
@@ -97,4 +100,21 @@ class Command(BaseCommand):
                 write(f"    diagnosis: {card.diagnosis}")
         if debate.results:
             write(f"\nRegime: {debate.results.get('regime')}")
+            if graph := debate.results.get("graph"):
+                self._print_graph(graph)
         write(f"Status: {debate.status}")
+
+    def _print_graph(self, graph: dict) -> None:
+        write = self.stdout.write
+        counts = graph.get("counts", {})
+        write(f"Argument map: {counts.get('IN', 0)} IN, {counts.get('OUT', 0)} OUT, {counts.get('UNDEC', 0)} UNDEC")
+        for item in graph.get("common_ground", []):
+            write(f"  COMMON GROUND: {item['text']} ({item['holder']})")
+        for number, camp in enumerate(graph.get("camps", []), start=1):
+            write(f"  CAMP {number} ({', '.join(camp['personas']) or '-'}): "
+                  + "; ".join(argument["text"] for argument in camp["arguments"]))
+        for item in graph.get("crux_assumptions", []):
+            write(f"  CRUX ASSUMPTION: {item['assumption']} — settle it by asking: {item['settling_question']}")
+        for item in graph.get("concession_trail", []):
+            write(f"  CONCESSION (round {item['round']}): {item['persona']} {item.get('effect', 'conceded')} "
+                  f"\"{item['target_text']}\"")
