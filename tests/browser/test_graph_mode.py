@@ -1,0 +1,63 @@
+"""Graph mode in a real browser: chosen in setup, run by the real worker against the scripted
+Anthropic API, its argument map drawn and redrawn live (nodes coloured by label), results computed
+from the map. Screenshots go to artifacts/screenshots/."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from debates.models import Debate
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+PASSWORD = "a-long-test-passphrase-42"
+DEBATE_TIMEOUT_MS = 240_000
+
+
+def set_up_user():
+    call_command("loadseed", verbosity=0)
+    get_user_model().objects.create_user("mapper", password=PASSWORD)
+
+
+def test_a_graph_mode_debate_draws_its_map_live(page, live_server_url, celery_worker_process, server_side,
+                                                screenshot):
+    server_side(set_up_user)
+    page.goto(f"{live_server_url}/accounts/login/")
+    page.fill("#id_username", "mapper")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r".*/debates/new/$"))
+
+    money = page.eval_on_selector("#id_deck", "s => [...s.options].find(o => o.text.startsWith('Money')).value")
+    page.select_option("#id_deck", money)
+    page.locator("#hand .persona-card", has_text="The Hard-Money Maximalist").wait_for()
+    for name in ["The Hard-Money Maximalist", "The Central-Bank Institutionalist", "The Macro Trader"]:
+        page.locator("#hand .persona-card", has_text=name).click()
+    page.fill("#id_topic", "Is hard money the future?")
+    page.check("input[name=mode][value=graph]")
+    page.click("#start-debate")
+    page.wait_for_url(re.compile(rf"{live_server_url}/debates/[0-9a-f-]{{36}}/$"))
+    debate_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    page.wait_for_function("document.documentElement.dataset.live === 'open'")
+
+    # the map appears and grows while the debate is live, every node coloured by its label
+    page.wait_for_selector("#graph-panel .gnode", timeout=DEBATE_TIMEOUT_MS)
+    first = page.locator("#graph-panel .gnode").count()
+    page.wait_for_function(f"document.querySelectorAll('#graph-panel .gnode').length > {first}",
+                           timeout=DEBATE_TIMEOUT_MS)
+    labels = page.eval_on_selector_all("#graph-panel .gnode-stance, #graph-panel .gnode-reason",
+                                       "els => els.map(e => e.dataset.label)")
+    assert labels and set(labels) <= {"IN", "OUT", "UNDEC"}  # arguments; disputes show open / settled
+    counts = [int(page.locator(f"#graph-panel .gcount-{k}-value").text_content()) for k in ("in", "out", "undec")]
+    assert sum(counts) > 0
+    page.locator("#graph-panel").scroll_into_view_if_needed()
+    screenshot(page, "graph-live")
+
+    # the results come from the map
+    page.wait_for_selector("#results h2", timeout=DEBATE_TIMEOUT_MS)
+    assert "Camps" in page.locator("#results").text_content()
+    debate = server_side(Debate.objects.get, pk=debate_id)
+    assert debate.mode == Debate.Mode.GRAPH and debate.status == Debate.Status.COMPLETED
+    assert not page.js_errors
+    screenshot(page, "graph-results", full_page=True)
