@@ -1,0 +1,588 @@
+"""Delay from a persisted event to the browser's DOM, with many debates live at once.
+
+Everything runs as in production, on this machine: the embedded PostgreSQL and Redis, a Celery
+worker running the real orchestrator, daphne serving the live pages, and headless chromium with
+one page per debate. Model calls go through the real anthropic SDK to a local fake Messages API
+that answers every call after a fixed latency and streams its text (tests/support/scripted_debate.py).
+
+Each page records, in a MutationObserver, when a fragment carrying an event's sequence number
+landed in its DOM (the status line every event redraws carries ``data-seq``). That moment is
+joined to the event row's ``created_at``: Django sets it in the worker just before the INSERT,
+so it is the moment of persisting (the commit follows at once). Both clocks are this machine's.
+
+A listener on every debate's channel-layer group in Redis splits the delay in two:
+
+    persisted -> published   commit, the worker's pusher thread, rendering the fragment, publishing
+    published -> DOM         Redis to daphne, the consumer, the websocket, the page's main thread
+                             getting to the message and htmx swapping it in
+
+With --plain-client a bare Python websocket client watches every debate beside its page, so
+published -> received (by that client) is the server's share of the second stage, and
+persisted -> received the whole server side, without a browser's; it doubles what daphne sends,
+so the headline figures are taken without it.
+
+The baseline (1 debate) and the loaded run (--debates, default 10) run one after the other
+against the same services, so their figures sit side by side; --runs repeats the pair and pools
+every event of every run in the table, with each run's own p50 and p95 below it.
+
+    .venv/bin/python benchmarks/live_latency.py [--debates 10] [--baseline 1] [--latency 0.2] [--turns 30]
+                                                [--runs 1] [--workers 1] [--plain-client] [--reduced-motion]
+
+Uses its own embedded PostgreSQL and Redis (.faultline/bench-live) unless DATABASE_URL/REDIS_URL
+are set, and stops whatever it started, on errors and Ctrl-C too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import platform
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("FAULTLINE_STATE_DIR", str(ROOT / ".faultline" / "bench-live"))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faultline.settings")
+os.environ.setdefault("LOG_LEVEL", "ERROR")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+PASSWORD = "a-long-benchmark-passphrase-42"
+TOPIC = "Is gold still a hedge against inflation?"
+
+# Runs in every page before its own scripts. An event's fragment is swapped in by the htmx ws
+# extension in one task; the observer's callback runs right after it, so its clock reading is
+# the moment the update is in the DOM. The first landing of each seq counts.
+RECORDER = """
+window.__landed = {};
+window.__opens = 0;
+document.addEventListener("htmx:wsOpen", () => { window.__opens += 1; });
+new MutationObserver((mutations) => {
+  const now = performance.timeOrigin + performance.now();
+  for (const mutation of mutations) {
+    for (const node of mutation.addedNodes) {
+      if (node.nodeType === 1 && node.id === "status-line" && node.dataset.seq && !(node.dataset.seq in window.__landed)) {
+        window.__landed[node.dataset.seq] = now;
+      }
+    }
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+KIND_GROUPS = {
+    "message_started": "message started",
+    "message_completed": "message completed",
+    "ledger_updated": "ledger updated",
+    "room_opened": "room / card",
+    "room_closed": "room / card",
+    "card_posted": "room / card",
+}
+GROUP_ORDER = ["all events", "message started", "message completed", "ledger updated", "room / card", "other"]
+
+
+def say(message: str) -> None:
+    print(f"[bench] {message}", flush=True)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Linear interpolation between closest ranks (numpy's default)."""
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    position = (len(ordered) - 1) * q / 100
+    low, high = math.floor(position), math.ceil(position)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def summary(values: list[float]) -> dict:
+    return {"n": len(values), "p50": percentile(values, 50), "p95": percentile(values, 95),
+            "max": max(values) if values else math.nan, "min": min(values) if values else math.nan}
+
+
+# ── processes ─────────────────────────────────────────────────────────────────────────────────
+
+
+class Child:
+    """A process of our own, in a session of its own, so Ctrl-C reaches only this script, which
+    then stops it (and everything it spawned) in order."""
+
+    def __init__(self, name: str, command: list[str], env: dict, log_dir: Path) -> None:
+        self.name = name
+        self.log_path = log_dir / f"{name}.log"
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+                                        start_new_session=True)
+
+    def running(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self) -> None:
+        if self.running():
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.log.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_for_http(url: str, child: Child, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            pass
+        if not child.running() or time.monotonic() > deadline:
+            raise RuntimeError(f"{child.name} did not start; see {child.log_path}")
+        time.sleep(0.25)
+
+
+def _child_pids(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def cpu_seconds(pid: int, exclude: frozenset[int] = frozenset()) -> float:
+    """User + system CPU of a process and its live descendants (reaped children included),
+    leaving out the trees of the excluded pids."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    stats = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            stats[int(entry.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]))
+    children = defaultdict(list)
+    for child, (parent, _) in stats.items():
+        children[parent].append(child)
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        if current in exclude:
+            continue
+        total += stats.get(current, (0, 0))[1]
+        todo.extend(children[current])
+    return total / ticks
+
+
+# ── taps: when each event's fragment was published, and when a plain client got it ─────────────
+
+SEQ = re.compile(r'id="status-line"[^>]*data-seq="(\d+)"')
+
+
+class Taps:
+    """Listens, from a thread and event loop of its own, on the channel-layer groups the debates
+    broadcast to (published) and, with --plain-client, on a websocket per debate opened by a
+    bare Python client (received), beside the browser's."""
+
+    def __init__(self) -> None:
+        self.published: dict[tuple[str, int], float] = {}
+        self.received: dict[tuple[str, int], float] = {}
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="taps", daemon=True)
+        self.thread.start()
+        self.layer = None
+        self.tasks = []
+
+    def _call(self, coroutine, timeout: float = 30):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def watch(self, debate_ids: list[str], *, ws_base: str | None = None, headers: dict | None = None) -> None:
+        async def start():
+            from channels.layers import get_channel_layer
+            from websockets.asyncio.client import connect
+
+            from debates import broadcast
+
+            self.layer = self.layer or get_channel_layer()
+            for debate_id in debate_ids:
+                channel = await self.layer.new_channel()
+                await self.layer.group_add(broadcast.group_name(debate_id), channel)
+                self.tasks.append(asyncio.ensure_future(self._published(debate_id, channel)))
+                if ws_base:
+                    socket = await connect(f"{ws_base}/ws/debates/{debate_id}/", additional_headers=headers,
+                                           max_size=None)
+                    await socket.recv()  # the snapshot
+                    self.tasks.append(asyncio.ensure_future(self._received(debate_id, socket)))
+
+        self._call(start())
+
+    async def _published(self, debate_id: str, channel: str) -> None:
+        while True:
+            message = await self.layer.receive(channel)
+            if message.get("seq") is not None:
+                self.published.setdefault((debate_id, message["seq"]), time.time())
+
+    async def _received(self, debate_id: str, socket) -> None:
+        try:
+            async for frame in socket:
+                if match := SEQ.search(frame):
+                    self.received.setdefault((debate_id, int(match.group(1))), time.time())
+        finally:
+            await socket.close()
+
+    def close(self) -> None:
+        async def stop():
+            for task in self.tasks:
+                task.cancel()
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+            if self.layer is not None:
+                await self.layer.flush()
+
+        try:
+            self._call(stop(), timeout=10)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(5)
+
+
+# ── one scenario: N debates started at once, one page watching each ───────────────────────────
+
+
+def run_scenario(*, label: str, count: int, args, browser, storage_state, base_url: str, db, taps: Taps,
+                 measured: dict[str, int]) -> dict:
+    """The delays of every event, persisted -> DOM, by kind and by stage."""
+    from debates.models import Debate, Event
+    from debates.services.lifecycle import debate_create
+    from debates.tasks import run_debate
+    from personas.models import Deck
+
+    def create():
+        deck = Deck.objects.get(slug="money-and-markets")
+        hand = list(deck.personas.order_by("name")[:3])
+        from django.contrib.auth import get_user_model
+
+        owner = get_user_model().objects.get(username="bench")
+        return [str(debate_create(owner=owner, topic=TOPIC, personas=hand, deck=deck, max_turns=args.turns).id)
+                for _ in range(count)]
+
+    debate_ids = db(create)
+    cookies = "; ".join(f"{c['name']}={c['value']}" for c in storage_state["cookies"])
+    taps.watch(debate_ids, ws_base=base_url.replace("http", "ws", 1) if args.plain_client else None,
+               headers={"Cookie": cookies, "Origin": base_url})
+    contexts, pages = [], []
+    for debate_id in debate_ids:
+        context = browser.new_context(storage_state=storage_state, viewport={"width": 1360, "height": 900},
+                                      reduced_motion="reduce" if args.reduced_motion else "no-preference")
+        context.add_init_script(RECORDER)
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(f"{base_url}/debates/{debate_id}/")
+        contexts.append(context)
+        pages.append(page)
+    for page in pages:
+        page.wait_for_function("document.documentElement.dataset.live === 'open'")
+
+    others = frozenset(measured.values())
+    cpu_before = {name: cpu_seconds(pid, others - {pid}) for name, pid in measured.items()}
+    say(f"{label}: {count} page(s) connected; starting {count} debate(s) at once")
+    started = time.time()
+    db(lambda: [run_debate.delay(debate_id) for debate_id in debate_ids])
+
+    finished = False
+    deadline = time.monotonic() + args.timeout
+    last_note = time.monotonic()
+    while time.monotonic() < deadline:
+        pages[0].wait_for_timeout(500)  # lets Playwright service its pages while we wait
+        pending = db(lambda: Debate.objects.filter(id__in=debate_ids).exclude(status__in=Debate.FINISHED).count())
+        if not pending:
+            finished = True
+            break
+        if time.monotonic() - last_note > 15:
+            say(f"{label}: {count - pending}/{count} finished after {time.time() - started:.0f} s")
+            last_note = time.monotonic()
+    wall = time.time() - started
+    cpu = {name: cpu_seconds(pid, others - {pid}) - cpu_before[name] for name, pid in measured.items()}
+    if not finished:
+        say(f"{label}: not every debate finished within {args.timeout:.0f} s; measuring what landed")
+
+    def final_seq():
+        return dict(Debate.objects.filter(id__in=debate_ids).values_list("id", "last_seq"))
+
+    last = {str(k): v for k, v in db(final_seq).items()}
+    settle = time.monotonic() + 15
+    for debate_id, page in zip(debate_ids, pages, strict=True):  # the last fragments may still be on their way
+        while time.monotonic() < settle and str(last[debate_id]) not in page.evaluate("Object.keys(window.__landed)"):
+            page.wait_for_timeout(100)
+
+    landed, reconnects, clock_skew = {}, 0, []
+    for debate_id, page in zip(debate_ids, pages, strict=True):
+        for seq, at in page.evaluate("window.__landed").items():
+            landed[(debate_id, int(seq))] = at / 1000
+        reconnects += page.evaluate("window.__opens") - 1
+        # performance.timeOrigin + now() against Date.now() (the system clock Python reads too)
+        clock_skew.append(page.evaluate("performance.timeOrigin + performance.now() - Date.now()"))
+    for context in contexts:
+        context.close()
+
+    def events():
+        return list(Event.objects.filter(debate_id__in=debate_ids).values_list("debate_id", "seq", "kind", "created_at"))
+
+    statuses = db(lambda: list(Debate.objects.filter(id__in=debate_ids).values_list("status", flat=True)))
+    moments = {"published": taps.published, "received": taps.received, "DOM": landed}
+    delays = defaultdict(list)
+    missing = 0
+    for debate_id, seq, kind, created_at in db(events):
+        key = (str(debate_id), seq)
+        if key not in landed:
+            missing += 1
+            continue
+        at = {"persisted": created_at.timestamp(), **{name: m[key] for name, m in moments.items() if key in m}}
+        for group in ("all events", KIND_GROUPS.get(kind, "other")):
+            delays[group].append((at["DOM"] - at["persisted"]) * 1000)
+        for start, end in [("persisted", "published"), ("published", "DOM"), ("published", "received"),
+                           ("persisted", "received")]:
+            if start in at and end in at:
+                delays[f"{start} -> {end}"].append((at[end] - at[start]) * 1000)
+    result = {
+        "label": label, "debates": count, "statuses": statuses, "wall": wall, "cpu": cpu, "missing": missing,
+        "reconnects": reconnects, "clock_skew_ms": max(clock_skew, key=abs),
+        "delays": dict(delays),
+    }
+    n = len(delays["all events"])
+    say(f"{label}: {n} events landed ({missing} missing) in {wall:.1f} s; statuses {sorted(set(statuses))}")
+    return result
+
+
+# ── report ────────────────────────────────────────────────────────────────────────────────────
+
+
+def pooled(runs: list[dict]) -> dict:
+    """One scenario's runs together: every event of every run in one distribution."""
+    delays = defaultdict(list)
+    for run in runs:
+        for name, values in run["delays"].items():
+            delays[name].extend(values)
+    return {"label": runs[0]["label"], "debates": runs[0]["debates"], "delays": {name: summary(values) for name, values in delays.items()}}
+
+
+def report(base_runs: list[dict], load_runs: list[dict]) -> str:
+    def cell(s: dict) -> str:
+        return f"{s['n']:>5} {s['p50']:>7.1f} {s['p95']:>7.1f} {s['max']:>7.1f}" if s["n"] else f"{0:>5}" + " " * 24
+
+    def ratio(a: float, b: float) -> str:
+        return f"{b / a:>6.2f}x" if a and not math.isnan(a) and not math.isnan(b) else "      -"
+
+    base, load = pooled(base_runs), pooled(load_runs)
+    head = f"{base['debates']} debate(s)", f"{load['debates']} debates at once"
+    lines = [
+        f"{'delay (ms)':<26}{head[0]:^29} {head[1]:^29}  p50 ratio p95 ratio",
+        f"{'':<26}{'n':>5} {'p50':>7} {'p95':>7} {'max':>7} {'n':>5} {'p50':>7} {'p95':>7} {'max':>7}",
+    ]
+    empty = summary([])
+    groups = [("persisted -> DOM", "all events")] + [(f"  {g}", g) for g in GROUP_ORDER[1:]]
+    stages = ["persisted -> published", "published -> DOM", "published -> received", "persisted -> received"]
+    rows = [(title, base["delays"].get(key, empty), load["delays"].get(key, empty))
+            for title, key in groups + [(stage, stage) for stage in stages]
+            if key in base["delays"] or key in load["delays"]]
+    for name, a, b in rows:
+        lines.append(f"{name:<26}{cell(a)} {cell(b)}  {ratio(a['p50'], b['p50'])}   {ratio(a['p95'], b['p95'])}")
+    backwards = [f"{r['label']} {name} (min {s['min']:.1f} ms)" for r in (base, load)
+                 for name, s in r["delays"].items() if s["min"] < -1]
+    if backwards:
+        lines.append("moments out of order (a tap read its clock late): " + "; ".join(backwards))
+    lines.append("")
+    for number, pair in enumerate(zip(base_runs, load_runs, strict=True), start=1):
+        for r in pair:
+            d = summary(r["delays"]["all events"])
+            cpu = ", ".join(f"{k} {v:.1f}" for k, v in r["cpu"].items())
+            lines.append(f"run {number} {r['label']:<8}: p50 {d['p50']:.1f} ms, p95 {d['p95']:.1f} ms; "
+                         f"wall {r['wall']:.1f} s, {dict(Counter(r['statuses']))}, missing {r['missing']}, "
+                         f"reconnects {r['reconnects']}, page vs system clock {r['clock_skew_ms']:+.1f} ms; "
+                         f"CPU s: {cpu}")
+    return "\n".join(lines)
+
+
+# ── main ──────────────────────────────────────────────────────────────────────────────────────
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt  # SIGTERM unwinds like Ctrl-C, through main's finally
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--debates", type=int, default=10, help="debates running at once in the loaded run")
+    parser.add_argument("--baseline", type=int, default=1, help="debates in the baseline run (0: skip it)")
+    parser.add_argument("--runs", type=int, default=1, help="baseline + loaded pairs, pooled in the table")
+    parser.add_argument("--latency", type=float, default=0.2, help="seconds before every fake model call answers")
+    parser.add_argument("--chunk-delay", type=float, default=0.03,
+                        help="seconds between streamed 12-character deltas (0.03: about 100 tokens/s)")
+    parser.add_argument("--turns", type=int, default=30, help="dialogue turns per debate")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="Celery worker processes (thread pool); threads per worker: enough for every debate")
+    parser.add_argument("--plain-client", action="store_true",
+                        help="also watch every debate from a bare Python websocket client (daphne's share of the delay)")
+    parser.add_argument("--reduced-motion", action="store_true",
+                        help="pages prefer reduced motion: no CSS animations (the pulse, typing dots, dealt cards)")
+    parser.add_argument("--timeout", type=float, default=900, help="seconds to wait for the debates of a run")
+    args = parser.parse_args()
+
+    signal.signal(signal.SIGTERM, _interrupt)
+
+    from faultline import embedded
+
+    had = {"postgres": embedded.postgres_running(), "redis": embedded.redis_running()}
+    children: list[Child] = []
+    api = taps = db_pool = None
+    try:
+        import django
+        import redis
+
+        django.setup()  # starts the embedded services if they are not running (faultline/settings.py)
+        from django.conf import settings
+        from django.contrib.auth import get_user_model
+        from django.core.management import call_command
+
+        from faultline.celery import app as celery_app
+        from faultline.llm.fake_messages_api import FakeMessagesAPI
+        from tests.support.scripted_debate import DebateScript
+
+        call_command("migrate", verbosity=0)
+        call_command("loadseed", verbosity=0)
+        user, _ = get_user_model().objects.get_or_create(username="bench")
+        user.set_password(PASSWORD)
+        user.save()
+
+        script = DebateScript(dispute="persistent", surface_after=4, latency=args.latency, chunk_size=12,
+                              chunk_delay=args.chunk_delay)
+        api = FakeMessagesAPI(responder=script.respond).start()
+        env = {
+            **os.environ, "PYTHONUNBUFFERED": "1",
+            "DATABASE_URL": settings.DATABASE_URL, "REDIS_URL": settings.REDIS_URL,
+            "FAULTLINE_LLM": "anthropic", "ANTHROPIC_API_KEY": "bench", "ANTHROPIC_BASE_URL": api.url,
+        }
+        log_dir = embedded.state_dir()
+        # An interrupted run may have left debates queued, or unacknowledged (kombu would hand
+        # them out again), in this Redis: they must not run beside ours.
+        celery_app.control.purge()
+        redis.Redis.from_url(settings.REDIS_URL).delete("unacked", "unacked_index")
+        threads = max(1, math.ceil(max(args.debates, args.baseline) / args.workers))
+        hostnames = [f"bench-live-{i}-{os.getpid()}@localhost" for i in range(args.workers)]
+        for i, hostname in enumerate(hostnames):
+            children.append(Child(f"worker-{i}", [
+                sys.executable, "-m", "celery", "-A", "faultline", "worker", "--pool", "threads",
+                "--concurrency", str(threads), "--loglevel", "WARNING", "--hostname", hostname,
+            ], env, log_dir))
+        port = _free_port()
+        daphne = Child("daphne", [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                                  "faultline.asgi:application"], env, log_dir)
+        children.append(daphne)
+        base_url = f"http://127.0.0.1:{port}"
+        _wait_for_http(base_url + "/accounts/login/", daphne)
+        deadline = time.monotonic() + 60
+        while len(celery_app.control.ping(destination=hostnames, timeout=1)) < len(hostnames):
+            if time.monotonic() > deadline or not all(c.running() for c in children):
+                raise RuntimeError(f"the Celery worker(s) did not start; see {log_dir}/worker-*.log")
+        say(f"services up: {args.workers} worker process(es) x {threads} threads, daphne on {base_url}, "
+            f"fake Messages API at {api.url} ({args.latency} s per call)")
+
+        postmaster = int((embedded.state_dir() / "pgdata" / "postmaster.pid").read_text().split()[0]) \
+            if not os.environ.get("DATABASE_URL") else None
+        measured = {c.name: c.process.pid for c in children}
+        if postmaster:
+            measured["postgres"] = postmaster
+        if not os.environ.get("REDIS_URL"):
+            measured["redis"] = int((embedded.state_dir() / "redis.pid").read_text())
+
+        # Playwright's sync API keeps an event loop on this thread, where Django refuses ORM
+        # calls: database work goes through a thread of its own.
+        db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db")
+
+        def db(function):
+            return db_pool.submit(function).result(timeout=120)
+
+        taps = Taps()
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            ours = {c.process.pid for c in children}
+            driver = [pid for pid in _child_pids(os.getpid()) if pid not in ours]  # Playwright's, and chromium
+            measured["chromium"] = driver[0]
+            measured["this script (fake API)"] = os.getpid()
+            login = browser.new_context()
+            page = login.new_page()
+            page.goto(f"{base_url}/accounts/login/")
+            page.fill("#id_username", "bench")
+            page.fill("#id_password", PASSWORD)
+            page.click("button[type=submit]")
+            page.wait_for_url(lambda url: "/accounts/login/" not in url)
+            storage_state = login.storage_state()
+            login.close()
+
+            common = {"args": args, "browser": browser, "storage_state": storage_state, "base_url": base_url,
+                      "db": db, "taps": taps, "measured": measured}
+            base_runs, load_runs = [], []
+            for _ in range(args.runs):
+                if args.baseline:
+                    base_runs.append(run_scenario(label="baseline", count=args.baseline, **common))
+                load_runs.append(run_scenario(label="loaded", count=args.debates, **common))
+            browser.close()
+
+        load_avg = os.getloadavg()
+        print()
+        print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}, {os.cpu_count()} CPUs, "
+              f"{platform.python_implementation()} {platform.python_version()}, load average now "
+              f"{load_avg[0]:.2f}; command: {' '.join(sys.argv)}")
+        print(f"fake model: {args.latency} s to first byte, 12-char deltas every {args.chunk_delay} s; "
+              f"{args.turns} dialogue turns; {args.workers} worker process(es) x {threads} threads"
+              + ("; pages prefer reduced motion" if args.reduced_motion else ""))
+        print(report(base_runs or load_runs, load_runs))
+    finally:
+        if taps is not None:
+            taps.close()
+        for child in reversed(children):  # daphne first, then the workers
+            child.stop()
+        if api is not None:
+            api.stop()
+        if db_pool is not None:
+            from django.db import connections
+
+            db_pool.submit(connections.close_all).result(10)
+            db_pool.shutdown()
+        stopped = []
+        if not had["redis"] and not os.environ.get("REDIS_URL") and embedded.redis_stop():
+            stopped.append("redis")
+        if not had["postgres"] and not os.environ.get("DATABASE_URL") and embedded.postgres_stop():
+            stopped.append("postgres")
+        if stopped:
+            say("stopped the embedded " + " and ".join(stopped))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except KeyboardInterrupt:
+        say("interrupted; everything this run started is stopped")
+        sys.exit(130)
