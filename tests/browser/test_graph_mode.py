@@ -51,7 +51,8 @@ def test_a_graph_mode_debate_draws_its_map_live(page, live_server_url, celery_wo
     assert labels and set(labels) <= {"IN", "OUT", "UNDEC"}  # arguments; disputes show open / settled
     counts = [int(page.locator(f"#graph-panel .gcount-{k}-value").text_content()) for k in ("in", "out", "undec")]
     assert sum(counts) > 0
-    page.locator("#graph-panel").scroll_into_view_if_needed()
+    # the panel is swapped on every crystallization, so scroll in one step rather than wait for it to hold still
+    page.evaluate("document.getElementById('graph-panel').scrollIntoView({block: 'center'})")
     screenshot(page, "graph-live")
 
     # the results come from the map
