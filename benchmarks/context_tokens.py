@@ -78,6 +78,7 @@ def run_debate(messages: int) -> tuple[list[str], str, int]:
     from debates.models import Message
     from debates.orchestrator import debate_run
     from debates.services.lifecycle import debate_create
+    from debates.services.transcripts import transcript_of
     from faultline.llm import gateway
     from faultline.llm.fake_messages_api import FakeMessagesAPI
     from personas.models import Deck
@@ -100,7 +101,7 @@ def run_debate(messages: int) -> tuple[list[str], str, int]:
     if debate.status != "completed":
         raise SystemExit(f"the {messages}-message debate ended {debate.status}: {debate.failure_reason}")
     main = Message.objects.filter(debate=debate, room__isnull=True, status="complete").select_related("persona")
-    transcript = "\n".join(f"{m.persona.name}: {m.text}" for m in main.order_by("turn"))
+    transcript = transcript_of(main.order_by("turn"))
     return contexts, transcript, main.count()
 
 

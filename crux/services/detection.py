@@ -15,6 +15,7 @@ from crux.schemas import DisagreementScan
 from crux.services.rooms import room_open
 from debates.models import Debate, Message
 from debates.prompts import DISAGREEMENT_DETECTOR
+from debates.services.transcripts import transcript_of
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, ModelError, Prompt, Role
 
@@ -48,7 +49,7 @@ def _scan(debate: Debate, messages: list[Message], candidates: list[Disagreement
     known = "\n".join(
         f"[{c.id}] {names[c.persona_a_id]} vs {names[c.persona_b_id]}: {c.dispute}" for c in candidates
     ) or "(none yet)"
-    transcript = "\n".join(f"{m.persona.name}: {m.text}" for m in messages)
+    transcript = transcript_of(messages)
     prompt = Prompt(
         system_prefix=DISAGREEMENT_DETECTOR,
         messages=[{

@@ -19,6 +19,7 @@ from debates.models import Debate, Message, Participant
 from debates.orchestrator.speaking import Speaker, speak
 from debates.prompts import CRUX_CARD_WRITER, CRUX_EXIT_JUDGE
 from debates.services.events import event_append
+from debates.services.transcripts import transcript_of
 from debates.state import SUITS, EventKind
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, ModelError, Prompt, Role
@@ -70,7 +71,7 @@ def _room_close(room: CruxRoom, *, exit_reason: str, failure: str = "") -> None:
 
 def _transcript(room: CruxRoom) -> str:
     messages = Message.objects.filter(room=room, status=Message.Status.COMPLETE).select_related("persona").order_by("turn")
-    return "\n".join(f"{m.persona.name}: {m.text}" for m in messages)
+    return transcript_of(messages)
 
 
 def _crux_surfaced(room: CruxRoom) -> bool:

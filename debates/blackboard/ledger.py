@@ -19,6 +19,7 @@ from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
 from debates.blackboard.schemas import PositionUpdate, ReflectionDraft, RoundRecordDraft
 from debates.models import Debate, Message
 from debates.services.events import event_append
+from debates.services.transcripts import transcript_of
 from debates.state import EventKind
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, ModelError, Prompt, Role
@@ -72,7 +73,7 @@ def ledger_update(*, message_id: int) -> bool:
     state, _ = PositionState.objects.get_or_create(debate=debate, persona=speaker)
     recent = Message.objects.filter(debate=debate, room=message.room, status=Message.Status.COMPLETE,
                                     turn__lt=message.turn).select_related("persona").order_by("-turn")[:3]
-    context = "\n".join(f"{m.persona.name}: {m.text}" for m in reversed(list(recent))) or "(none)"
+    context = transcript_of(reversed(list(recent))) or "(none)"
     notes = BlackboardNotes.objects.filter(debate=debate).first()
     open_proposals = "\n".join(f"- {p['by']}: {p['proposal']}" for p in (notes.proposals if notes else [])[-3:]
                                if p["by"] != speaker.name) or "(none)"
@@ -131,7 +132,7 @@ def ledger_update(*, message_id: int) -> bool:
 def round_record_extract(*, debate: Debate, aspect_index: int) -> RoundRecord | None:
     messages = Message.objects.filter(debate=debate, room__isnull=True, aspect_index=aspect_index,
                                       status=Message.Status.COMPLETE).select_related("persona").order_by("turn")
-    transcript = "\n".join(f"{m.persona.name}: {m.text}" for m in messages)
+    transcript = transcript_of(messages)
     if not transcript:
         return None
     aspect = debate.aspects[aspect_index]

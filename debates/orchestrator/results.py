@@ -10,6 +10,7 @@ from crux.regime import regime_for
 from debates.models import Debate, Message
 from debates.prompts import EVIDENCE_EXTRACTOR
 from debates.schemas import EvidenceLedger
+from debates.services.transcripts import transcript_of
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, ModelError, Prompt, Role
 
@@ -20,7 +21,7 @@ TRANSCRIPT_LIMIT_CHARS = 24_000
 def evidence_ledger(*, debate: Debate) -> list[dict]:
     """Every piece of evidence cited in the main channel, by whom and for what (one extraction)."""
     messages = Message.objects.filter(debate=debate, room__isnull=True, status=Message.Status.COMPLETE)
-    transcript = "\n".join(f"{m.persona.name}: {m.text}" for m in messages.select_related("persona").order_by("turn"))
+    transcript = transcript_of(messages.select_related("persona").order_by("turn"))
     if not transcript:
         return []
     prompt = Prompt(
