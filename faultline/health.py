@@ -1,5 +1,7 @@
 """GET /healthz: is every part Faultline needs up? 200 when all are, 503 otherwise."""
 
+import logging
+
 import redis
 from django.conf import settings
 from django.db import connection
@@ -8,6 +10,8 @@ from django.views.decorators.cache import never_cache
 
 from faultline.celery import app as celery_app
 from faultline.llm import gateway
+
+logger = logging.getLogger(__name__)
 
 
 def _database() -> dict:
@@ -49,4 +53,7 @@ def healthz(request):
         except Exception as exc:  # a health check reports failures, it does not raise them
             report[name] = {"ok": False, "detail": f"{type(exc).__name__}: {exc}"}
     healthy = all(part["ok"] for part in report.values())
+    if not healthy:
+        down = "; ".join(f"{name}: {part['detail']}" for name, part in report.items() if not part["ok"])
+        logger.warning("healthz: not ready: %s", down)
     return JsonResponse({"ok": healthy, **report}, status=200 if healthy else 503)

@@ -8,6 +8,7 @@ Ctrl-C stops the children, then the services it started, and leaves nothing runn
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import socket
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,20 +122,35 @@ def manage(env: dict, *args: str) -> None:
         raise LaunchError(f"`manage.py {' '.join(args)}` failed (exit {result.returncode}); see the lines above")
 
 
-def wait_until_serving(url: str, children: list[Child], timeout: float = 60) -> None:
+def wait_until_serving(url: str, children: list[Child], timeout: float = 60) -> dict:
+    """Wait for /healthz to be all green and return its report.
+
+    The worker usually says hello a second or two after the web server answers, so a 503 is polled
+    again until the deadline; only a server that never answers is an error. What is still down at
+    the deadline comes back in the report, for the caller to say.
+    """
     deadline = time.monotonic() + timeout
+    report = None
     while time.monotonic() < deadline:
         for child in children:
             if not child.running():
                 raise LaunchError(f"{child.name} exited during start-up (exit {child.process.returncode})")
         try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except urllib.error.HTTPError:
-            return  # it answered: the server is up, whatever a check said
+            with urllib.request.urlopen(url, timeout=5) as response:
+                return json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            report = json.loads(error.read() or b"{}") if error.code == 503 else {"ok": False}
         except OSError:
-            time.sleep(0.3)
-    raise LaunchError(f"the web server did not answer on {url} within {timeout:.0f} s")
+            pass
+        time.sleep(0.5)
+    if report is None:
+        raise LaunchError(f"the web server did not answer on {url} within {timeout:.0f} s")
+    return report
+
+
+def not_ready(report: dict) -> list[str]:
+    return [f"{name}: {part.get('detail', 'down')}" for name, part in report.items()
+            if isinstance(part, dict) and not part.get("ok")]
 
 
 def run(host: str, port: int, concurrency: int) -> int:
@@ -164,8 +181,10 @@ def run(host: str, port: int, concurrency: int) -> int:
         for child in children:
             child.start(env)
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{port}/"
-        wait_until_serving(url + "healthz", children)
+        report = wait_until_serving(url + "healthz", children)
         say(f"Faultline is running at {url}  (Ctrl-C to stop)")
+        for problem in not_ready(report):
+            say(f"not ready yet, {problem} (see {url}healthz)")
         while not stopping.is_set():
             crashed = [child for child in children if not child.running()]
             if crashed:

@@ -215,6 +215,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"health_probe": {"()": "faultline.log_filters.HealthProbeFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
@@ -222,5 +223,6 @@ LOGGING = {
         "httpx2": {"level": "WARNING"},
         "httpcore": {"level": "WARNING"},
         "pgserver": {"level": "WARNING"},
+        "django.request": {"filters": ["health_probe"]},
     },
 }

@@ -36,3 +36,21 @@ def test_it_reports_a_missing_api_key(client, settings):
         "detail": "FAULTLINE_LLM=anthropic but ANTHROPIC_API_KEY is not set",
         "provider": "anthropic",
     }
+
+
+def test_a_failing_check_is_logged_as_a_warning_naming_it_not_as_a_server_error(client, settings, caplog):
+    from faultline.llm import gateway
+
+    settings.FAULTLINE_LLM = "anthropic"
+    settings.ANTHROPIC_API_KEY = ""
+    gateway.reset_provider()
+    try:
+        with caplog.at_level("INFO"):
+            response = client.get("/healthz")
+    finally:
+        gateway.reset_provider()
+
+    assert response.status_code == 503
+    warnings = [r.getMessage() for r in caplog.records if r.name == "faultline.health"]
+    assert any("model_provider: FAULTLINE_LLM=anthropic but ANTHROPIC_API_KEY is not set" in w for w in warnings)
+    assert not [r for r in caplog.records if r.name == "django.request"]
