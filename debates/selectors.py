@@ -15,7 +15,11 @@ def debate_events(*, debate_id, upto: int | None = None) -> list[tuple[int, str,
 
 def debate_view(*, debate_id, upto: int | None = None) -> DebateView:
     """The debate as a page shows it after event ``upto`` (all events when None)."""
-    return fold(debate_id, debate_events(debate_id=debate_id, upto=upto))
+    view = fold(debate_id, debate_events(debate_id=debate_id, upto=upto))
+    # The mode is fixed when the debate is created, but its first event is written only once a
+    # worker starts it: a page opened before then (or a replay at step 0) must already know it.
+    view.mode = Debate.objects.values_list("mode", flat=True).get(pk=debate_id)
+    return view
 
 
 def debate_list_for(*, user, query: str = "") -> QuerySet[Debate]:

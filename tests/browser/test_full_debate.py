@@ -93,10 +93,10 @@ def test_a_debate_from_signup_to_replay(page, live_server_url, celery_worker_pro
     page.wait_for_timeout(600)
     # the position ledger draws who disagrees with whom
     page.wait_for_selector("#position-map path.map-disagree", timeout=DEBATE_TIMEOUT_MS)
-    # the panel is swapped on every ledger update, so scroll in one step rather than wait for it to hold still
-    page.evaluate("document.getElementById('positions').scrollIntoView({block: 'center'})")
-    screenshot(page, "live-positions")
     screenshot(page, "live-mid-debate")
+    # the panel is swapped on every ledger update, so scroll in one step rather than wait for it to hold still
+    page.evaluate("document.getElementById('positions').scrollIntoView({block: 'nearest'})")
+    screenshot(page, "live-positions")
 
     # ── it finishes; what the page shows is what the database holds ────────────────────────────
     page.wait_for_selector("#results h2", timeout=DEBATE_TIMEOUT_MS)

@@ -41,6 +41,19 @@ def test_setup_starts_a_graph_debate(owner_client, deck, personas, monkeypatch):
     assert debate.mode == Debate.Mode.GRAPH and queued == [str(debate.id)]
 
 
+def test_a_graph_debate_no_worker_has_started_yet_already_shows_the_map_and_no_room_drawer(owner_client, user, personas):
+    debate = debate_create(owner=user, topic="Is hard money the future?", personas=personas, mode=Debate.Mode.GRAPH)
+    assert not Event.objects.filter(debate=debate).exists()  # nothing folded says "graph" yet
+
+    live = owner_client.get(f"/debates/{debate.id}/").content.decode()
+    replay = owner_client.get(f"/debates/{debate.id}/replay/?step=0").content.decode()
+    snapshot = fragments.snapshot(debate_view(debate_id=debate.id))
+
+    for html in (live, replay):
+        assert 'id="graph-panel"' in html and 'id="drawer"' not in html
+    assert 'id="graph-panel"' in snapshot and 'id="drawer-tabs"' not in snapshot
+
+
 @pytest.fixture
 def mapped(user, personas, monkeypatch):
     """A graph debate whose map was crystallized (through the real service) from hostile text."""
