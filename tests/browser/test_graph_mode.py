@@ -53,7 +53,7 @@ def test_a_graph_mode_debate_draws_its_map_live(page, live_server_url, celery_wo
     counts = [int(page.locator(f"#graph-panel .gcount-{k}-value").text_content()) for k in ("in", "out", "undec")]
     assert sum(counts) > 0
     # the panel is swapped on every crystallization, so scroll in one step rather than wait for it to hold still
-    page.evaluate("document.getElementById('graph-panel').scrollIntoView({block: 'center'})")
+    page.evaluate("document.getElementById('graph-panel').scrollIntoView({block: 'start'})")
     screenshot(page, "graph-live")
 
     # the results come from the map
