@@ -124,9 +124,13 @@ def ledger_update(*, message_id: int) -> bool:
         for touched_state in touched:
             event_append(debate_id=debate.id, kind=EventKind.LEDGER_UPDATED,
                          payload=_ledger_payload(touched_state, names))
-    if notes.epistemic_score >= settings.REFLECTION_THRESHOLD:
-        reflections_generate(debate=debate, round_number=round_number)
     return True
+
+
+def reflection_due(*, debate_id) -> bool:
+    """Enough epistemic events since the last reflection (new disagreements x3, concessions x4, shifts x5)."""
+    return BlackboardNotes.objects.filter(debate_id=debate_id,
+                                          epistemic_score__gte=settings.REFLECTION_THRESHOLD).exists()
 
 
 def round_record_extract(*, debate: Debate, aspect_index: int) -> RoundRecord | None:

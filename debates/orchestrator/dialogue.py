@@ -21,7 +21,7 @@ from crux.models import CruxRoom, DisagreementCandidate
 from crux.services.detection import detection_run
 from crux.services.rooms import room_run
 from debates.blackboard.assembly import assemble_context
-from debates.blackboard.ledger import ledger_update, round_record_extract
+from debates.blackboard.ledger import ledger_update, reflection_due, reflections_generate, round_record_extract
 from debates.models import Debate, Event, Message
 from debates.orchestrator import results
 from debates.orchestrator.messages import debate_totals, turn_pass
@@ -179,7 +179,19 @@ class DialogueRun:
                                 aspect_index=aspect_index)
 
     def _ledger(self, message: Message) -> None:
-        self.ledger_futures.append(self.ledger.submit(_in_thread, ledger_update, message_id=message.id))
+        self.ledger_futures.append(self.ledger.submit(_in_thread, self._fold_into_ledger, message=message))
+
+    def _fold_into_ledger(self, message: Message) -> None:
+        ledger_update(message_id=message.id)
+        # A reflection is a second model call: run it with the detections, not on the ledger thread
+        # the next speaker waits for.
+        if not reflection_due(debate_id=self.debate.id):
+            return
+        try:
+            self.detection_futures.append(self.detector.submit(
+                _in_thread, reflections_generate, debate=self.debate, round_number=(message.aspect_index or 0) + 1))
+        except RuntimeError:  # the run is over (a room's last message); the next debate event is none
+            logger.info("Reflection for debate %s not scheduled: the run has ended", self.debate.id)
 
     def _await_ledger(self, lag: int) -> None:
         # The speaker sees the last message verbatim anyway, so its ledger update (still running

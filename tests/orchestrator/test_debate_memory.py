@@ -9,7 +9,7 @@ import re
 import pytest
 from django.core.management import call_command
 
-from debates.blackboard.models import PositionState
+from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
 from debates.models import Debate, Message
 from faultline.llm.selectors import debate_cost
 from tests.support.scripted_debate import MEMORY_CHALLENGE, MEMORY_EVIDENCE
@@ -58,6 +58,28 @@ def test_round_three_remembers_round_one_and_the_closing_lists_every_concession(
         missing = [c for c in concessions if c not in context_text(call)]
         assert not missing, f"{call['persona']}'s closing context misses concessions {missing}"
     assert set(PositionState.objects.get(debate=debate, persona__name="Cleo Central").concessions) == concessions
+
+
+def test_epistemic_events_past_the_threshold_make_a_reflection_the_personas_then_see(
+        scripted_api, personas, tmp_path, settings):
+    scripted_api(memory=True, dispute="none")
+    settings.REFLECTION_THRESHOLD = 4  # one concession (x4) is enough
+    trace = tmp_path / "trace.jsonl"
+
+    call_command("rundebate", "--personas", ",".join(NAMES), "--topic", "Is gold still a store of value?",
+                 "--max-turns", "18", "--trace", str(trace))
+
+    debate = Debate.objects.get()
+    assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
+    reflection = Reflection.objects.filter(debate=debate).earliest("created_at")
+    assert reflection.kind == "pattern" and 1 <= reflection.importance <= 10
+    assert reflection.source_message_ids
+    assert set(reflection.source_message_ids) <= set(Message.objects.filter(debate=debate).values_list("id", flat=True))
+    shown = [c for c in persona_contexts(trace) if f"• {reflection.content}" in context_text(c)]
+    assert shown, "no persona was shown the reflection among the key insights"
+    # each reflection consumed the events it reflected on
+    assert Reflection.objects.filter(debate=debate).count() == debate.model_calls.filter(phase="reflection").count()
+    assert BlackboardNotes.objects.get(debate=debate).epistemic_score < settings.REFLECTION_THRESHOLD
 
 
 def test_a_malformed_ledger_extraction_is_retried_once_then_skipped_and_the_debate_goes_on(
