@@ -150,12 +150,29 @@ def _validate(schema: type[SchemaT], completion: Completion) -> SchemaT:
     if completion.stop_reason == "max_tokens":
         raise StructuredOutputError("output was cut off at the token limit")
     try:
-        return schema.model_validate_json(completion.text)
+        return schema.model_validate_json(_tolerate_raw_control_characters(completion.text))
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}" for err in exc.errors()[:5]
         )
         raise StructuredOutputError(problems) from exc
+
+
+def _tolerate_raw_control_characters(text: str) -> str:
+    """Small models put raw newlines and tabs inside JSON strings; strict JSON forbids them.
+
+    That slip loses nothing, so such text is re-serialized with the characters escaped and then
+    validated as usual; anything else that is not JSON is left for the validator to report.
+    """
+    try:
+        json.loads(text)
+        return text
+    except ValueError:
+        pass
+    try:
+        return json.dumps(json.loads(text, strict=False))
+    except ValueError:
+        return text
 
 
 @functools.cache

@@ -46,6 +46,15 @@ def test_it_repairs_malformed_output_once(fake_anthropic):
     assert ModelCall.objects.count() == 2
 
 
+def test_a_raw_newline_inside_a_string_is_accepted_without_a_repair_call(fake_anthropic):
+    fake_anthropic.script(Reply.says('{"surfaced": true, "question": "Is gold\na hedge?\t", "kind": "evidence"}'))
+
+    result = gateway.extract(role=Role.JUDGING, prompt=PROMPT, schema=CruxCheck)
+
+    assert result.question == "Is gold\na hedge?\t"
+    assert ModelCall.objects.count() == 1
+
+
 def test_malformed_output_twice_is_a_clear_typed_error(fake_anthropic):
     fake_anthropic.script(Reply.json({"surfaced": True}), Reply.says("I think yes!"))
 
