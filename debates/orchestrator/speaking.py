@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from debates.models import Debate, Message
 from debates.orchestrator.messages import message_begin, message_finish
-from debates.orchestrator.voice import StreamingTurn, find_forbidden, is_pass, remove_forbidden, tidy
+from debates.orchestrator.voice import SENTENCE_LIMITS, StreamingTurn, find_forbidden, is_pass, remove_forbidden, shape_turn, tidy
 from debates.prompts import persona_system_prefix
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
@@ -63,9 +63,11 @@ def speak(
         ),
         forbidden=forbidden,
         message=interrupted,
+        sentence_limit=SENTENCE_LIMITS[kind],
     )
     tag = CallTag(debate_id=debate.id, persona=persona.persona_id, phase=phase)
-    text = tidy(gateway.stream(role=Role.PERSONA, prompt=prompt, on_text=stream, tag=tag).text, persona.name)
+    limit = SENTENCE_LIMITS[kind]
+    text = shape_turn(tidy(gateway.stream(role=Role.PERSONA, prompt=prompt, on_text=stream, tag=tag).text, persona.name), limit)
 
     if find_forbidden(text, forbidden):
         stream.reset()
@@ -76,7 +78,7 @@ def speak(
             messages=prompt.messages,
             max_tokens=prompt.max_tokens,
         )
-        text = tidy(gateway.stream(role=Role.PERSONA, prompt=retry, on_text=stream, tag=tag).text, persona.name)
+        text = shape_turn(tidy(gateway.stream(role=Role.PERSONA, prompt=retry, on_text=stream, tag=tag).text, persona.name), limit)
         if find_forbidden(text, forbidden):
             text = remove_forbidden(text, forbidden)
 

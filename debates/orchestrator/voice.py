@@ -3,6 +3,10 @@
 Text is pushed in batches (every FLUSH_SECONDS), never one websocket message per token, and the
 last few characters are held back so a forbidden phrase can be caught before any of it is shown.
 If one appears the turn is generated once more; if it appears again, it is cut out.
+
+A turn is also held to the length of its kind (an opening at most 5 sentences, a reply 3, ...),
+with sentences the model repeats dropped: once a turn has said enough, generation stops, and
+what goes past the limit is never shown. Strong models rarely need it; small ones loop.
 """
 
 from __future__ import annotations
@@ -16,6 +20,53 @@ from debates.models import Message
 from debates.prompts import PASS_WORD
 
 FLUSH_SECONDS = 0.3
+SENTENCE_LIMITS = {"opening": 5, "key_argument": 6, "reply": 3, "dismissal": 1, "closing": 4, "entry": 3, "exchange": 3}
+# A model repeating itself this many sentences past the limit without saying anything new is stopped.
+REPETITION_SLACK = 3
+
+# A sentence ends at . ! ? or … (plus closing quotes or brackets) followed by white space.
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+")
+
+
+def _sentences(text: str) -> tuple[list[str], str]:
+    """The complete sentences of ``text`` and the unfinished rest."""
+    parts, start = [], 0
+    for match in _SENTENCE_BREAK.finditer(text):
+        parts.append(text[start:match.end()].strip())
+        start = match.end()
+    return [p for p in parts if p], text[start:]
+
+
+def _distinct(sentences: list[str]) -> list[str]:
+    seen, kept = set(), []
+    for sentence in sentences:
+        key = re.sub(r"\W+", " ", sentence).strip().lower()
+        if key and key not in seen:
+            seen.add(key)
+            kept.append(sentence)
+    return kept
+
+
+def shape_turn(text: str, limit: int, *, final: bool = True) -> str:
+    """At most ``limit`` distinct sentences of ``text``, repeats dropped.
+
+    While streaming (``final=False``) the unfinished last sentence is kept when there is room
+    for it; in the final text it counts as a sentence of its own.
+    """
+    complete, rest = _sentences(text)
+    if final and rest.strip():
+        complete, rest = [*complete, rest.strip()], ""
+    kept = _distinct(complete)[:limit]
+    shaped = " ".join(kept)
+    if rest.strip() and len(kept) < limit:
+        shaped = f"{shaped} {rest.lstrip()}" if shaped else rest.lstrip()
+    return shaped.strip() if final else shaped
+
+
+def said_enough(text: str, limit: int) -> bool:
+    """True once ``text`` holds ``limit`` distinct complete sentences, or keeps repeating itself."""
+    complete, _ = _sentences(text)
+    return len(_distinct(complete)) >= limit or len(complete) >= limit + REPETITION_SLACK
 
 
 def find_forbidden(text: str, phrases: list[str]) -> list[str]:
@@ -59,8 +110,9 @@ class StreamingTurn:
     """
 
     def __init__(self, *, begin: Callable[[], Message], forbidden: list[str], message: Message | None = None,
-                 flush_seconds: float = FLUSH_SECONDS) -> None:
+                 flush_seconds: float = FLUSH_SECONDS, sentence_limit: int = 6) -> None:
         self.begin = begin
+        self.sentence_limit = sentence_limit
         self.forbidden = [p for p in forbidden if p.strip()]
         self.holdback = max([len(PASS_WORD)] + [len(p) for p in self.forbidden]) - 1
         self.message = message
@@ -78,10 +130,12 @@ class StreamingTurn:
         if self.message is not None:
             self._push("")
 
-    def __call__(self, piece: str) -> None:
+    def __call__(self, piece: str) -> bool:
+        """Take one streamed piece; True asks the provider to stop (the turn has said enough)."""
         self.text += piece
         if time.monotonic() - self.last_flush >= self.flush_seconds:
             self.flush()
+        return said_enough(self.text, self.sentence_limit)
 
     def flush(self) -> None:
         self.last_flush = time.monotonic()
@@ -90,7 +144,7 @@ class StreamingTurn:
         if find_forbidden(self.text, self.forbidden):
             self.tainted = True
             return
-        visible = self.text[: max(0, len(self.text) - self.holdback)].rstrip()
+        visible = shape_turn(self.text[: max(0, len(self.text) - self.holdback)], self.sentence_limit, final=False).rstrip()
         if visible and visible != self.pushed and not is_pass(self.text):
             self._push(visible)
 

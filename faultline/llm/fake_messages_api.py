@@ -143,7 +143,11 @@ def _handler_for(api: FakeMessagesAPI):
                 "usage": _usage(reply, body),
             }
             if body.get("stream"):
-                return self._send_stream(message, reply)
+                try:
+                    return self._send_stream(message, reply)
+                except (BrokenPipeError, ConnectionResetError):  # the client stopped reading: its right
+                    self.close_connection = True
+                    return None
             return self._send_json(200, message, reply.headers)
 
         def _send_json(self, status: int, payload: dict, headers: dict) -> None:

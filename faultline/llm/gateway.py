@@ -110,7 +110,9 @@ def generate(*, role: Role, prompt: Prompt, tag: CallTag = CallTag()) -> Complet
     return _call(role, prompt, tag, lambda p, model: p.complete(model=model, prompt=prompt))
 
 
-def stream(*, role: Role, prompt: Prompt, on_text: Callable[[str], None], tag: CallTag = CallTag()) -> Completion:
+def stream(*, role: Role, prompt: Prompt, on_text: Callable[[str], bool | None], tag: CallTag = CallTag()) -> Completion:
+    """Stream text pieces to ``on_text``; if it returns True the provider stops generating
+    (stop_reason "stop_requested") and the text so far is the completion."""
     return _call(role, prompt, tag, lambda p, model: p.stream(model=model, prompt=prompt, on_text=on_text), True)
 
 

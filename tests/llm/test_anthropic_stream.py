@@ -31,3 +31,20 @@ def test_an_error_mid_stream_is_a_provider_error_and_is_recorded(fake_anthropic)
         gateway.stream(role=Role.PERSONA, prompt=PROMPT, on_text=lambda piece: None)
 
     assert ModelCall.objects.get().error != ""
+
+
+def test_the_caller_can_stop_the_stream_once_it_has_enough(fake_anthropic):
+    text = "One. Two. Three. Four. Five. Six. Seven. Eight. Nine. Ten. " * 4
+    fake_anthropic.script(Reply.says(text, chunk_size=5, output_tokens=400))
+    pieces = []
+
+    def take_three(piece):
+        pieces.append(piece)
+        return len(pieces) >= 3
+
+    completion = gateway.stream(role=Role.PERSONA, prompt=PROMPT, on_text=take_three)
+
+    assert completion.text == "".join(pieces) == text[:15]
+    assert completion.stop_reason == "stop_requested"
+    call = ModelCall.objects.get(id=completion.call_id)
+    assert call.error == "" and 4 <= call.output_tokens < 400  # counted from what was generated

@@ -60,3 +60,19 @@ def test_it_produces_schema_valid_json(local_model):
 
     assert isinstance(stance, Stance)
     assert 1 <= stance.confidence <= 10
+
+
+def test_it_stops_generating_when_the_caller_has_enough(local_model):
+    prompt = Prompt(system_prefix="You are a storyteller.", messages=[{"role": "user", "content": "Tell a long story."}],
+                    max_tokens=200)
+    pieces = []
+
+    def take_two(piece):
+        pieces.append(piece)
+        return len(pieces) >= 2
+
+    completion = gateway.stream(role=Role.PERSONA, prompt=prompt, on_text=take_two)
+
+    assert len(pieces) == 2 and completion.text == "".join(pieces)
+    assert completion.stop_reason == "stop_requested"
+    assert 1 <= ModelCall.objects.get(id=completion.call_id).output_tokens < 20

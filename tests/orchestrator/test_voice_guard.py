@@ -1,7 +1,11 @@
+import re
+
 import pytest
 
 from debates.models import Message
 from debates.orchestrator import debate_run
+from debates.orchestrator.voice import SENTENCE_LIMITS
+from faultline.llm.fake_messages_api import Reply
 from faultline.llm.models import ModelCall
 from tests.support.group_recorder import GroupRecorder
 from tests.support.scripted_debate import FORBIDDEN_SAMPLE
@@ -34,3 +38,43 @@ def test_a_phrase_that_survives_the_regeneration_is_cut_out():
     cleaned = remove_forbidden(text, ["That's a great point", "I understand your perspective"])
 
     assert cleaned == "Bram. But the data says otherwise."
+
+
+RAMBLE = ("Gold is money. I made one. I made one. I made one. Savers lose to inflation. I made one. "
+          "Central banks print. Bonds are return-free risk. Miners dilute. Vaults cost money. Yields matter. ") * 6
+
+
+def test_a_rambling_model_is_stopped_at_the_turns_length_and_its_repeats_never_shown(scripted_api, new_debate):
+    api, script = scripted_api(dispute="none", chunk_size=6)
+    respond = script.respond
+    api.responder = lambda body: (Reply.says(RAMBLE, chunk_size=6, output_tokens=900)
+                                  if body.get("stream") else respond(body))
+    debate = new_debate(max_turns=3)
+
+    with GroupRecorder(debate.id) as recorder:
+        debate_run(debate_id=debate.id)
+
+    messages = list(Message.objects.filter(debate=debate))
+    assert messages
+    for message in messages:
+        sentences = [s for s in re.split(r"(?<=\.)\s+", message.text) if s]
+        assert len(sentences) <= SENTENCE_LIMITS[message.kind], (message.kind, message.text)
+        assert sentences.count("I made one.") <= 1, message.text
+    openings = [m.text for m in messages if m.kind == "opening"]
+    assert openings[0] == "Gold is money. I made one. Savers lose to inflation. Central banks print. Bonds are return-free risk."
+    assert "Vaults cost money" not in recorder.html and "I made one. I made one" not in recorder.html
+    # generation was cut short rather than run to the end (the full ramble is 900 tokens)
+    calls = ModelCall.objects.filter(debate=debate, role="persona")
+    assert calls and all(tokens < 100 for tokens in calls.values_list("output_tokens", flat=True))
+
+
+def test_turn_shaping_keeps_distinct_sentences_up_to_the_limit():
+    from debates.orchestrator.voice import said_enough, shape_turn
+
+    assert shape_turn("A one. A one! B two? C three… D four.", 3) == "A one. B two? C three…"
+    assert shape_turn("No full stop at the end", 2) == "No full stop at the end"
+    assert shape_turn("One. Two. Unfinished thou", 3, final=False) == "One. Two. Unfinished thou"
+    assert shape_turn("One. Two. Three. Unfinished thou", 3, final=False) == "One. Two. Three."
+    assert shape_turn('He said "stop." Then left.', 1) == 'He said "stop."'
+    assert not said_enough("One. Two. Three", 3) and said_enough("One. Two. Three. ", 3)
+    assert said_enough("Same. Same. Same. Same. Same. Same. ", 3)  # looping without saying anything new

@@ -39,11 +39,14 @@ class AnthropicProvider:
             model=model, prompt=prompt, output_config={"format": {"type": "json_schema", "schema": strict}}
         )
 
-    def stream(self, *, model: str, prompt: Prompt, on_text: Callable[[str], None]) -> ProviderResult:
+    def stream(self, *, model: str, prompt: Prompt, on_text: Callable[[str], bool | None]) -> ProviderResult:
+        """Stream text to ``on_text``; when it returns True the rest is not wanted and the stream is closed."""
         try:
             with self.client.messages.stream(**self._request(model, prompt)) as stream:
                 for chunk in stream.text_stream:
-                    on_text(chunk)
+                    if on_text(chunk):
+                        # Closing the response stops the generation; usage so far is in the snapshot.
+                        return _result(stream.current_message_snapshot, stop_reason="stop_requested")
                 message = stream.get_final_message()
         except anthropic.APIError as exc:
             raise ProviderError(_describe(exc)) from exc
@@ -72,16 +75,20 @@ class AnthropicProvider:
         }
 
 
-def _result(message) -> ProviderResult:
+def _result(message, stop_reason: str = "") -> ProviderResult:
     text = "".join(block.text for block in message.content if block.type == "text")
     usage = message.usage
+    output_tokens = usage.output_tokens or 0
+    if stop_reason:
+        # Stopped before the final usage arrived: count what was generated (about 4 characters a token).
+        output_tokens = max(output_tokens, -(-len(text) // 4))
     return ProviderResult(
         text=text,
         model=message.model,
-        stop_reason=message.stop_reason or "",
+        stop_reason=stop_reason or message.stop_reason or "",
         usage=Usage(
             input_tokens=usage.input_tokens or 0,
-            output_tokens=usage.output_tokens or 0,
+            output_tokens=output_tokens,
             cache_creation_tokens=usage.cache_creation_input_tokens or 0,
             cache_read_tokens=usage.cache_read_input_tokens or 0,
         ),

@@ -45,7 +45,7 @@ class LocalProvider:
     def complete_json(self, *, model: str, prompt: Prompt, schema: dict) -> ProviderResult:
         return self._chat(model=model, prompt=prompt, response_format={"type": "json_object", "schema": schema})
 
-    def stream(self, *, model: str, prompt: Prompt, on_text: Callable[[str], None]) -> ProviderResult:
+    def stream(self, *, model: str, prompt: Prompt, on_text: Callable[[str], bool | None]) -> ProviderResult:
         with self._lock:
             llama = self._load()
             chunks = llama.create_chat_completion(
@@ -55,10 +55,13 @@ class LocalProvider:
             for chunk in chunks:
                 choice = chunk["choices"][0]
                 piece = choice.get("delta", {}).get("content")
+                stop_reason = choice.get("finish_reason") or stop_reason
                 if piece:
                     parts.append(piece)
-                    on_text(piece)
-                stop_reason = choice.get("finish_reason") or stop_reason
+                    if on_text(piece):  # the caller has enough: stop generating
+                        chunks.close()
+                        stop_reason = "stop_requested"
+                        break
             text = "".join(parts)
             usage = Usage(
                 input_tokens=len(llama.tokenize(_flatten(prompt).encode())),
@@ -108,4 +111,6 @@ def _flatten(prompt: Prompt) -> str:
 
 def _stop_reason(finish_reason: str) -> str:
     # Speak the gateway's (Anthropic's) vocabulary so callers check one word for truncation.
+    if finish_reason == "stop_requested":
+        return finish_reason
     return "max_tokens" if finish_reason == "length" else "end_turn"
