@@ -24,43 +24,47 @@ SENTENCE_LIMITS = {"opening": 5, "key_argument": 6, "reply": 3, "dismissal": 1, 
 # A model repeating itself this many sentences past the limit without saying anything new is stopped.
 REPETITION_SLACK = 3
 
-# A sentence ends at . ! ? or … (plus closing quotes or brackets) followed by white space.
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+")
+# A sentence ends at . ! ? or … (plus closing quotes or brackets) followed by white space; a line
+# break ends one too (small models write lists of unpunctuated lines).
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*[ \t]*\n\s*|(?<=[.!?…])[\"'”’)\]]*\s+|[ \t]*\n\s*")
 
 
-def _sentences(text: str) -> tuple[list[str], str]:
-    """The complete sentences of ``text`` and the unfinished rest."""
+def _sentences(text: str) -> tuple[list[tuple[str, str]], str]:
+    """The complete sentences of ``text``, each with the separator that followed it (a space or a
+    line break), and the unfinished rest."""
     parts, start = [], 0
     for match in _SENTENCE_BREAK.finditer(text):
-        parts.append(text[start:match.end()].strip())
+        sentence = text[start:match.end()].strip()
+        if sentence:
+            parts.append((sentence, "\n" if "\n" in match.group() else " "))
         start = match.end()
-    return [p for p in parts if p], text[start:]
+    return parts, text[start:]
 
 
-def _distinct(sentences: list[str]) -> list[str]:
+def _distinct(sentences: list[tuple[str, str]]) -> list[tuple[str, str]]:
     seen, kept = set(), []
-    for sentence in sentences:
+    for sentence, separator in sentences:
         key = re.sub(r"\W+", " ", sentence).strip().lower()
         if key and key not in seen:
             seen.add(key)
-            kept.append(sentence)
+            kept.append((sentence, separator))
     return kept
 
 
 def shape_turn(text: str, limit: int, *, final: bool = True) -> str:
-    """At most ``limit`` distinct sentences of ``text``, repeats dropped.
+    """At most ``limit`` distinct sentences of ``text``, repeats dropped, line breaks kept.
 
     While streaming (``final=False``) the unfinished last sentence is kept when there is room
     for it; in the final text it counts as a sentence of its own.
     """
     complete, rest = _sentences(text)
     if final and rest.strip():
-        complete, rest = [*complete, rest.strip()], ""
+        complete, rest = [*complete, (rest.strip(), " ")], ""
     kept = _distinct(complete)[:limit]
-    shaped = " ".join(kept)
+    shaped = "".join(sentence + separator for sentence, separator in kept)
     if rest.strip() and len(kept) < limit:
-        shaped = f"{shaped} {rest.lstrip()}" if shaped else rest.lstrip()
-    return shaped.strip() if final else shaped
+        shaped += rest.lstrip()
+    return shaped.strip() if final else shaped.rstrip()
 
 
 def said_enough(text: str, limit: int) -> bool:

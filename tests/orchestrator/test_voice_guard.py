@@ -78,3 +78,6 @@ def test_turn_shaping_keeps_distinct_sentences_up_to_the_limit():
     assert shape_turn('He said "stop." Then left.', 1) == 'He said "stop."'
     assert not said_enough("One. Two. Three", 3) and said_enough("One. Two. Three. ", 3)
     assert said_enough("Same. Same. Same. Same. Same. Same. ", 3)  # looping without saying anything new
+    # unpunctuated lines are sentences too, and keep their line breaks
+    assert shape_turn("You conceded: Yes\nYou conceded: Yes\nEvidence: none\n\nThird line\nFourth", 3) == \
+        "You conceded: Yes\nEvidence: none\nThird line"
