@@ -51,13 +51,18 @@ def _distinct(sentences: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return kept
 
 
+# A word said four or more times in a row is a loop, not emphasis.
+_WORD_LOOP = re.compile(r"\b(\w+)(?:[\s,]+\1\b){3,}", re.IGNORECASE)
+
+
 def shape_turn(text: str, limit: int, *, final: bool = True) -> str:
-    """At most ``limit`` distinct sentences of ``text``, repeats dropped, line breaks kept.
+    """At most ``limit`` distinct sentences of ``text``, repeats dropped, line breaks kept,
+    word loops collapsed.
 
     While streaming (``final=False``) the unfinished last sentence is kept when there is room
     for it; in the final text it counts as a sentence of its own.
     """
-    complete, rest = _sentences(text)
+    complete, rest = _sentences(_WORD_LOOP.sub(r"\1", text))
     if final and rest.strip():
         complete, rest = [*complete, (rest.strip(), " ")], ""
     kept = _distinct(complete)[:limit]
@@ -70,7 +75,8 @@ def shape_turn(text: str, limit: int, *, final: bool = True) -> str:
 def said_enough(text: str, limit: int) -> bool:
     """True once ``text`` holds ``limit`` distinct complete sentences, or keeps repeating itself."""
     complete, _ = _sentences(text)
-    return len(_distinct(complete)) >= limit or len(complete) >= limit + REPETITION_SLACK
+    looping = _WORD_LOOP.search(text[-200:]) is not None
+    return looping or len(_distinct(complete)) >= limit or len(complete) >= limit + REPETITION_SLACK
 
 
 def find_forbidden(text: str, phrases: list[str]) -> list[str]:

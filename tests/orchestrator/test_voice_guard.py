@@ -81,3 +81,6 @@ def test_turn_shaping_keeps_distinct_sentences_up_to_the_limit():
     # unpunctuated lines are sentences too, and keep their line breaks
     assert shape_turn("You conceded: Yes\nYou conceded: Yes\nEvidence: none\n\nThird line\nFourth", 3) == \
         "You conceded: Yes\nEvidence: none\nThird line"
+    # a word loop is collapsed, and it ends the generation
+    assert shape_turn("The Hard-Money Max Max Max Max Max Max Max", 3) == "The Hard-Money Max"
+    assert said_enough("The Hard-Money Max Max Max Max", 3) and not said_enough("It is very, very good", 3)

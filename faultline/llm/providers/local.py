@@ -25,6 +25,11 @@ def model_path() -> Path | None:
     return path if path.exists() else None
 
 
+# The 135M model loops on words ("Max Max Max ...") without a repetition penalty. Only free text
+# gets it: in constrained JSON the quotes and commas must repeat.
+TEXT_REPEAT_PENALTY = 1.15
+
+
 class LocalProvider:
     name = "local"
     _llama = None
@@ -40,7 +45,7 @@ class LocalProvider:
         return ProviderStatus(self.name, True, f"offline demo model {path.name} via llama.cpp")
 
     def complete(self, *, model: str, prompt: Prompt) -> ProviderResult:
-        return self._chat(model=model, prompt=prompt)
+        return self._chat(model=model, prompt=prompt, repeat_penalty=TEXT_REPEAT_PENALTY)
 
     def complete_json(self, *, model: str, prompt: Prompt, schema: dict) -> ProviderResult:
         return self._chat(model=model, prompt=prompt, response_format={"type": "json_object", "schema": schema})
@@ -49,7 +54,8 @@ class LocalProvider:
         with self._lock:
             llama = self._load()
             chunks = llama.create_chat_completion(
-                messages=_messages(prompt), max_tokens=prompt.max_tokens, temperature=prompt.temperature, stream=True
+                messages=_messages(prompt), max_tokens=prompt.max_tokens, temperature=prompt.temperature, stream=True,
+                repeat_penalty=TEXT_REPEAT_PENALTY,
             )
             parts, stop_reason = [], ""
             for chunk in chunks:
