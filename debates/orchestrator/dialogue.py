@@ -58,15 +58,22 @@ class DialogueRun:
         participants = list(debate.participants.select_related("persona").order_by("seat"))
         self.speakers = [Speaker(p.persona, p.seat) for p in participants]
         self.by_persona = {s.persona.id: s for s in self.speakers}
-        # Side work that must not delay the next speaker: ledger updates in order on one thread,
-        # detection in order on another (so a speaker waiting for the ledger never waits for a
-        # detection window), crux rooms in parallel.
+        # Side work that must not delay the next speaker: the main channel's ledger updates in
+        # order on one thread, the crux rooms' on another (so a speaker waiting for the ledger
+        # never queues behind a room's), detection in order on a third (never behind a detection
+        # window either), crux rooms in parallel.
         self.ledger = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"ledger-{debate.pk}")
         self.ledger_futures: list[Future] = []
+        self.room_ledger = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"room-ledger-{debate.pk}")
+        self.room_ledger_futures: list[Future] = []
         self.detector = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"side-{debate.pk}")
         self.rooms = ThreadPoolExecutor(max_workers=4, thread_name_prefix=f"rooms-{debate.pk}")
         self.room_futures: list[Future] = []
         self.detection_futures: list[Future] = []
+        # Round records and reflections: notes for later contexts that nobody waits for, not even
+        # the closings (only the finish does, so the debate's notes are complete when it ends).
+        self.notes = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"notes-{debate.pk}")
+        self.note_futures: list[Future] = []
 
     # ── lifecycle ─────────────────────────────────────────────────────────────────────────────
 
@@ -83,14 +90,18 @@ class DialogueRun:
             self._wait_for_side_work()
             evidence = self.detector.submit(_in_thread, results.evidence_ledger, debate=self.debate)
             self._closings()
-            self._await_ledger(lag=0)  # the closing stances belong in the final ledger
+            self._await_ledger(lag=0, rooms=True)  # the closing stances belong in the final ledger
+            self._await_notes()
             self._finish(Debate.Status.COMPLETED, evidence=evidence.result())
         except DebateStopped:
             self._wait_for_side_work(timeout=60)
+            self._await_notes()
             self._finish(Debate.Status.STOPPED, evidence=results.evidence_ledger(debate=self.debate))
         finally:
             self.detector.shutdown(wait=False, cancel_futures=True)
             self.ledger.shutdown(wait=False, cancel_futures=True)
+            self.room_ledger.shutdown(wait=False, cancel_futures=True)
+            self.notes.shutdown(wait=False, cancel_futures=True)
             self.rooms.shutdown(wait=False, cancel_futures=True)
 
     def _begin(self) -> None:
@@ -166,7 +177,7 @@ class DialogueRun:
             # The cut-off turn belongs to someone else: it is that person's turn, again.
             speaker, kind = self.by_persona[interrupted.persona_id], interrupted.kind
         turn = interrupted.turn if interrupted else self._next_turn_number()
-        self._await_ledger(lag=0 if kind == Message.Kind.CLOSING else 1)
+        self._await_ledger(lag=1)
         context = self._context(speaker, kind, aspect_index=aspect_index, addressee=addressee)
         message = speak(debate=self.debate, speaker=speaker, kind=kind, turn=turn, context=context, phase=phase,
                         aspect_index=aspect_index, interrupted=interrupted, allow_pass=allow_pass)
@@ -179,24 +190,29 @@ class DialogueRun:
                                 aspect_index=aspect_index)
 
     def _ledger(self, message: Message) -> None:
-        self.ledger_futures.append(self.ledger.submit(_in_thread, self._fold_into_ledger, message=message))
+        if message.room_id is None:
+            self.ledger_futures.append(self.ledger.submit(_in_thread, self._fold_into_ledger, message=message))
+        else:
+            self.room_ledger_futures.append(self.room_ledger.submit(_in_thread, self._fold_into_ledger, message=message))
 
     def _fold_into_ledger(self, message: Message) -> None:
         ledger_update(message_id=message.id)
-        # A reflection is a second model call: run it with the detections, not on the ledger thread
-        # the next speaker waits for.
+        # A reflection is a second model call: it runs with the other notes, not on the ledger
+        # thread the next speaker waits for.
         if not reflection_due(debate_id=self.debate.id):
             return
         try:
-            self.detection_futures.append(self.detector.submit(
+            self.note_futures.append(self.notes.submit(
                 _in_thread, reflections_generate, debate=self.debate, round_number=(message.aspect_index or 0) + 1))
         except RuntimeError:  # the run is over (a room's last message); the next debate event is none
             logger.info("Reflection for debate %s not scheduled: the run has ended", self.debate.id)
 
-    def _await_ledger(self, lag: int) -> None:
+    def _await_ledger(self, lag: int, rooms: bool = False) -> None:
         # The speaker sees the last message verbatim anyway, so its ledger update (still running
-        # beside this turn) may lag by one; everything older must be in.
-        for future in self.ledger_futures[: len(self.ledger_futures) - lag]:
+        # beside this turn) may lag by one; everything older must be in. Crux rooms' updates are
+        # awaited only where the whole ledger is due (the closings).
+        futures = self.ledger_futures[: len(self.ledger_futures) - lag]
+        for future in futures + (list(self.room_ledger_futures) if rooms else []):
             try:
                 future.result()
             except Exception:
@@ -266,8 +282,16 @@ class DialogueRun:
         self._schedule_detection()
 
     def _record_round(self, aspect_index: int) -> None:
-        self.detection_futures.append(
-            self.detector.submit(_in_thread, round_record_extract, debate=self.debate, aspect_index=aspect_index))
+        self.note_futures.append(
+            self.notes.submit(_in_thread, round_record_extract, debate=self.debate, aspect_index=aspect_index))
+
+    def _await_notes(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        for future in list(self.note_futures):
+            try:
+                future.result(timeout=max(0.1, deadline - time.monotonic()))
+            except Exception:
+                logger.exception("A round record or reflection of debate %s failed", self.debate.id)
 
     # ── side work ─────────────────────────────────────────────────────────────────────────────
 
@@ -315,6 +339,9 @@ class DialogueRun:
 
     def _closings(self) -> None:
         self._phase("closing")
+        # The closings read the full ledger: every dialogue and crux-room update is in before the
+        # first one; after that each may lag by one closing, which the next speaker sees verbatim.
+        self._await_ledger(lag=0, rooms=True)
         done = set(self._main_messages([Message.Kind.CLOSING]).filter(status=Message.Status.COMPLETE)
                    .values_list("persona_id", flat=True))
         for speaker in self.speakers:

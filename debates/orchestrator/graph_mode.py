@@ -64,16 +64,18 @@ class GraphRun(DialogueRun):
             self._crystallize(minimum=1, final=True)
             self._await_crystallizations()
             self._wait_for_side_work()
+            self._await_notes()
             self._finish(Debate.Status.COMPLETED)
         except DebateStopped:
             self._await_crystallizations(timeout=60)
             self._wait_for_side_work(timeout=60)
+            self._await_notes()
             self._finish(Debate.Status.STOPPED)
         finally:
             # A crystallization still running (the debate failed mid-window) must not write the
             # map after this run lets go of the debate, or it could race a resumed run.
             self.crystallizer.shutdown(wait=True, cancel_futures=True)
-            # Every other executor this run owns: the dialogue's ledger, detector and rooms.
+            # Every other executor this run owns: the dialogue's ledgers, detector, notes and rooms.
             for executor in [v for v in vars(self).values() if isinstance(v, ThreadPoolExecutor)]:
                 executor.shutdown(wait=False, cancel_futures=True)
 

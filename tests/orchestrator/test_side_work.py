@@ -1,0 +1,50 @@
+"""What the next speaker waits for: the main channel's ledger (lagging by one), never a crux
+room's ledger updates, and the closings wait once for the whole ledger."""
+
+import threading
+import time
+
+import pytest
+
+from debates.models import Message
+from debates.orchestrator import dialogue
+from debates.orchestrator.dialogue import DialogueRun
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_speaker_never_queues_behind_a_crux_rooms_ledger_updates(new_debate, monkeypatch):
+    debate = new_debate()
+    room_may_finish = threading.Event()
+    folded = []
+
+    def slow_for_rooms(*, message_id):
+        if message_id < 0:  # the room's messages below
+            room_may_finish.wait(10)
+        folded.append(message_id)
+        return True
+
+    monkeypatch.setattr(dialogue, "ledger_update", slow_for_rooms)
+    run = DialogueRun(debate)
+    try:
+        run._ledger(Message(id=-1, debate=debate, room_id=1))
+        run._ledger(Message(id=-2, debate=debate, room_id=1))
+        run._ledger(Message(id=1, debate=debate))
+        run._ledger(Message(id=2, debate=debate))
+
+        started = time.monotonic()
+        run._await_ledger(lag=1)
+        assert time.monotonic() - started < 2 and 1 in folded, "the speaker waited for the room"
+        assert -1 not in folded
+
+        waiter = threading.Thread(target=run._await_ledger, kwargs={"lag": 0, "rooms": True})
+        waiter.start()
+        waiter.join(0.3)
+        assert waiter.is_alive(), "the closings must wait for the rooms' updates too"
+        room_may_finish.set()
+        waiter.join(5)
+        assert not waiter.is_alive() and set(folded) == {-1, -2, 1, 2}
+    finally:
+        room_may_finish.set()
+        for executor in (run.ledger, run.room_ledger, run.detector, run.notes, run.rooms):
+            executor.shutdown(wait=True)
