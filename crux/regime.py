@@ -3,6 +3,16 @@
 from __future__ import annotations
 
 CONSENSUS, PARTIAL, POLARIZED = "consensus", "partial", "polarized"
+# Nothing to judge from: graph mode when no crystallization of the map ever succeeded.
+UNDETERMINED = "undetermined"
+
+# How pages and exports name each regime.
+REGIME_LABELS = {
+    CONSENSUS: "Consensus",
+    PARTIAL: "Partial agreement",
+    POLARIZED: "Polarized",
+    UNDETERMINED: "Undetermined (the argument map could not be built)",
+}
 
 
 def is_opposed(positions: list[str]) -> bool:

@@ -12,11 +12,11 @@ import dataclasses
 import json
 import re
 
+from crux.regime import REGIME_LABELS
 from debates.models import Debate
 from debates.state import DebateView, fold
 
 JSON_FORMAT = "faultline-debate/1"
-REGIME_LABELS = {"consensus": "Consensus", "partial": "Partial agreement", "polarized": "Polarized"}
 
 
 def md_escape(text) -> str:

@@ -27,12 +27,14 @@ from crux.graph.dispute_graph import DisputeGraph
 from crux.graph.outcome import graph_outcome
 from crux.graph.prompts import map_for_persona
 from crux.graph.results import graph_cards, graph_results
+from crux.regime import UNDETERMINED
 from debates.models import Debate, Message
 from debates.orchestrator.dialogue import DebateStopped, DialogueRun
 from debates.orchestrator.messages import debate_totals
 from debates.orchestrator.speaking import Speaker
 from debates.services.events import event_append
 from debates.state import SUITS, EventKind
+from faultline.llm.types import ModelError
 
 logger = logging.getLogger(__name__)
 
@@ -136,6 +138,9 @@ class GraphRun(DialogueRun):
         try:
             return graph_crystallize(debate=self.debate, through_turn=through_turn, max_rounds=self.max_rounds,
                                      final=final)
+        except ModelError as exc:  # the model's usual failures: one line, the next window retries
+            logger.warning("Crystallization through turn %s of debate %s skipped: %s", through_turn, self.debate.id, exc)
+            return ""
         except Exception:  # the map is an observer: a failed window never takes the debate down
             logger.exception("Crystallization through turn %s of debate %s failed", through_turn, self.debate.id)
             return ""
@@ -167,6 +172,10 @@ class GraphRun(DialogueRun):
         outcome = graph_outcome(graph, [s.name for s in self.speakers])
         convergence = {"reason": state.converged or "max_rounds", "rounds": len(state.rounds)}
         results = graph_results(graph, outcome, convergence=convergence)
+        if not state.rounds:
+            # Every crystallization failed: an empty map says nothing about agreement, so it must
+            # not read as consensus.
+            results["regime"] = UNDETERMINED
         ids = {s.name: s.persona.id for s in self.speakers}
         with transaction.atomic():
             for index, card in enumerate(graph_cards(graph, outcome)):

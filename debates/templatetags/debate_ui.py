@@ -3,6 +3,7 @@ autoescaped wherever it is shown."""
 
 from django import template
 
+from crux.regime import REGIME_LABELS
 from debates.state import SUITS
 
 register = template.Library()
@@ -26,12 +27,6 @@ STATUS_LABELS = {
     "failed": "Failed",
     "stopped": "Stopped",
 }
-REGIME_LABELS = {
-    "consensus": "Consensus",
-    "partial": "Partial agreement",
-    "polarized": "Polarized",
-}
-
 
 @register.filter
 def suit_colour(suit: str) -> str:

@@ -7,7 +7,9 @@ from crux.graph import DisputeGraph
 from crux.models import CruxRoom, DisputeGraphState
 from debates.models import Debate, Event
 from debates.orchestrator import debate_run
+from debates.exports import debate_markdown
 from debates.selectors import debate_view
+from debates.templatetags.debate_ui import regime_label
 from debates.services.lifecycle import debate_create
 from faultline.llm.models import ModelCall
 from tests.support.scripted_debate import DebateScript
@@ -107,6 +109,21 @@ def test_a_failed_crystallization_folds_its_turns_into_the_next_window(scripted_
     assert len(calls) == 2 + len(updates)
     assert updates[0]["turns"][0] == 1 and updates[0]["turns"][1] > 3  # the openings, read by the next window
     assert updates[0]["graph"]["disputes"]
+
+
+def test_a_map_no_crystallization_could_build_is_undetermined_not_consensus(scripted_api, graph_debate, monkeypatch):
+    scripted_api()
+    monkeypatch.setattr(DebateScript, "_structured_Crystallization", lambda self, body: {"moves": "not a list"})
+    debate = graph_debate(max_turns=6)
+
+    debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
+    assert not Event.objects.filter(debate=debate, kind="graph_updated").exists()
+    assert debate.results["regime"] == "undetermined"
+    assert debate_view(debate_id=debate.id).results["regime"] == "undetermined"
+    assert regime_label("undetermined").startswith("Undetermined") and "Regime: **Undetermined" in debate_markdown(
+        debate=debate, view=debate_view(debate_id=debate.id))
 
 
 def test_a_failed_graph_debate_resumes_from_its_persisted_map(scripted_api, graph_debate):
