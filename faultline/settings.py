@@ -5,7 +5,6 @@ development, is what `make run` uses on a laptop. Without DATABASE_URL / REDIS_U
 PostgreSQL and Redis are started on demand (see faultline/embedded.py).
 """
 
-import os
 from pathlib import Path
 
 import dj_database_url

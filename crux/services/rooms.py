@@ -81,13 +81,10 @@ def _crux_surfaced(room: CruxRoom) -> bool:
         max_tokens=200,
         temperature=0.0,
     )
-    try:
-        check = gateway.extract(role=Role.JUDGING, prompt=prompt, schema=CruxExitCheck,
-                                tag=CallTag(debate_id=room.debate_id, phase="crux_exit_check"))
-    except ModelError as exc:
-        logger.warning("Exit check failed in room %s, continuing: %s", room.id, exc)
-        return False
-    return check.surfaced
+    check = gateway.extract_or_skip(role=Role.JUDGING, prompt=prompt, schema=CruxExitCheck,
+                                    tag=CallTag(debate_id=room.debate_id, phase="crux_exit_check"),
+                                    what=f"Exit check in room {room.id}")
+    return check is not None and check.surfaced
 
 
 def card_payload(card: CruxCard, room: CruxRoom) -> dict:

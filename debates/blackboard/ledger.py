@@ -9,7 +9,6 @@ update and is logged; the ledger keeps its last good state and the debate goes o
 from __future__ import annotations
 
 import json
-import logging
 
 from django.conf import settings
 from django.db import transaction
@@ -22,9 +21,8 @@ from debates.services.events import event_append
 from debates.services.transcripts import transcript_of
 from debates.state import EventKind
 from faultline.llm import gateway
-from faultline.llm.types import CallTag, ModelError, Prompt, Role
+from faultline.llm.types import CallTag, Prompt, Role
 
-logger = logging.getLogger(__name__)
 
 LEDGER_KEEPER = (
     "You keep the position ledger of a debate. Given a participant's current position state and "
@@ -88,11 +86,10 @@ def ledger_update(*, message_id: int) -> bool:
         max_tokens=600,
         temperature=0.2,
     )
-    try:
-        update = gateway.extract(role=Role.EXTRACTION, prompt=prompt, schema=PositionUpdate,
-                                 tag=CallTag(debate_id=debate.id, persona=speaker.persona_id, phase="ledger"))
-    except ModelError as exc:
-        logger.warning("Ledger update for message %s skipped (the debate goes on): %s", message_id, exc)
+    update = gateway.extract_or_skip(role=Role.EXTRACTION, prompt=prompt, schema=PositionUpdate,
+                                     tag=CallTag(debate_id=debate.id, persona=speaker.persona_id, phase="ledger"),
+                                     what=f"Ledger update for message {message_id}")
+    if update is None:
         return False
 
     ids = {name.lower(): persona_id for persona_id, name in names.items()}
@@ -146,11 +143,10 @@ def round_record_extract(*, debate: Debate, aspect_index: int) -> RoundRecord | 
         max_tokens=900,
         temperature=0.2,
     )
-    try:
-        draft = gateway.extract(role=Role.EXTRACTION, prompt=prompt, schema=RoundRecordDraft,
-                                tag=CallTag(debate_id=debate.id, phase="round_record"))
-    except ModelError as exc:
-        logger.warning("Round record %s of %s skipped: %s", aspect_index, debate.id, exc)
+    draft = gateway.extract_or_skip(role=Role.EXTRACTION, prompt=prompt, schema=RoundRecordDraft,
+                                    tag=CallTag(debate_id=debate.id, phase="round_record"),
+                                    what=f"Round record {aspect_index} of {debate.id}")
+    if draft is None:
         return None
     ids = {name.lower(): pid for pid, name in _participants(debate).items()}
     takes = {
@@ -194,11 +190,10 @@ def reflections_generate(*, debate: Debate, round_number: int) -> list[Reflectio
             return []
         notes.epistemic_score = 0
         notes.save(update_fields=["epistemic_score"])
-    try:
-        draft = gateway.extract(role=Role.EXTRACTION, prompt=prompt, schema=ReflectionDraft,
-                                tag=CallTag(debate_id=debate.id, phase="reflection"))
-    except ModelError as exc:
-        logger.warning("Reflection for %s skipped: %s", debate.id, exc)
+    draft = gateway.extract_or_skip(role=Role.EXTRACTION, prompt=prompt, schema=ReflectionDraft,
+                                    tag=CallTag(debate_id=debate.id, phase="reflection"),
+                                    what=f"Reflection for {debate.id}")
+    if draft is None:
         return []
     ids = {name.lower(): pid for pid, name in names.items()}
     source = [m.id for m in recent]

@@ -3,8 +3,6 @@ ledger. Cruxes are what the rooms found, not what a final model call imagines.""
 
 from __future__ import annotations
 
-import logging
-
 from crux.models import CruxCard
 from crux.regime import regime_for
 from debates.models import Debate, Message
@@ -12,9 +10,8 @@ from debates.prompts import EVIDENCE_EXTRACTOR
 from debates.schemas import EvidenceLedger
 from debates.services.transcripts import transcript_of
 from faultline.llm import gateway
-from faultline.llm.types import CallTag, ModelError, Prompt, Role
+from faultline.llm.types import CallTag, Prompt, Role
 
-logger = logging.getLogger(__name__)
 TRANSCRIPT_LIMIT_CHARS = 24_000
 
 
@@ -30,13 +27,10 @@ def evidence_ledger(*, debate: Debate) -> list[dict]:
         max_tokens=1500,
         temperature=0.1,
     )
-    try:
-        ledger = gateway.extract(role=Role.EXTRACTION, prompt=prompt, schema=EvidenceLedger,
-                                 tag=CallTag(debate_id=debate.id, phase="evidence_ledger"))
-    except ModelError as exc:
-        logger.warning("Evidence ledger of %s skipped: %s", debate.id, exc)
-        return []
-    return [entry.model_dump() for entry in ledger.entries]
+    ledger = gateway.extract_or_skip(role=Role.EXTRACTION, prompt=prompt, schema=EvidenceLedger,
+                                     tag=CallTag(debate_id=debate.id, phase="evidence_ledger"),
+                                     what=f"Evidence ledger of {debate.id}")
+    return [entry.model_dump() for entry in ledger.entries] if ledger else []
 
 
 def debate_results(*, debate: Debate, evidence_ledger: list[dict]) -> dict:

@@ -148,6 +148,17 @@ def extract(*, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag =
             ) from second_error
 
 
+def extract_or_skip(*, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag = CallTag(),
+                    what: str) -> SchemaT | None:
+    """``extract`` for side work a debate can go on without: a model failure (after the repair
+    retry) is logged as "<what> skipped" and comes back as None."""
+    try:
+        return extract(role=role, prompt=prompt, schema=schema, tag=tag)
+    except ModelError as exc:
+        logger.warning("%s skipped (the debate goes on): %s", what, exc)
+        return None
+
+
 def _validate(schema: type[SchemaT], completion: Completion) -> SchemaT:
     if completion.stop_reason == "max_tokens":
         raise StructuredOutputError("output was cut off at the token limit")
