@@ -12,14 +12,14 @@ The modules here are plain Python, no Django, except ``models`` and ``crystalliz
     outcome = graph_outcome(graph)                                  # common ground, camps, cruxes, regime
 """
 
-from .dispute_graph import (
+from .dispute_graph import DisputeGraph
+from .nodes import (
     AddDispute,
     AddReason,
     AddStance,
     Assumption,
     BatchResult,
     Concede,
-    DisputeGraph,
     ProposeCrux,
     Reframe,
     Rejected,

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import textwrap
 
-from .dispute_graph import ATTACKS, YES, DisputeGraph
+from .dispute_graph import DisputeGraph
+from .nodes import ATTACKS, YES
 
 WIDTH = 360
 PAD = 6

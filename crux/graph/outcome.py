@@ -19,7 +19,8 @@ from dataclasses import asdict, dataclass, field
 
 from crux.argumentation import Semantics
 
-from .dispute_graph import NO, SUPPORTS, YES, DisputeGraph, _key
+from .dispute_graph import DisputeGraph
+from .nodes import NO, SUPPORTS, YES, _key
 
 CONSENSUS, PARTIAL, POLARIZED = "consensus", "partial", "polarized"
 MAX_EXTENSIONS = 256  # the map holds at most 8 disputes, so 2^8 camps at worst

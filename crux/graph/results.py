@@ -9,7 +9,8 @@ defeats the stance); open and settled disputes become crux cards.
 
 from __future__ import annotations
 
-from .dispute_graph import ATTACKS, SUPPORTS, DisputeGraph
+from .dispute_graph import DisputeGraph
+from .nodes import ATTACKS, SUPPORTS
 from .outcome import GraphOutcome
 
 SUITS = ("♠", "♥", "♦", "♣")

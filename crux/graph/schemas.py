@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from .dispute_graph import (
+from .nodes import (
     AddDispute,
     AddReason,
     AddStance,
