@@ -207,7 +207,11 @@ def prepare_services(env: dict) -> list[str]:
     started = []
     if not env.get("DATABASE_URL"):
         was_running = embedded.postgres_running()
-        say("starting the embedded PostgreSQL (pgvector)" if not was_running else "using the running embedded PostgreSQL")
+        say(
+            "starting the embedded PostgreSQL (pgvector)"
+            if not was_running
+            else "using the running embedded PostgreSQL"
+        )
         env["DATABASE_URL"] = embedded.postgres_url()
         if not was_running:
             started.append("postgres")
@@ -262,8 +266,11 @@ def wait_until_serving(url: str, children: list[Child], timeout: float = 60) -> 
 
 
 def not_ready(report: dict) -> list[str]:
-    return [f"{name}: {part.get('detail', 'down')}" for name, part in report.items()
-            if isinstance(part, dict) and not part.get("ok")]
+    return [
+        f"{name}: {part.get('detail', 'down')}"
+        for name, part in report.items()
+        if isinstance(part, dict) and not part.get("ok")
+    ]
 
 
 def watched_paths() -> list[str]:
@@ -275,13 +282,36 @@ def watched_paths() -> list[str]:
 def reloading(command: list[str]) -> list[str]:
     # watchfiles runs the command and restarts it whenever a watched file changes; daphne and
     # Celery have no autoreload of their own.
-    return [sys.executable, "-m", "watchfiles", "--filter", "default", "--target-type", "command",
-            shlex.join(command), *watched_paths()]
+    return [
+        sys.executable,
+        "-m",
+        "watchfiles",
+        "--filter",
+        "default",
+        "--target-type",
+        "command",
+        shlex.join(command),
+        *watched_paths(),
+    ]
 
 
 def children_for(config: LaunchConfig) -> list[Child]:
-    worker = [sys.executable, "-m", "celery", "-A", "faultline", "worker", "--loglevel", "INFO", "--pool", "threads",
-              "--concurrency", str(config.worker_concurrency), "--hostname", f"faultline@{socket.gethostname()}"]
+    worker = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "faultline",
+        "worker",
+        "--loglevel",
+        "INFO",
+        "--pool",
+        "threads",
+        "--concurrency",
+        str(config.worker_concurrency),
+        "--hostname",
+        f"faultline@{socket.gethostname()}",
+    ]
     web = [sys.executable, "-m", "daphne", "-b", config.host, "-p", str(config.port), "faultline.asgi:application"]
     if config.reload:
         worker, web = reloading(worker), reloading(web)
@@ -295,9 +325,13 @@ def run(config: LaunchConfig) -> int:
             f"port {port} on {host} is already taken by another program. "
             f"Stop it, or pick another port: `make run PORT={port + 1}` (or FAULTLINE_PORT={port + 1})."
         )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "faultline.settings", "PYTHONUNBUFFERED": "1",
-           # Absolute, so every child finds the same state folder whatever its working directory.
-           "FAULTLINE_STATE_DIR": str(config.state_dir)}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "faultline.settings",
+        "PYTHONUNBUFFERED": "1",
+        # Absolute, so every child finds the same state folder whatever its working directory.
+        "FAULTLINE_STATE_DIR": str(config.state_dir),
+    }
     started: list[str] = []
     children = children_for(config)
     stopping = threading.Event()
@@ -363,8 +397,12 @@ def main(argv: list[str] | None = None) -> None:
     run_parser = commands.add_parser("run", help="start services, migrate, load the seed deck, serve (default)")
     run_parser.add_argument("--host", default=defaults.host, help="FAULTLINE_HOST")
     run_parser.add_argument("--port", type=int, default=defaults.port, help="FAULTLINE_PORT")
-    run_parser.add_argument("--concurrency", type=int, default=defaults.worker_concurrency,
-                            help="debates the worker runs at once (FAULTLINE_WORKER_CONCURRENCY)")
+    run_parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=defaults.worker_concurrency,
+        help="debates the worker runs at once (FAULTLINE_WORKER_CONCURRENCY)",
+    )
     run_parser.add_argument("--reload", action="store_true", help="restart web and worker when code changes")
     commands.add_parser("config", help="show what `run` would use, from the environment and .env")
     commands.add_parser("stop", help="stop the embedded PostgreSQL and Redis of this state folder")
@@ -380,8 +418,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(probe(args.port))
     config = defaults
     if args.command == "run":
-        config = dataclasses.replace(defaults, host=args.host, port=args.port,
-                                     worker_concurrency=args.concurrency, reload=args.reload)
+        config = dataclasses.replace(
+            defaults, host=args.host, port=args.port, worker_concurrency=args.concurrency, reload=args.reload
+        )
     if args.command == "config":
         for line in config.describe():
             print(line)

@@ -69,8 +69,15 @@ def test_the_build_context_leaves_out_secrets_local_state_and_caches(tmp_path):
 def test_the_build_context_keeps_everything_the_site_runs_on(tmp_path):
     context = set(build_context(copy_checkout(ROOT, tmp_path / "checkout")))
 
-    for needed in ("manage.py", "faultline/settings.py", "faultline/asgi.py", "templates/base.html",
-                   "static/css/faultline.css", "requirements/runtime.txt", "personas/seed/decks.json"):
+    for needed in (
+        "manage.py",
+        "faultline/settings.py",
+        "faultline/asgi.py",
+        "templates/base.html",
+        "static/css/faultline.css",
+        "requirements/runtime.txt",
+        "personas/seed/decks.json",
+    ):
         assert needed in context
     app_packages = [path.name for path in ROOT.iterdir() if (path / "apps.py").exists()]
     for package in app_packages:
@@ -81,8 +88,14 @@ def test_this_checkout_would_send_no_secret_or_state_to_docker():
     # The working tree as it is (with its .faultline/ state, caches and maybe a .env).
     context = build_context(ROOT)
 
-    assert not [name for name in context if Path(name).name.startswith(".env") or name.startswith(".faultline/")
-                or "__pycache__" in name or name.startswith((".git/", ".venv/"))]
+    assert not [
+        name
+        for name in context
+        if Path(name).name.startswith(".env")
+        or name.startswith(".faultline/")
+        or "__pycache__" in name
+        or name.startswith((".git/", ".venv/"))
+    ]
 
 
 def test_the_compiler_is_only_in_the_build_stage():
@@ -109,13 +122,17 @@ def test_the_image_installs_only_the_hashed_runtime_lock():
     build, runtime = stages()
     installs = [run for run in values(build, "RUN") + values(runtime, "RUN") if "pip install" in run]
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    test_tools = {re.split(r"[\[=<>]", requirement)[0].lower() for requirement in project["optional-dependencies"]["test"]}
+    test_tools = {
+        re.split(r"[\[=<>]", requirement)[0].lower() for requirement in project["optional-dependencies"]["test"]
+    }
     runtime_lock = (ROOT / "requirements/runtime.txt").read_text().lower()
 
     assert installs == ["/opt/venv/bin/pip install --require-hashes -r /tmp/runtime.txt"]
     assert values(build, "COPY") == ["requirements/runtime.txt /tmp/runtime.txt"]
     # A test tool may be in the runtime lock only because a runtime dependency needs it.
-    wanted_by = {block.split("==")[0]: block.partition("# via")[2] for block in re.split(r"\n(?=[a-z0-9])", runtime_lock)}
+    wanted_by = {
+        block.split("==")[0]: block.partition("# via")[2] for block in re.split(r"\n(?=[a-z0-9])", runtime_lock)
+    }
     declared_for_tests = [tool for tool in test_tools if "pyproject.toml" in wanted_by.get(tool, "")]
     assert test_tools and not declared_for_tests, declared_for_tests
 
@@ -138,13 +155,26 @@ def test_the_image_collects_static_files_that_production_serves_from_a_manifest(
     build_env = dict(re.findall(r"(\w+)=(\S+)", collect.split("python manage.py")[0]))
     env = {**os.environ, **build_env, "FAULTLINE_ENV": "production", "FAULTLINE_STATE_DIR": str(tmp_path / "state")}
 
-    collected = subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput"], cwd=image, env=env,
-                               capture_output=True, text=True, timeout=120)
+    collected = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput"],
+        cwd=image,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert collected.returncode == 0, collected.stdout + collected.stderr
     url = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); from django.templatetags.static import static; "
-         "print(static('django_htmx/htmx-2.min.js'), static('css/faultline.css'))"],
-        cwd=image, env={**env, "DJANGO_SETTINGS_MODULE": "faultline.settings"}, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.templatetags.static import static; "
+            "print(static('django_htmx/htmx-2.min.js'), static('css/faultline.css'))",
+        ],
+        cwd=image,
+        env={**env, "DJANGO_SETTINGS_MODULE": "faultline.settings"},
+        capture_output=True,
+        text=True,
         timeout=60,
     )
 
@@ -158,10 +188,17 @@ def test_the_image_collects_static_files_that_production_serves_from_a_manifest(
 
 def test_development_serves_static_files_from_the_finders():
     shown = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
-         "print(settings.WHITENOISE_USE_FINDERS, settings.STORAGES['staticfiles']['BACKEND'])"],
-        cwd=ROOT, env={**os.environ, "FAULTLINE_ENV": "development", "DJANGO_SETTINGS_MODULE": "faultline.settings"},
-        capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings; "
+            "print(settings.WHITENOISE_USE_FINDERS, settings.STORAGES['staticfiles']['BACKEND'])",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "FAULTLINE_ENV": "development", "DJANGO_SETTINGS_MODULE": "faultline.settings"},
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
     assert shown.stdout.split() == ["True", "django.contrib.staticfiles.storage.StaticFilesStorage"], shown.stderr
@@ -188,9 +225,12 @@ def test_compose_runs_in_production_mode_with_a_required_secret_key():
         assert re.fullmatch(r"\$\{SECRET_KEY:\?[^}]+\}", environment["SECRET_KEY"]), environment["SECRET_KEY"]
         assert services[name]["env_file"] == [{"path": ".env", "required": False}]
     # No placeholder key anywhere that could pass the production check.
-    settings_lines = [line for line in (ROOT / "docker-compose.yml").read_text().splitlines()
-                      if not line.lstrip().startswith("#")]
-    assert not [line for line in settings_lines if re.match(r"\s*-?\s*SECRET_KEY\s*[:=]\s*(?!\s|\$\{SECRET_KEY:\?)", line)]
+    settings_lines = [
+        line for line in (ROOT / "docker-compose.yml").read_text().splitlines() if not line.lstrip().startswith("#")
+    ]
+    assert not [
+        line for line in settings_lines if re.match(r"\s*-?\s*SECRET_KEY\s*[:=]\s*(?!\s|\$\{SECRET_KEY:\?)", line)
+    ]
 
 
 @pytest.mark.parametrize("service", ["db", "redis", "migrate", "web", "worker"])
