@@ -27,21 +27,22 @@ def is_os_environ(node: ast.expr) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "environ" and isinstance(node.value, ast.Name)
 
 
+def reads_environment(func: ast.expr) -> bool:
+    if isinstance(func, ast.Name):
+        return func.id == "env"  # django-environ: env("NAME")
+    if not isinstance(func, ast.Attribute):
+        return False
+    if func.attr in ENV_READERS and isinstance(func.value, ast.Name) and func.value.id == "env":
+        return True  # django-environ: env.str("NAME", ...)
+    return (func.attr == "get" and is_os_environ(func.value)) or func.attr == "getenv"
+
+
 def variables_read(tree: ast.AST) -> set[str]:
     found = set()
     for node in ast.walk(tree):
         name = None
-        if isinstance(node, ast.Call) and node.args:
-            func = node.func
-            if isinstance(func, ast.Attribute) and func.attr in ENV_READERS and isinstance(func.value, ast.Name) \
-                    and func.value.id == "env":  # django-environ: env.str("NAME", ...)
-                name = name_pattern(node.args[0])
-            elif isinstance(func, ast.Name) and func.id == "env":  # env("NAME")
-                name = name_pattern(node.args[0])
-            elif isinstance(func, ast.Attribute) and func.attr == "get" and is_os_environ(func.value):
-                name = name_pattern(node.args[0])
-            elif isinstance(func, ast.Attribute) and func.attr == "getenv":
-                name = name_pattern(node.args[0])
+        if isinstance(node, ast.Call) and node.args and reads_environment(node.func):
+            name = name_pattern(node.args[0])
         elif isinstance(node, ast.Subscript) and is_os_environ(node.value) and isinstance(node.ctx, ast.Load):
             name = name_pattern(node.slice)
         if name:
@@ -89,7 +90,10 @@ def test_every_variable_the_code_reads_is_in_the_readme_table():
 def test_the_readme_table_lists_no_variable_the_code_does_not_read():
     read = code_variables()
 
-    stale = sorted(name for name in documented_variables()
-                   if name not in read and not any(documented(pattern, {name}) for pattern in read))
+    stale = sorted(
+        name
+        for name in documented_variables()
+        if name not in read and not any(documented(pattern, {name}) for pattern in read)
+    )
 
     assert not stale, f"the README documents variables no code reads: {stale}"
