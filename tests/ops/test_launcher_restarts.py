@@ -55,6 +55,16 @@ def healthz_status(port: int) -> int:
         return error.code
 
 
+def launcher_environment() -> dict:
+    """The environment less anything the launcher should take from the .env under test."""
+    kept = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("FAULTLINE_") and key not in ("DATABASE_URL", "REDIS_URL")
+    }
+    return {**kept, "PYTHONUNBUFFERED": "1"}
+
+
 def test_a_killed_worker_is_restarted_while_the_web_keeps_answering(tmp_path):
     app = copy_build_context(ROOT, tmp_path / "app")
     port = free_port()
@@ -62,15 +72,11 @@ def test_a_killed_worker_is_restarted_while_the_web_keeps_answering(tmp_path):
         f"FAULTLINE_PORT={port}\nFAULTLINE_STATE_DIR={tmp_path / 'state'}\nFAULTLINE_WORKER_CONCURRENCY=2\n"
         "FAULTLINE_LLM=local\n"
     )
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith("FAULTLINE_") and key not in ("DATABASE_URL", "REDIS_URL")
-    }
+    env = launcher_environment()
     launcher = subprocess.Popen(
         [sys.executable, "-m", "faultline", "run"],
         cwd=app,
-        env={**env, "PYTHONUNBUFFERED": "1"},
+        env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
