@@ -274,7 +274,7 @@ def run_scenario(*, label: str, count: int, args, browser, storage_state, base_u
     """The delays of every event, persisted -> DOM, by kind and by stage."""
     from debates.models import Debate, Event
     from debates.services.lifecycle import debate_create
-    from debates.tasks import run_debate
+    from orchestration.tasks import run_debate
     from personas.models import Deck
 
     def create():

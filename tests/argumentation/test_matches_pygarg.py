@@ -10,7 +10,7 @@ import pysat  # noqa: F401  (pygarg imports it lazily; fail early and clearly if
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crux.argumentation import ArgumentationFramework, Semantics
+from argumentation import ArgumentationFramework, Semantics
 
 from .strategies import property_settings
 

@@ -6,7 +6,7 @@ import pytest
 from crux.graph import DisputeGraph
 from crux.models import CruxRoom, DisputeGraphState
 from debates.models import Debate, Event
-from debates.orchestrator import debate_run
+from orchestration.run import debate_run
 from debates.exports import debate_markdown
 from debates.selectors import debate_view
 from debates.templatetags.debate_ui import regime_label
