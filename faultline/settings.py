@@ -130,6 +130,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# The queue debates are sent to and workers consume (separate deployments can share one Redis).
+CELERY_TASK_DEFAULT_QUEUE = env.str("FAULTLINE_QUEUE", default="celery")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis redelivers a task that is not acked within the visibility timeout, even one still running
 # (acks are late). Set it far beyond the longest debate (hours, with a long model outage waited

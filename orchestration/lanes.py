@@ -121,3 +121,6 @@ class Lanes:
                     logger.error("%s: a %s job did not stop within %.0f s of the run's end", self.name, name, timeout)
                 except Exception:
                     logger.debug("%s: a %s job ended with an error during shutdown", self.name, name, exc_info=True)
+        for lane in self._lanes.values():
+            if all(future.done() for future in lane.futures):
+                lane.executor.shutdown(wait=True)  # its threads exit now that nothing is left to run
