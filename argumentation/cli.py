@@ -7,20 +7,24 @@
 
 Answers follow ICCMA 2019: ``[[a,b],[c]]`` for EE, ``[a,b]`` or ``NO`` for SE,
 ``YES``/``NO`` for DC and DS.  Every error is one line on stderr and a
-non-zero exit status (1 for a bad input file, 2 for bad usage).
+non-zero exit status (1 for a bad input file, 2 for bad usage or an input
+beyond the solver's limits: more than MAX_ARGUMENTS arguments, a file over
+MAX_INPUT_BYTES, or a problem that runs out of memory).
 """
 
 import argparse
+import os
 import sys
 from collections.abc import Iterable, Sequence
 from typing import NoReturn, TextIO
 
 from .framework import ArgumentationFramework
-from .parsers import FORMATS, ParseError, parse_framework
+from .parsers import FORMATS, MAX_ARGUMENTS, ParseError, TooLargeError, parse_framework
 from .semantics import Semantics
 
 SOLVER_NAME = "Faultline argumentation 1.0"
 SOLVER_AUTHOR = "The Faultline project"
+MAX_INPUT_BYTES = 256 * 1024 * 1024
 
 PROBLEMS = tuple(
     f"{problem}-{semantics.value}"
@@ -35,6 +39,10 @@ class UsageError(Exception):
 
 class InputError(Exception):
     """Unreadable or malformed input (exit status 1)."""
+
+
+class LimitError(Exception):
+    """Input beyond what the solver takes (exit status 2)."""
 
 
 class _OneLineArgumentParser(argparse.ArgumentParser):
@@ -59,12 +67,15 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         return _run(argv, out)
-    except UsageError as error:
+    except (UsageError, LimitError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    except MemoryError:
+        print(f"error: out of memory (this solver takes at most {MAX_ARGUMENTS} arguments)", file=sys.stderr)
+        return 2
 
 
 def _run(argv: list[str], out: TextIO) -> int:
@@ -116,6 +127,9 @@ def _run(argv: list[str], out: TextIO) -> int:
 
 def _read_framework(path: str, file_format: str) -> ArgumentationFramework:
     try:
+        size = os.stat(path).st_size
+        if size > MAX_INPUT_BYTES:
+            raise LimitError(f"{path}: {size} bytes; this solver reads at most {MAX_INPUT_BYTES}")
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
     except OSError as error:
@@ -124,6 +138,8 @@ def _read_framework(path: str, file_format: str) -> ArgumentationFramework:
         raise InputError(f"{path}: not UTF-8 text") from None
     try:
         return parse_framework(text, file_format, source=path)
+    except TooLargeError as error:
+        raise LimitError(str(error)) from None
     except ParseError as error:
         raise InputError(str(error)) from None
 

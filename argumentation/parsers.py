@@ -10,7 +10,9 @@ apx (ICCMA 2015-2021)::
 i23 (ICCMA 2023): a ``p af N`` header, then one ``i j`` attack per line;
 arguments are 1..N; lines starting with ``#`` are comments.
 
-Both readers name arguments by strings ("a", "1", ...).
+Both readers name arguments by strings ("a", "1", ...). Neither accepts more than
+``MAX_ARGUMENTS`` arguments: the solver is exact, and a header like ``p af 2000000000`` must be
+refused before anything is allocated for it.
 """
 
 import re
@@ -18,6 +20,7 @@ import re
 from .framework import ArgumentationFramework
 
 FORMATS = ("apx", "i23")
+MAX_ARGUMENTS = 1_000_000
 
 _APX_STATEMENT = re.compile(r"\s*(arg|att)\s*\(([^()]*)\)\s*\.")
 _APX_NAME = re.compile(r"[^\s,()%.]+")
@@ -32,6 +35,14 @@ class ParseError(ValueError):
         self.source = source
         self.line_number = line_number
         self.problem = problem
+
+
+class TooLargeError(ParseError):
+    """A well-formed framework beyond what this solver takes (see MAX_ARGUMENTS)."""
+
+
+def _too_many(source: str, line_number: int, count: int) -> TooLargeError:
+    return TooLargeError(source, line_number, f"{count} arguments; this solver takes at most {MAX_ARGUMENTS}")
 
 
 def parse_apx(text: str, source: str = "<apx>") -> ArgumentationFramework:
@@ -55,6 +66,8 @@ def parse_apx(text: str, source: str = "<apx>") -> ArgumentationFramework:
                 )
             if kind == "arg":
                 arguments.append(names[0])
+                if len(arguments) > MAX_ARGUMENTS:
+                    raise _too_many(source, line_number, len(arguments))
             else:
                 attacks.append((names[0], names[1], line_number))
             position = statement.end()
@@ -79,6 +92,8 @@ def parse_i23(text: str, source: str = "<i23>") -> ArgumentationFramework:
             if len(fields) != 3 or fields[:2] != ["p", "af"] or not _NUMBER.fullmatch(fields[2]):
                 raise ParseError(source, line_number, f"expected header 'p af N' but found {content!r}")
             argument_count = int(fields[2])
+            if argument_count > MAX_ARGUMENTS:
+                raise _too_many(source, line_number, argument_count)
             continue
         if len(fields) != 2 or not all(_NUMBER.fullmatch(field) for field in fields):
             raise ParseError(source, line_number, f"expected an attack 'i j' but found {content!r}")

@@ -71,7 +71,7 @@ def extensions_in_strong_region(
 
         def check(argument: int) -> bool:
             label = labels[argument]
-            if label == IN or label == OUT:
+            if label in (IN, OUT):
                 return True
             blank_attackers = 0
             last_blank = -1
@@ -110,7 +110,7 @@ def extensions_in_strong_region(
                     attacker_label = labels[attacker]
                     if attacker_label == IN:
                         return False
-                    if attacker_label == BLANK or attacker_label == EXCLUDED:
+                    if attacker_label in (BLANK, EXCLUDED):
                         labels[attacker] = MUST_OUT
                         changed.append(attacker)
                 for target in local_targets[argument]:

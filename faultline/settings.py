@@ -213,8 +213,15 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
-# Serving straight from the finders keeps `make run` free of a collectstatic step.
-WHITENOISE_USE_FINDERS = True
+# Development serves straight from the finders, so `make run` needs no collectstatic step.
+# Production serves what `collectstatic` gathered (the Docker image runs it) under hashed names
+# that browsers may cache for good.
+WHITENOISE_USE_FINDERS = not PRODUCTION
+if PRODUCTION:
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
 WHITENOISE_AUTOREFRESH = DEBUG
 
 if PRODUCTION:

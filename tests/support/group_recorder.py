@@ -26,7 +26,7 @@ class GroupRecorder:
         while not self._stop.is_set():
             try:
                 self.messages.append(await asyncio.wait_for(layer.receive(channel), timeout=0.2))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
         await layer.group_discard(self.group, channel)
 

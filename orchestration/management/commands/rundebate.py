@@ -23,7 +23,7 @@ class Command(BaseCommand):
         parser.add_argument("--topic", help="What they debate (at most 500 characters)")
         parser.add_argument("--deck", help="Deck name or slug the personas come from")
         parser.add_argument("--max-turns", type=int, default=None, help="Dialogue turns (default: 12)")
-        parser.add_argument("--mode", choices=[Debate.Mode.DIALOGUE, Debate.Mode.GRAPH], default=Debate.Mode.DIALOGUE,
+        parser.add_argument("--mode", choices=Debate.Mode.values, default=Debate.Mode.DIALOGUE.value,
                             help="dialogue (crux rooms and cards) or graph (an argument map, Dung semantics)")
         parser.add_argument("--trace", help="Write one JSON line per model call (full prompt, tokens) to this file")
         parser.add_argument("--resume", metavar="DEBATE_ID", help="Resume a debate whose worker died, from its last event")
