@@ -211,14 +211,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Login throttling (the site's and the admin's): after FAULTLINE_LOGIN_FAILURE_LIMIT failed
-# logins from one address, that address is locked out for FAULTLINE_LOGIN_LOCKOUT_MINUTES.
+# Login throttling (the site's and the admin's): FAULTLINE_LOGIN_FAILURE_LIMIT failed logins
+# from one address are answered as usual; the next one locks that address out for
+# FAULTLINE_LOGIN_LOCKOUT_MINUTES (django-axes counts the locking failure itself, hence + 1).
 # Behind a reverse proxy, run daphne with --proxy-headers so the address is the client's.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_FAILURE_LIMIT = env.int("FAULTLINE_LOGIN_FAILURE_LIMIT", default=5)
+AXES_FAILURE_LIMIT = env.int("FAULTLINE_LOGIN_FAILURE_LIMIT", default=5) + 1
 AXES_COOLOFF_TIME = dt.timedelta(minutes=env.int("FAULTLINE_LOGIN_LOCKOUT_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
@@ -226,7 +227,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 # Account creation, per client address (django-ratelimit, counted in Redis).
 FAULTLINE_SIGNUP_RATE = env.str("FAULTLINE_SIGNUP_RATE", default="10/h")
-RATELIMIT_VIEW = "debates.views.accounts.signup_throttled"
+RATELIMIT_CACHE_PREFIX = "faultline-ratelimit:"
 
 # Content-Security-Policy (django-csp): scripts and styles come from our own static files only;
 # no inline script, no eval (htmx runs with allowEval off, see base.html).

@@ -11,10 +11,12 @@ def _signup_rate(group, request) -> str:
     return settings.FAULTLINE_SIGNUP_RATE
 
 
-@ratelimit(key="ip", rate=_signup_rate, method="POST", block=True)
+@ratelimit(key="ip", rate=_signup_rate, method="POST", block=False)
 def signup(request):
     if request.user.is_authenticated:
         return redirect("debate_new")
+    if getattr(request, "limited", False):
+        return signup_throttled(request)
     next_url = request.POST.get("next") or request.GET.get("next") or ""
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()},
                                            require_https=request.is_secure()):
@@ -27,8 +29,8 @@ def signup(request):
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
-def signup_throttled(request, exception):
-    """django-ratelimit's answer when one address creates accounts too fast (RATELIMIT_VIEW)."""
+def signup_throttled(request):
+    """When one address creates accounts too fast (FAULTLINE_SIGNUP_RATE)."""
     return render(request, "registration/locked_out.html", {
         "message": "Too many sign-ups from your address. Wait a while, then try again.",
     }, status=429)
