@@ -5,10 +5,13 @@ development, is what `make run` uses on a laptop. Without DATABASE_URL / REDIS_U
 PostgreSQL and Redis are started on demand (see faultline/embedded.py).
 """
 
+import datetime as dt
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import dj_database_url
 import environ
+from csp.constants import NONE, SELF
 
 from faultline import embedded
 
@@ -58,6 +61,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "axes",
+    "csp",
     "faultline",
     "faultline.llm",
     "personas",
@@ -76,6 +81,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a lockout into the "too many attempts" page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "faultline.urls"
@@ -193,6 +201,25 @@ CRUX_PAIR_COOLDOWN_SECONDS = env.int("CRUX_PAIR_COOLDOWN_SECONDS", default=300)
 CRUX_ROOM_MAX_TURNS = env.int("CRUX_ROOM_MAX_TURNS", default=20)
 REFLECTION_THRESHOLD = env.int("REFLECTION_THRESHOLD", default=15)
 
+# ── Quotas: what one user may run and spend (staff are exempt; UserQuota in the admin raises
+# them per user). A cap of 0 means no cap. ──────────────────────────────────────────────────
+
+FAULTLINE_MAX_CONCURRENT_DEBATES = env.int("FAULTLINE_MAX_CONCURRENT_DEBATES", default=3)
+
+
+def _usd(name: str, default: str) -> Decimal:
+    try:
+        value = Decimal(env.str(name, default=default))
+    except InvalidOperation:
+        raise environ.ImproperlyConfigured(f"{name} must be an amount in USD, like 5 or 12.50") from None
+    if not value.is_finite() or value < 0:
+        raise environ.ImproperlyConfigured(f"{name} must be an amount in USD, 0 or more")
+    return value
+
+
+FAULTLINE_DAILY_SPEND_USD = _usd("FAULTLINE_DAILY_SPEND_USD", "5")
+FAULTLINE_MONTHLY_SPEND_USD = _usd("FAULTLINE_MONTHLY_SPEND_USD", "50")
+
 # ── Web ───────────────────────────────────────────────────────────────────────────────────────
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -201,6 +228,42 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Login throttling (the site's and the admin's): FAULTLINE_LOGIN_FAILURE_LIMIT failed logins
+# from one address are answered as usual; the next one locks that address out for
+# FAULTLINE_LOGIN_LOCKOUT_MINUTES (django-axes counts the locking failure itself, hence + 1).
+# Behind a reverse proxy, run daphne with --proxy-headers so the address is the client's.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("FAULTLINE_LOGIN_FAILURE_LIMIT", default=5) + 1
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env.int("FAULTLINE_LOGIN_LOCKOUT_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+# Account creation, per client address (django-ratelimit, counted in Redis).
+FAULTLINE_SIGNUP_RATE = env.str("FAULTLINE_SIGNUP_RATE", default="10/h")
+RATELIMIT_CACHE_PREFIX = "faultline-ratelimit:"
+
+# Content-Security-Policy (django-csp): scripts and styles come from our own static files only;
+# no inline script, no eval (htmx runs with allowEval off, see base.html).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+CSRF_FAILURE_VIEW = "faultline.errors.csrf_failure"
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"

@@ -21,6 +21,15 @@ STALE_AFTER_SECONDS = 90
 RUN_DEBATE_TASK = "orchestration.run_debate"
 
 
+def _clean_topic(topic: str) -> str:
+    topic = (topic or "").strip()
+    if not topic:
+        raise ValidationError({"topic": "Type a topic for the debate."})
+    if len(topic) > MAX_TOPIC_LENGTH:
+        raise ValidationError({"topic": f"Keep the topic to {MAX_TOPIC_LENGTH} characters or fewer."})
+    return topic
+
+
 def debate_create(
     *,
     owner,
@@ -31,11 +40,7 @@ def debate_create(
     mode: str = Debate.Mode.DIALOGUE,
     max_turns: int | None = None,
 ) -> Debate:
-    topic = (topic or "").strip()
-    if not topic:
-        raise ValidationError({"topic": "Type a topic for the debate."})
-    if len(topic) > MAX_TOPIC_LENGTH:
-        raise ValidationError({"topic": f"Keep the topic to {MAX_TOPIC_LENGTH} characters or fewer."})
+    topic = _clean_topic(topic)
     unique = list(dict.fromkeys(personas))
     if not MIN_HAND <= len(unique) <= MAX_HAND:
         raise ValidationError({"personas": f"Pick between {MIN_HAND} and {MAX_HAND} personas."})
@@ -67,8 +72,12 @@ def run_enqueue(*, debate_id) -> None:
 
 
 def debate_start(**kwargs) -> Debate:
-    """Create a debate and hand it to a worker once the rows are committed."""
+    """Create a debate and hand it to a worker once the rows are committed; refused (nothing
+    created, nothing queued) when the owner is at one of their limits."""
+    from debates.services.quotas import quota_check_start
+
     with transaction.atomic():
+        quota_check_start(user=kwargs.get("owner"))
         debate = debate_create(**kwargs)
         run_enqueue(debate_id=debate.id)
     return debate
@@ -95,9 +104,12 @@ def debate_can_resume(*, debate: Debate) -> bool:
 
 def debate_resume(*, debate: Debate) -> None:
     """Queue the orchestrator again; it continues after the last persisted event."""
+    from debates.services.quotas import quota_check_start
+
     if not debate_can_resume(debate=debate):
         raise ValidationError("This debate is still running or already finished; there is nothing to resume.")
     with transaction.atomic():
+        quota_check_start(user=debate.owner, resuming=debate)
         # A person asking again gets a fresh count of recoveries.
         Debate.objects.filter(pk=debate.pk).update(stop_requested=False, recoveries=0)
         run_enqueue(debate_id=debate.id)
@@ -113,3 +125,23 @@ def debate_share(*, debate: Debate) -> str:
 def debate_unshare(*, debate: Debate) -> None:
     debate.share_token = None
     debate.save(update_fields=["share_token"])
+
+
+def debate_rename(*, debate: Debate, topic: str) -> None:
+    debate.topic = _clean_topic(topic)
+    debate.save(update_fields=["topic"])
+
+
+def debate_delete(*, debate: Debate) -> None:
+    """Delete a debate and all it produced. One that is running is refused (its orchestrator
+    would go on writing into rows that are gone): stop it first. Its model calls stay in the
+    ledger, billed to its owner, so deleting a debate gives back no spend under the quotas."""
+    from faultline.llm.models import ModelCall
+
+    if debate.status in (Debate.Status.PENDING, Debate.Status.RUNNING) and not debate_is_orphaned(debate=debate):
+        raise ValidationError(
+            "This debate is still running: stop it, wait until it says it has stopped, then delete it."
+        )
+    with transaction.atomic():
+        ModelCall.objects.filter(debate=debate).update(owner_of_deleted_debate=debate.owner_id)
+        debate.delete()

@@ -119,3 +119,10 @@ def position_map(view) -> dict:
 def stroke_width(points) -> float:
     """Line width for a relation resting on this many points (plus one), capped so it stays legible."""
     return min(int(points), 6) * 1.2
+
+
+@register.filter
+def minutes_words(delta) -> str:
+    """A timedelta as "15 minutes" (the login lockout page)."""
+    minutes = max(1, round(delta.total_seconds() / 60))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
