@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from debates import broadcast
 from debates.models import Debate, Participant
 from personas.models import Deck, Persona
 
@@ -108,3 +109,5 @@ def debate_share(*, debate: Debate) -> str:
 def debate_unshare(*, debate: Debate) -> None:
     debate.share_token = None
     debate.save(update_fields=["share_token"])
+    # Viewers already watching through the link are disconnected, not just refused next time.
+    transaction.on_commit(lambda: broadcast.access_changed(debate_id=debate.id))
