@@ -36,8 +36,8 @@ def test_a_lost_update_followed_by_another_is_repaired_on_the_open_page(page, li
 
     page.wait_for_selector(f"#msg-{second.id}:not(.is-streaming)")
     assert chat_messages(page) == [
-        (f"msg-{first.id}", "Gold kept its value for centuries."),
-        (f"msg-{second.id}", "Centuries are not a portfolio's horizon."),
+        [f"msg-{first.id}", "Gold kept its value for centuries."],
+        [f"msg-{second.id}", "Centuries are not a portfolio's horizon."],
     ]
     assert page.locator(f"#msg-{first.id}.is-streaming").count() == 0
     assert page.evaluate("window.__notReloaded") and not page.js_errors
