@@ -8,9 +8,9 @@ and is dropped by its sequence number.
 
 Never silently stale: events carry consecutive sequence numbers, so an event that skips one means
 a push was lost on the way, and the socket resyncs (a fresh snapshot). A lost push that nothing
-follows (the debate's last event) is caught by the page, which reports the sequence number it shows
-every few seconds (static/js/faultline.js): if the log holds an older event the page has not got,
-it is sent a snapshot too.
+follows (the debate's last event) is caught when the page reports in, every few seconds
+(static/js/faultline.js): if the log holds an event this socket never got and that is too old to
+be still on its way, the page is sent a snapshot too.
 
 Streaming text (``debate.progress``) is not an event: it is shown only while this socket's view
 holds the message as still streaming, so a late one never overwrites a finished message.
@@ -169,9 +169,10 @@ class DebateConsumer(WebsocketConsumer):
         self.send(text_data=fragments.message(dataclasses.replace(message, text=event["text"]), oob=True))
 
     def receive(self, text_data=None, bytes_data=None):
-        """The page reports which event it shows: {"seq": n}. Anything else is ignored."""
+        """The page reports which event it shows, {"seq": n}, every few seconds: the moment to check
+        that nothing was lost on the way here. Anything else is ignored."""
         try:
-            shown = int(json.loads(text_data or "")["seq"])
+            int(json.loads(text_data or "")["seq"])
         except (ValueError, TypeError, KeyError):
             return
         if self.view is None or time.monotonic() - self.last_check < MIN_CHECK_INTERVAL:
@@ -180,8 +181,10 @@ class DebateConsumer(WebsocketConsumer):
         if not self._allowed():
             self._revoke()
             return
-        shown = min(shown, self.view.last_seq)
-        first_missing = (Event.objects.filter(debate_id=self.debate_id, seq__gt=shown)
+        # Compared with what this socket has sent, not with what the page has drawn so far: on an
+        # open socket nothing sent is lost, and a page still working through a backlog of updates
+        # must not be handed a snapshot on top of it.
+        first_missing = (Event.objects.filter(debate_id=self.debate_id, seq__gt=self.view.last_seq)
                          .order_by("seq").values_list("created_at", flat=True).first())
         if first_missing is not None and timezone.now() - first_missing > LOST_AFTER:
             self._send_snapshot()
