@@ -6,6 +6,7 @@ import logging
 
 from celery import shared_task
 
+from debates.models import Debate
 from debates.services.leases import DebateBusy
 from orchestration import recovery  # noqa: F401  (connects the worker's recovery sweep)
 
@@ -18,6 +19,8 @@ def run_debate(debate_id: str) -> None:
 
     try:
         debate_run(debate_id=debate_id)
+    except Debate.DoesNotExist:
+        logger.info("Debate %s was deleted before a worker got to it", debate_id)
     except DebateBusy:
         # A second delivery of a debate another orchestrator is running (a redelivery, a recovery
         # sweep racing a resume): the holder finishes it; this one has nothing to do.

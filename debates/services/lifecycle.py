@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from debates import broadcast
 from debates.models import Debate, Participant
 from debates.services.leases import debate_is_being_run
 from personas.models import Deck, Persona
@@ -125,6 +126,8 @@ def debate_share(*, debate: Debate) -> str:
 def debate_unshare(*, debate: Debate) -> None:
     debate.share_token = None
     debate.save(update_fields=["share_token"])
+    # Viewers already watching through the link are disconnected, not just refused next time.
+    transaction.on_commit(lambda: broadcast.access_changed(debate_id=debate.id))
 
 
 def debate_rename(*, debate: Debate, topic: str) -> None:
@@ -142,6 +145,8 @@ def debate_delete(*, debate: Debate) -> None:
         raise ValidationError(
             "This debate is still running: stop it, wait until it says it has stopped, then delete it."
         )
+    debate_id = debate.id
     with transaction.atomic():
         ModelCall.objects.filter(debate=debate).update(owner_of_deleted_debate=debate.owner_id)
         debate.delete()
+        transaction.on_commit(lambda: broadcast.access_changed(debate_id=debate_id))

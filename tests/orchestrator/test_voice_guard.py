@@ -21,7 +21,7 @@ def test_forbidden_phrases_never_reach_the_page(scripted_api, new_debate):
         debate_run(debate_id=debate.id)
 
     assert recorder.messages, "nothing was pushed to the page"
-    assert "great point" not in recorder.html.lower()
+    assert "great point" not in recorder.pushed.lower()
     texts = list(Message.objects.filter(debate=debate).values_list("text", flat=True))
     assert texts and not any("great point" in text.lower() for text in texts)
     # Each persona's first draft used the phrase and was generated once more.
@@ -62,7 +62,7 @@ def test_a_rambling_model_is_stopped_at_the_turns_length_and_its_repeats_never_s
         assert sentences.count("I made one.") <= 1, message.text
     openings = [m.text for m in messages if m.kind == "opening"]
     assert openings[0] == "Gold is money. I made one. Savers lose to inflation. Central banks print. Bonds are return-free risk."
-    assert "Vaults cost money" not in recorder.html and "I made one. I made one" not in recorder.html
+    assert "Vaults cost money" not in recorder.pushed and "I made one. I made one" not in recorder.pushed
     # generation was cut short rather than run to the end (the full ramble is 900 tokens)
     calls = ModelCall.objects.filter(debate=debate, role="persona")
     assert calls and all(tokens < 100 for tokens in calls.values_list("output_tokens", flat=True))
