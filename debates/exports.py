@@ -12,21 +12,31 @@ import dataclasses
 import json
 import re
 
-from crux.regime import REGIME_LABELS
+from debates.regime import REGIME_LABELS
 from debates.models import Debate
 from debates.state import DebateView, fold
 
 JSON_FORMAT = "faultline-debate/1"
 
 
-def md_escape(text) -> str:
+# Every character str.splitlines() breaks on: a topic or a name with one of these must not start
+# a new Markdown line (a fake heading, a fake list item).
+LINE_BREAKS = re.compile(r"[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
+
+
+def _md_neutralise(text) -> str:
     text = str(text if text is not None else "")
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return re.sub(r"([\\\[\]])", r"\\\1", text)
 
 
+def md_escape(text) -> str:
+    """A single-line field (topic, name, question...): neutralised, its line breaks made spaces."""
+    return LINE_BREAKS.sub(" ", _md_neutralise(text))
+
+
 def _quote(text) -> str:
-    lines = md_escape(text).splitlines() or [""]
+    lines = _md_neutralise(text).splitlines() or [""]
     return "\n".join(f"> {line}" if line else ">" for line in lines)
 
 

@@ -42,6 +42,8 @@ class Debate(models.Model):
     # The sequence number of the last persisted event; events are numbered 1, 2, 3... per debate.
     last_seq = models.PositiveIntegerField(default=0)
     stop_requested = models.BooleanField(default=False)
+    # Runs started on this debate after its worker died, in a row; past a limit it is failed.
+    recoveries = models.PositiveSmallIntegerField(default=0)
     share_token = models.CharField(max_length=40, unique=True, null=True, blank=True)
     # [{"label": ..., "description": ...}], decided by the orchestrator at the start.
     aspects = models.JSONField(default=list, blank=True)
@@ -52,9 +54,33 @@ class Debate(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        permissions = [("view_any_debate", "Can watch any user's debate, private ones included")]
 
     def __str__(self):
         return self.topic[:80]
+
+
+class UserQuota(models.Model):
+    """One user's own limits, raising (or lowering) the site-wide defaults in settings.
+
+    An empty field means "the site default". Staff are never limited (debates.services.quotas).
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quota")
+    max_concurrent_debates = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Debates running at once. Empty: FAULTLINE_MAX_CONCURRENT_DEBATES."
+    )
+    daily_spend_usd = models.DecimalField(
+        max_digits=10, decimal_places=2, null=True, blank=True,
+        help_text="Estimated model spend per day (UTC), in USD. Empty: FAULTLINE_DAILY_SPEND_USD; 0: no cap.",
+    )
+    monthly_spend_usd = models.DecimalField(
+        max_digits=10, decimal_places=2, null=True, blank=True,
+        help_text="Estimated model spend per calendar month, in USD. Empty: FAULTLINE_MONTHLY_SPEND_USD; 0: no cap.",
+    )
+
+    def __str__(self):
+        return f"quota of {self.user}"
 
 
 class Participant(models.Model):

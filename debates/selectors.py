@@ -29,7 +29,12 @@ def debate_list_for(*, user, query: str = "") -> QuerySet[Debate]:
     return debates
 
 
+VIEW_ANY_DEBATE = "debates.view_any_debate"
+
+
 def debate_visible_to(*, debate: Debate, user, share_token: str = "") -> bool:
-    if user.is_authenticated and (debate.owner_id == user.id or user.is_staff):
+    """The owner, anyone given the permission to watch every debate (superusers have it), and
+    anyone holding the debate's share token. Being staff alone is not enough."""
+    if user.is_authenticated and (debate.owner_id == user.id or user.has_perm(VIEW_ANY_DEBATE)):
         return True
     return bool(share_token) and debate.share_token == share_token

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from debates.views import archive, live, setup
+from debates.views import archive, live, manage, setup
 
 urlpatterns = [
     path("", setup.home, name="home"),
@@ -12,6 +12,9 @@ urlpatterns = [
     path("debates/<uuid:debate_id>/resume/", live.debate_resume, name="debate_resume"),
     path("debates/<uuid:debate_id>/share/", live.debate_share, name="debate_share"),
     path("debates/<uuid:debate_id>/unshare/", live.debate_unshare, name="debate_unshare"),
+    path("debates/<uuid:debate_id>/rename/", manage.debate_rename, name="debate_rename"),
+    path("debates/<uuid:debate_id>/delete/", manage.debate_delete, name="debate_delete"),
+    path("debates/<uuid:debate_id>/failure/", live.debate_failure_reason, name="debate_failure_reason"),
     path("debates/<uuid:debate_id>/replay/", archive.debate_replay, name="debate_replay"),
     path("debates/<uuid:debate_id>/results/", archive.debate_results, name="debate_results"),
     path("debates/<uuid:debate_id>/export.md", archive.debate_export_markdown, name="debate_export_markdown"),

@@ -1,4 +1,9 @@
-"""GET /healthz: is every part Faultline needs up? 200 when all are, 503 otherwise."""
+"""GET /healthz: is every part Faultline needs up? 200 when all are, 503 otherwise.
+
+Anyone (a load balancer, the launcher) gets which parts are up; only staff get the details
+(worker names, versions, error text), which tell an attacker about the deployment. It never
+redirects to a login page: a probe has no session.
+"""
 
 import logging
 
@@ -56,4 +61,6 @@ def healthz(request):
     if not healthy:
         down = "; ".join(f"{name}: {part['detail']}" for name, part in report.items() if not part["ok"])
         logger.warning("healthz: not ready: %s", down)
+    if not (request.user.is_authenticated and request.user.is_staff):
+        report = {name: {"ok": part["ok"]} for name, part in report.items()}
     return JsonResponse({"ok": healthy, **report}, status=200 if healthy else 503)

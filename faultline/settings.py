@@ -5,10 +5,13 @@ development, is what `make run` uses on a laptop. Without DATABASE_URL / REDIS_U
 PostgreSQL and Redis are started on demand (see faultline/embedded.py).
 """
 
+import datetime as dt
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import dj_database_url
 import environ
+from csp.constants import NONE, SELF
 
 from faultline import embedded
 
@@ -58,11 +61,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "axes",
+    "csp",
     "faultline",
     "faultline.llm",
     "personas",
     "debates",
     "crux",
+    "orchestration",
 ]
 
 MIDDLEWARE = [
@@ -75,6 +81,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a lockout into the "too many attempts" page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "faultline.urls"
@@ -129,7 +138,23 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# The queue debates are sent to and workers consume (separate deployments can share one Redis).
+CELERY_TASK_DEFAULT_QUEUE = env.str("FAULTLINE_QUEUE", default="celery")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis redelivers a task that is not acked within the visibility timeout, even one still running
+# (acks are late). Set it far beyond the longest debate (hours, with a long model outage waited
+# out); a redelivered task for a debate still held is dropped quietly (orchestration/tasks.py),
+# and a debate whose worker died is picked up by the recovery sweep within a minute, not by this.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT_SECONDS", default=12 * 3600)}
+
+# ── Recovery ──────────────────────────────────────────────────────────────────────────────────
+
+# How often each worker looks for debates whose worker died (and on its start).
+FAULTLINE_RECOVERY_SWEEP_SECONDS = env.int("FAULTLINE_RECOVERY_SWEEP_SECONDS", default=60)
+# A debate whose worker died this many times in a row is failed with a reason instead of retried.
+FAULTLINE_MAX_RECOVERIES = env.int("FAULTLINE_MAX_RECOVERIES", default=3)
+# How long a debate waits out an overloaded or rate-limited model before failing (resumable).
+FAULTLINE_MODEL_WAIT_SECONDS = env.float("FAULTLINE_MODEL_WAIT_SECONDS", default=900.0)
 
 # ── Model gateway ─────────────────────────────────────────────────────────────────────────────
 
@@ -176,6 +201,25 @@ CRUX_PAIR_COOLDOWN_SECONDS = env.int("CRUX_PAIR_COOLDOWN_SECONDS", default=300)
 CRUX_ROOM_MAX_TURNS = env.int("CRUX_ROOM_MAX_TURNS", default=20)
 REFLECTION_THRESHOLD = env.int("REFLECTION_THRESHOLD", default=15)
 
+# ── Quotas: what one user may run and spend (staff are exempt; UserQuota in the admin raises
+# them per user). A cap of 0 means no cap. ──────────────────────────────────────────────────
+
+FAULTLINE_MAX_CONCURRENT_DEBATES = env.int("FAULTLINE_MAX_CONCURRENT_DEBATES", default=3)
+
+
+def _usd(name: str, default: str) -> Decimal:
+    try:
+        value = Decimal(env.str(name, default=default))
+    except InvalidOperation:
+        raise environ.ImproperlyConfigured(f"{name} must be an amount in USD, like 5 or 12.50") from None
+    if not value.is_finite() or value < 0:
+        raise environ.ImproperlyConfigured(f"{name} must be an amount in USD, 0 or more")
+    return value
+
+
+FAULTLINE_DAILY_SPEND_USD = _usd("FAULTLINE_DAILY_SPEND_USD", "5")
+FAULTLINE_MONTHLY_SPEND_USD = _usd("FAULTLINE_MONTHLY_SPEND_USD", "50")
+
 # ── Web ───────────────────────────────────────────────────────────────────────────────────────
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -184,6 +228,42 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Login throttling (the site's and the admin's): FAULTLINE_LOGIN_FAILURE_LIMIT failed logins
+# from one address are answered as usual; the next one locks that address out for
+# FAULTLINE_LOGIN_LOCKOUT_MINUTES (django-axes counts the locking failure itself, hence + 1).
+# Behind a reverse proxy, run daphne with --proxy-headers so the address is the client's.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("FAULTLINE_LOGIN_FAILURE_LIMIT", default=5) + 1
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env.int("FAULTLINE_LOGIN_LOCKOUT_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+# Account creation, per client address (django-ratelimit, counted in Redis).
+FAULTLINE_SIGNUP_RATE = env.str("FAULTLINE_SIGNUP_RATE", default="10/h")
+RATELIMIT_CACHE_PREFIX = "faultline-ratelimit:"
+
+# Content-Security-Policy (django-csp): scripts and styles come from our own static files only;
+# no inline script, no eval (htmx runs with allowEval off, see base.html).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+CSRF_FAILURE_VIEW = "faultline.errors.csrf_failure"
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"

@@ -4,6 +4,20 @@ from faultline.llm import gateway
 from faultline.llm.fake_messages_api import FakeMessagesAPI
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    """django-ratelimit counts in the real Redis, which outlives a test (and a test run): every
+    test starts with no sign-ups counted against 127.0.0.1."""
+    import redis
+    from django.conf import settings
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    for key in client.scan_iter(match=f"*{settings.RATELIMIT_CACHE_PREFIX}*"):
+        client.delete(key)
+    client.close()
+    yield
+
+
 @pytest.fixture
 def fake_anthropic(settings):
     """The real anthropic SDK, pointed at a scripted local Messages API."""
@@ -69,6 +83,8 @@ def celery_worker_process(django_db_setup, django_db_blocker, worker_messages_ap
         "ANTHROPIC_API_KEY": "test-key",
         "ANTHROPIC_BASE_URL": worker_messages_api.url,
         "ANTHROPIC_MAX_RETRIES": "2",
+        # The shared worker never sweeps for orphans: tests leave debates "running" on purpose.
+        "FAULTLINE_RECOVERY_SWEEP_SECONDS": "0",
     }
     log = open(ROOT / ".faultline" / "test-worker.log", "w")
     hostname = f"test-worker-{os.getpid()}@localhost"

@@ -15,7 +15,7 @@ from crux.graph.outcome import convergence_reason, graph_outcome
 from crux.graph.prompts import CRYSTALLIZER, map_for_crystallizer
 from crux.graph.schemas import Crystallization
 from debates.models import Debate, Message
-from debates.orchestrator.messages import debate_totals
+from debates.services.messages import debate_totals
 from debates.services.events import event_append
 from debates.state import EventKind
 from faultline.llm import gateway

@@ -6,7 +6,7 @@ from debates.selectors import debate_visible_to
 
 
 def debate_for_viewer(request, debate_id) -> Debate:
-    """The debate if the user may see it (owner or staff); 404 otherwise, so a private debate's
+    """The debate if the user may see it (owner, or the view_any_debate permission); 404 otherwise, so a private debate's
     existence is not revealed."""
     debate = get_object_or_404(Debate, pk=debate_id)
     if not debate_visible_to(debate=debate, user=request.user):

@@ -4,11 +4,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
+from debates.models import Debate
 from debates.services import lifecycle
 from debates.snapshot import debate_live_view
 from debates.views.access import debate_for_owner, debate_for_share_token, debate_for_viewer
@@ -45,6 +46,15 @@ def debate_shared(request, token):
                       is_owner=False, shared=True)
 
 
+def debate_failure_reason(request, debate_id):
+    """Why the debate failed, for its owner only; anyone else gets an empty span (never a login
+    redirect or an error: the banner that asks is shown to share viewers too)."""
+    debate = get_object_or_404(Debate, pk=debate_id)
+    is_owner = request.user.is_authenticated and debate.owner_id == request.user.id
+    reason = debate.failure_reason if is_owner and debate.status == Debate.Status.FAILED else ""
+    return render(request, "debates/partials/failure_reason.html", {"reason": reason})
+
+
 @require_POST
 @login_required
 def debate_stop(request, debate_id):
@@ -77,6 +87,8 @@ def debate_share(request, debate_id):
     debate = debate_for_owner(request, debate_id)
     lifecycle.debate_share(debate=debate)
     messages.info(request, "Anyone with the link can now watch this debate (read-only).")
+    if request.htmx:
+        return HttpResponseClientRefresh()
     return redirect("debate_live", debate_id=debate.id)
 
 
@@ -86,4 +98,6 @@ def debate_unshare(request, debate_id):
     debate = debate_for_owner(request, debate_id)
     lifecycle.debate_unshare(debate=debate)
     messages.info(request, "The share link no longer works; the debate is private again.")
+    if request.htmx:
+        return HttpResponseClientRefresh()
     return redirect("debate_live", debate_id=debate.id)

@@ -4,7 +4,7 @@ from django.shortcuts import redirect, render
 
 from debates.forms import DebateSetupForm
 from debates.models import Debate
-from debates.services import lifecycle
+from debates.services import lifecycle, quotas
 from debates.state import SUITS
 from personas.models import Deck
 
@@ -60,13 +60,22 @@ def debate_new(request):
                    "mode": params.get("mode", Debate.Mode.DIALOGUE), "topic": params.get("topic", "")}
         form = DebateSetupForm(initial=initial, deck=deck)
     hand = _hand(deck, checked_ids)
+    picked = sum(card["checked"] for card in hand)
+    length = form["length"].value() or Debate.Length.STANDARD
+    estimate = quotas.debate_cost_estimate()
     return render(request, "debates/setup.html", {
         "form": form,
         "decks": decks,
         "deck": deck,
         "hand": hand,
-        "picked": sum(card["checked"] for card in hand),
+        "picked": picked,
         "show_errors": show_errors,
+        "estimate": estimate,
+        "estimate_hand": max(picked, lifecycle.MIN_HAND),
+        "estimate_usd": estimate.for_debate(hand=max(picked, lifecycle.MIN_HAND),
+                                            max_turns=Debate.TURNS_FOR_LENGTH.get(length, 30)),
+        "turns_for_length": Debate.TURNS_FOR_LENGTH,
+        "limits": quotas.quota_limits_for(user=request.user),
         "modes": Debate.Mode.choices,
         "hand_min": lifecycle.MIN_HAND,
         "hand_max": lifecycle.MAX_HAND,

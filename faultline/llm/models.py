@@ -1,11 +1,17 @@
+from django.conf import settings
 from django.db import models
 
 
 class ModelCall(models.Model):
     """One call to a model, whatever its outcome: the ledger behind costs, traces and debugging."""
 
+    # A deleted debate leaves its calls behind, billed to its owner, so deleting a debate never
+    # gives back spend under the quotas (debates.services.quotas).
     debate = models.ForeignKey(
-        "debates.Debate", null=True, blank=True, on_delete=models.CASCADE, related_name="model_calls"
+        "debates.Debate", null=True, blank=True, on_delete=models.SET_NULL, related_name="model_calls"
+    )
+    owner_of_deleted_debate = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     role = models.CharField(max_length=20)
     provider = models.CharField(max_length=20)

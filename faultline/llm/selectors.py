@@ -1,6 +1,6 @@
 from decimal import Decimal
 
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 
 from faultline.llm.models import ModelCall
 
@@ -22,3 +22,11 @@ def debate_cost(*, debate_id) -> dict:
         "calls": totals["calls"],
         "by_role": by_role,
     }
+
+
+def spend_by_owner(*, user, since) -> Decimal:
+    """Estimated cost of every model call made since ``since`` for the user's debates, deleted
+    debates included."""
+    calls = ModelCall.objects.filter(Q(debate__owner=user) | Q(owner_of_deleted_debate=user), created_at__gte=since)
+    return calls.aggregate(cost=Sum("cost_usd"))["cost"] or Decimal("0")
+

@@ -2,7 +2,7 @@
 
 import pytest
 
-from crux.argumentation import cli, parsers
+from argumentation import cli, parsers
 
 from .test_cli import run_solver
 

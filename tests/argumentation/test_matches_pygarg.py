@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pygarg.dung import solver as pygarg_solver
 
-from crux.argumentation import ArgumentationFramework, Semantics
+from argumentation import ArgumentationFramework, Semantics
 
 from .strategies import property_settings
 

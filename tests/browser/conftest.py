@@ -71,6 +71,8 @@ def live_server_url(django_db_setup, django_db_blocker, worker_messages_api):
         "DATABASE_URL": test_database_url(connection.settings_dict, settings.DATABASE_URL),
         "REDIS_URL": settings.REDIS_URL,
         "PYTHONUNBUFFERED": "1",
+        # As in production: the site's own error pages, each with its Content-Security-Policy.
+        "DEBUG": "0",
     }
     log_path = ROOT / ".faultline" / "test-daphne.log"
     log = open(log_path, "w")
@@ -132,6 +134,10 @@ def server_side():
     yield call
     executor.submit(connections.close_all).result()
     executor.shutdown()
+
+
+# The site's Content-Security-Policy forbids eval: Playwright evaluates a wait_for_function
+# *expression* with eval inside the page, so the tests pass functions ("() => ...") instead.
 
 
 @pytest.fixture

@@ -59,18 +59,18 @@ def test_a_debate_from_signup_to_replay(page, live_server_url, celery_worker_pro
     page.click("#start-debate")
     page.wait_for_url(re.compile(rf"{live_server_url}/debates/[0-9a-f-]{{36}}/$"))
     debate_id = page.url.rstrip("/").rsplit("/", 1)[1]
-    page.wait_for_function("document.documentElement.dataset.live === 'open'")
+    page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
 
     # ── it streams ────────────────────────────────────────────────────────────────────────────
     page.wait_for_selector("#chat-log article.msg.is-streaming", timeout=60_000)
-    page.wait_for_function("document.querySelectorAll('#chat-log article.msg:not(.is-streaming)').length >= 2",
+    page.wait_for_function("() => document.querySelectorAll('#chat-log article.msg:not(.is-streaming)').length >= 2",
                            timeout=60_000)
 
     # ── reload mid-debate: nothing missing, nothing doubled ───────────────────────────────────
     before = messages_in(page, "#chat-log")
     assert_no_duplicates(before)
     page.reload()
-    page.wait_for_function("document.documentElement.dataset.live === 'open'")
+    page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
     after = messages_in(page, "#chat-log")
     assert_no_duplicates(after)
     assert [m[0] for m in after[: len(before)]] == [m[0] for m in before], "a message went missing on reload"

@@ -39,13 +39,13 @@ def test_a_graph_mode_debate_draws_its_map_live(page, live_server_url, celery_wo
     page.click("#start-debate")
     page.wait_for_url(re.compile(rf"{live_server_url}/debates/[0-9a-f-]{{36}}/$"))
     debate_id = page.url.rstrip("/").rsplit("/", 1)[1]
-    page.wait_for_function("document.documentElement.dataset.live === 'open'")
+    page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
     assert page.locator("#drawer").count() == 0, "graph mode has no crux rooms, so no drawer"
 
     # the map appears and grows while the debate is live, every node coloured by its label
     page.wait_for_selector("#graph-panel .gnode", timeout=DEBATE_TIMEOUT_MS)
     first = page.locator("#graph-panel .gnode").count()
-    page.wait_for_function(f"document.querySelectorAll('#graph-panel .gnode').length > {first}",
+    page.wait_for_function(f"() => document.querySelectorAll('#graph-panel .gnode').length > {first}",
                            timeout=DEBATE_TIMEOUT_MS)
     labels = page.eval_on_selector_all("#graph-panel .gnode-stance, #graph-panel .gnode-reason",
                                        "els => els.map(e => e.dataset.label)")

@@ -44,7 +44,7 @@ def test_the_live_page_follows_the_event_log(page, live_server_url, server_side,
 
     log_in(page, live_server_url, "alice")
     page.goto(f"{live_server_url}/debates/{debate.id}/")
-    page.wait_for_function("document.documentElement.dataset.live === 'open'")
+    page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
 
     # a message streams in: started, text so far, completed
     streaming = server_side(log.begin, personas[1], kind="opening")
@@ -56,7 +56,7 @@ def test_the_live_page_follows_the_event_log(page, live_server_url, server_side,
     # reload mid-message: the text so far is there, nothing is missing or doubled
     before = chat_messages(page)
     page.reload()
-    page.wait_for_function("document.documentElement.dataset.live === 'open'")
+    page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
     assert chat_messages(page) == before
     server_side(log.finish, streaming, "Liquidity is what moves prices, not history.")
     page.wait_for_selector(f"#msg-{streaming.id}:not(.is-streaming)")
@@ -119,7 +119,7 @@ def test_the_live_page_stacks_its_columns_on_a_phone(browser, live_server_url, s
     page = context.new_page()
     log_in(page, live_server_url, "alice")
     page.goto(f"{live_server_url}/debates/{debate.id}/")
-    page.wait_for_function("document.documentElement.dataset.live === 'open'")
+    page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
 
     chat = page.locator(".chat-column").bounding_box()
     cards = page.locator(".cards-column").bounding_box()
@@ -136,7 +136,7 @@ def test_the_owner_stops_and_shares_and_a_visitor_watches_read_only(browser, pag
     debate, personas, log = server_side(a_debate, ("Ada Hardmoney", "Bram Macro"))
     log_in(page, live_server_url, "alice")
     page.goto(f"{live_server_url}/debates/{debate.id}/")
-    page.wait_for_function("document.documentElement.dataset.live === 'open'")
+    page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
 
     page.click("#share-debate")
     share_url = page.input_value("#share-url")
@@ -144,18 +144,22 @@ def test_the_owner_stops_and_shares_and_a_visitor_watches_read_only(browser, pag
 
     visitor = browser.new_context().new_page()
     visitor.goto(share_url)
-    visitor.wait_for_function("document.documentElement.dataset.live === 'open'")
+    visitor.wait_for_function("() => document.documentElement.dataset.live === 'open'")
     assert visitor.locator("#stop-debate").is_hidden(), "a visitor gets no controls"
     server_side(log.say, personas[0], "Said while a visitor watched.")
     visitor.locator("#chat-log .msg-text", has_text="Said while a visitor watched.").wait_for()
 
-    page.wait_for_function("document.documentElement.dataset.live === 'open'")
+    page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
     page.click("#stop-debate")  # an htmx POST, its CSRF token sent as a header
     page.wait_for_selector("#status-line .stopping")
     assert server_side(lambda: Debate.objects.get(pk=debate.id).stop_requested)
 
     page.click("#unshare-debate")
     page.wait_for_selector("#share-debate")
+    # the visitor already watching is disconnected at once, and told why
+    visitor.wait_for_function("document.documentElement.dataset.live === 'forbidden'")
+    assert "no longer shared" in visitor.evaluate(
+        "getComputedStyle(document.querySelector('.connection'), '::after').content")
     visitor.reload()
     assert "Not Found" in visitor.content() or visitor.locator("#chat-log").count() == 0
     visitor.context.close()

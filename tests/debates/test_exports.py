@@ -66,3 +66,22 @@ def test_exports_need_the_owner(client, other_user, finished):
 
     assert client.get(f"/debates/{finished.id}/export.md").status_code == 404
     assert client.get(f"/debates/{finished.id}/export.json").status_code == 404
+
+
+def test_a_hostile_topic_with_newlines_exports_as_one_heading(owner_client, make_debate, personas):
+    from tests.debates.log_builder import DebateLog
+
+    hostile = "Is gold dead?\n# Fake heading\r\n## Results\u2028- injected item\x0b\x0c### and more"
+    debate = make_debate(topic=hostile)
+    log = DebateLog(debate).start()
+    room = log.open_room(personas[0], personas[1], "Long run?\n## Fake room heading")
+    log.say(personas[0], "A message may keep\nits own lines.", kind="entry", room=room)
+
+    text = owner_client.get(f"/debates/{debate.id}/export.md").content.decode()
+
+    lines = text.splitlines()
+    assert lines[0] == "# Is gold dead? # Fake heading ## Results - injected item ### and more"
+    headings = [line for line in lines if line.startswith("#")]
+    assert headings == [lines[0], "## Main channel", "## Crux rooms",
+                        "### ♠ Ada Hardmoney vs Bram Macro: Long run? ## Fake room heading"]
+    assert "> A message may keep\n> its own lines." in text, "message text keeps its lines, quoted"

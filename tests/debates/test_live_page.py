@@ -30,12 +30,24 @@ def test_another_user_gets_404(client, other_user, debate):
         assert client.post(f"/debates/{debate.id}/{url}").status_code == 404, url
 
 
-def test_staff_may_watch_but_not_control(client, debate, log):
+def test_being_staff_alone_does_not_open_others_private_debates(client, debate, log):
     from django.contrib.auth import get_user_model
 
     log.start()
     staff = get_user_model().objects.create_user("staff", password="x", is_staff=True)
     client.force_login(staff)
+
+    assert client.get(f"/debates/{debate.id}/").status_code == 404
+
+
+def test_the_view_any_debate_permission_may_watch_but_not_control(client, debate, log):
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Permission
+
+    log.start()
+    moderator = get_user_model().objects.create_user("moderator", password="x")
+    moderator.user_permissions.add(Permission.objects.get(codename="view_any_debate"))
+    client.force_login(moderator)
 
     response = client.get(f"/debates/{debate.id}/")
     assert response.status_code == 200
@@ -121,35 +133,37 @@ def test_stop_needs_post(owner_client, debate):
     assert owner_client.get(f"/debates/{debate.id}/stop/").status_code == 405
 
 
-def test_a_failed_debate_shows_its_reason_every_message_and_resume(owner_client, debate, log, personas, monkeypatch):
+def test_a_failed_debate_shows_its_owner_the_reason_every_message_and_resume(owner_client, debate, log, personas, monkeypatch):
     log.start()
     log.say(personas[0], "First words.")
     log.say(personas[1], "Second words.")
     log.fail("The model provider kept timing out.")
 
     content = owner_client.get(f"/debates/{debate.id}/").content.decode()
+    reason = owner_client.get(f"/debates/{debate.id}/failure/").content.decode()
 
-    assert "The model provider kept timing out." in content
+    assert "This debate failed." in content
+    assert "The model provider kept timing out." in reason
     assert "First words." in content and "Second words." in content
     assert 'id="resume-debate"' in content
     assert 'id="stop-debate"' not in content
 
-    from debates import tasks
+    from debates.services import lifecycle
 
     queued = []
-    monkeypatch.setattr(tasks.run_debate, "delay_on_commit", lambda debate_id: queued.append(debate_id))
+    monkeypatch.setattr(lifecycle, "run_enqueue", lambda *, debate_id: queued.append(str(debate_id)))
     response = owner_client.post(f"/debates/{debate.id}/resume/")
     assert response.status_code == 302
     assert queued == [str(debate.id)]
 
 
 def test_resume_of_a_finished_debate_is_refused(owner_client, debate, log, monkeypatch):
-    from debates import tasks
+    from debates.services import lifecycle
 
     log.start()
     log.complete()
     queued = []
-    monkeypatch.setattr(tasks.run_debate, "delay_on_commit", lambda debate_id: queued.append(debate_id))
+    monkeypatch.setattr(lifecycle, "run_enqueue", lambda *, debate_id: queued.append(str(debate_id)))
 
     response = owner_client.post(f"/debates/{debate.id}/resume/", follow=True)
 

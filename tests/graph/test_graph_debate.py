@@ -7,11 +7,11 @@ from crux.graph import DisputeGraph
 from crux.models import CruxRoom, DisputeGraphState
 from debates.exports import debate_markdown
 from debates.models import Debate, Event
-from debates.orchestrator import debate_run
 from debates.selectors import debate_view
 from debates.services.lifecycle import debate_create
 from debates.templatetags.debate_ui import regime_label
 from faultline.llm.models import ModelCall
+from orchestration.run import debate_run
 from tests.support.scripted_debate import DebateScript
 
 pytestmark = pytest.mark.django_db(transaction=True)

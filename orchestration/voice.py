@@ -12,15 +12,15 @@ what goes past the limit is never shown. Strong models rarely need it; small one
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Callable
 
 from debates import broadcast
 from debates.models import Message
-from debates.prompts import PASS_WORD
+from orchestration.prompts import PASS_WORD
 
 FLUSH_SECONDS = 0.3
-SENTENCE_LIMITS = {"opening": 5, "key_argument": 6, "reply": 3, "dismissal": 1, "closing": 4, "entry": 3, "exchange": 3}
 # A model repeating itself this many sentences past the limit without saying anything new is stopped.
 REPETITION_SLACK = 3
 
@@ -120,9 +120,11 @@ class StreamingTurn:
     """
 
     def __init__(self, *, begin: Callable[[], Message], forbidden: list[str], message: Message | None = None,
-                 flush_seconds: float = FLUSH_SECONDS, sentence_limit: int = 6) -> None:
+                 flush_seconds: float = FLUSH_SECONDS, sentence_limit: int = 6,
+                 cancelled: threading.Event | None = None) -> None:
         self.begin = begin
         self.sentence_limit = sentence_limit
+        self.cancelled = cancelled
         self.forbidden = [p for p in forbidden if p.strip()]
         self.holdback = max([len(PASS_WORD)] + [len(p) for p in self.forbidden]) - 1
         self.message = message
@@ -141,7 +143,10 @@ class StreamingTurn:
             self._push("")
 
     def __call__(self, piece: str) -> bool:
-        """Take one streamed piece; True asks the provider to stop (the turn has said enough)."""
+        """Take one streamed piece; True asks the provider to stop (the turn has said enough, or
+        the run is over)."""
+        if self.cancelled is not None and self.cancelled.is_set():
+            return True
         self.text += piece
         if time.monotonic() - self.last_flush >= self.flush_seconds:
             self.flush()

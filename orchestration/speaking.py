@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 from debates.models import Debate, Message
-from debates.orchestrator.messages import message_begin, message_finish
-from debates.orchestrator.voice import SENTENCE_LIMITS, StreamingTurn, find_forbidden, is_pass, remove_forbidden, shape_turn, tidy
-from debates.prompts import persona_system_prefix
+from debates.services.messages import message_begin, message_finish
+from debates.turns import turn_kind
+from orchestration.lanes import RunCancelled
+from orchestration.voice import StreamingTurn, find_forbidden, is_pass, remove_forbidden, shape_turn, tidy
+from orchestration.prompts import persona_system_prefix
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
 
-MAX_TOKENS = {"opening": 350, "key_argument": 450, "reply": 260, "closing": 320, "entry": 220, "exchange": 260}
 NO_ANSWER = "(no answer)"
 
 
@@ -48,14 +50,19 @@ def speak(
     aspect_index: int | None = None,
     interrupted: Message | None = None,
     allow_pass: bool = False,
+    cancelled: threading.Event | None = None,
 ) -> Message | None:
-    """Stream one turn to the page and persist it. Returns None when the persona passed."""
+    """Stream one turn to the page and persist it. Returns None when the persona passed.
+
+    If ``cancelled`` is set while it streams, generation stops and RunCancelled is raised: the
+    unfinished message stays ``streaming`` for the next run to say again."""
     persona = speaker.persona
     forbidden = list(persona.forbidden_phrases or [])
+    row = turn_kind(kind)
     prompt = Prompt(
         system_prefix=_system_prefix(debate, persona),
         messages=[{"role": "user", "content": context}],
-        max_tokens=MAX_TOKENS[kind],
+        max_tokens=row.max_tokens,
     )
     stream = StreamingTurn(
         begin=lambda: message_begin(
@@ -63,10 +70,11 @@ def speak(
         ),
         forbidden=forbidden,
         message=interrupted,
-        sentence_limit=SENTENCE_LIMITS[kind],
+        sentence_limit=row.sentence_limit,
+        cancelled=cancelled,
     )
     tag = CallTag(debate_id=debate.id, persona=persona.persona_id, phase=phase)
-    limit = SENTENCE_LIMITS[kind]
+    limit = row.sentence_limit
     text = shape_turn(tidy(gateway.stream(role=Role.PERSONA, prompt=prompt, on_text=stream, tag=tag).text, persona.name), limit)
 
     if find_forbidden(text, forbidden):
@@ -82,6 +90,8 @@ def speak(
         if find_forbidden(text, forbidden):
             text = remove_forbidden(text, forbidden)
 
+    if cancelled is not None and cancelled.is_set():
+        raise RunCancelled(f"debate {debate.id}: turn {turn} cut off, the run is over")
     if allow_pass and is_pass(text) and stream.message is None:
         return None
     message = stream.ensure_message()

@@ -1,9 +1,9 @@
 """ICCMA-style solver interface.
 
-    python -m crux.argumentation -p EE-PR -f framework.apx -fo apx
-    python -m crux.argumentation -p DC-ST -f framework.i23 -fo i23 -a 3
-    python -m crux.argumentation --problems
-    python -m crux.argumentation --formats
+    python -m argumentation -p EE-PR -f framework.apx -fo apx
+    python -m argumentation -p DC-ST -f framework.i23 -fo i23 -a 3
+    python -m argumentation --problems
+    python -m argumentation --formats
 
 Answers follow ICCMA 2019: ``[[a,b],[c]]`` for EE, ``[a,b]`` or ``NO`` for SE,
 ``YES``/``NO`` for DC and DS.  Every error is one line on stderr and a
@@ -22,7 +22,7 @@ from .framework import ArgumentationFramework
 from .parsers import FORMATS, MAX_ARGUMENTS, ParseError, TooLargeError, parse_framework
 from .semantics import Semantics
 
-SOLVER_NAME = "Faultline crux.argumentation 1.0"
+SOLVER_NAME = "Faultline argumentation 1.0"
 SOLVER_AUTHOR = "The Faultline project"
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 
@@ -52,7 +52,7 @@ class _OneLineArgumentParser(argparse.ArgumentParser):
 
 
 def _argument_parser() -> argparse.ArgumentParser:
-    parser = _OneLineArgumentParser(prog="python -m crux.argumentation", add_help=True)
+    parser = _OneLineArgumentParser(prog="python -m argumentation", add_help=True)
     parser.add_argument("-p", dest="problem", metavar="TASK", help="e.g. EE-PR, DC-GR (see --problems)")
     parser.add_argument("-f", dest="file", metavar="FILE", help="the framework file")
     parser.add_argument("-fo", dest="file_format", metavar="FORMAT", help="apx or i23")

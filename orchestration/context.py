@@ -12,7 +12,7 @@ from crux.models import CruxCard, DisagreementCandidate
 from debates.blackboard.budget import Section, join
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
 from debates.models import Debate, Message
-from debates.prompts import TURN_INSTRUCTIONS
+from debates.turns import turn_kind
 
 RECENT_MESSAGES = 8
 MESSAGE_TOKENS = 110
@@ -158,7 +158,7 @@ def _insights(debate: Debate, budget=INSIGHTS) -> Section:
 
 def _your_turn(kind: str, addressee: str, question: str = "") -> Section:
     section = Section("YOUR TURN", 100)
-    section.add(TURN_INSTRUCTIONS[kind].format(addressee=addressee or "the others", question=question))
+    section.add(turn_kind(kind).instruction.format(addressee=addressee or "the others", question=question))
     return section
 
 

@@ -4,10 +4,10 @@ ledger. Cruxes are what the rooms found, not what a final model call imagines.""
 from __future__ import annotations
 
 from crux.models import CruxCard
-from crux.regime import regime_for
+from debates.regime import regime_for
 from debates.models import Debate, Message
-from debates.prompts import EVIDENCE_EXTRACTOR
-from debates.schemas import EvidenceLedger
+from orchestration.prompts import EVIDENCE_EXTRACTOR
+from orchestration.schemas import EvidenceLedger
 from debates.services.transcripts import transcript_of
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role

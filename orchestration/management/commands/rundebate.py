@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 
 from debates.models import Debate, Message
-from debates.orchestrator import DebateBusy, debate_run
+from orchestration.run import DebateBusy, debate_run
 from debates.services.lifecycle import debate_can_resume, debate_create
 from faultline.llm import gateway
 from personas.models import Deck, Persona

@@ -1,0 +1,25 @@
+// The setup page's cost estimate: (an opening and a closing per persona + the length's turns)
+// times the estimated cost of one message, redone as the hand and the length change.
+(function () {
+  "use strict";
+
+  function update() {
+    var box = document.getElementById("cost-estimate");
+    if (!box) return;
+    var min = 2;
+    var count = document.querySelector(".hand-count");
+    if (count && count.dataset.handMin) min = parseInt(count.dataset.handMin, 10);
+    var hand = Math.max(document.querySelectorAll("#hand input[name='personas']:checked").length, min);
+    var length = document.querySelector("input[name='length']:checked");
+    var turns = parseInt(box.dataset["turns" + (length ? length.value.charAt(0).toUpperCase() + length.value.slice(1) : "Standard")] || "30", 10);
+    var cost = parseFloat(box.dataset.perMessage) * (2 * hand + turns);
+    box.querySelector(".cost-estimate-value").textContent = "$" + cost.toFixed(2);
+    box.querySelector(".cost-estimate-hand").textContent = String(hand);
+  }
+
+  document.addEventListener("change", function (event) {
+    if (event.target.matches("#hand input[name='personas'], input[name='length']")) update();
+  });
+  document.addEventListener("htmx:afterSettle", update);
+  document.addEventListener("DOMContentLoaded", update);
+})();

@@ -1,0 +1,165 @@
+"""Every page in a real chromium: axe-core finds nothing critical or serious, the
+Content-Security-Policy is sent and nothing on the page breaks under it; a failed htmx action
+says what failed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.contrib.auth import get_user_model
+
+from debates.services.lifecycle import debate_create
+from tests.debates.log_builder import DebateLog, sample_results
+from tests.factories import DeckFactory, PersonaFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PASSWORD = "a-long-test-passphrase-42"
+BLOCKING_IMPACTS = {"critical", "serious"}
+
+# Every CSP violation the page reports, whatever its source (set up before any page script runs).
+CSP_LISTENER = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", function (event) {
+  window.__cspViolations.push(event.violatedDirective + " blocked " + (event.blockedURI || "inline"));
+});
+"""
+
+
+@pytest.fixture
+def watched(browser):
+    """A page whose CSP violations, console errors and uncaught errors are all recorded."""
+    context = browser.new_context(viewport={"width": 1360, "height": 900})
+    context.add_init_script(CSP_LISTENER)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.problems = []
+    page.on("pageerror", lambda error: page.problems.append(f"uncaught: {error}"))
+    page.on("console", lambda message: page.problems.append(f"console {message.type}: {message.text}")
+            if message.type == "error" and "status of 404" not in message.text else None)
+    yield page
+    context.close()
+
+
+def check(page, name: str, *, response=None, expected_status: int = 200) -> None:
+    """The page's own checks: the CSP header, no CSP violation, nothing broken, and axe clean."""
+    if response is not None:
+        assert response.status == expected_status, name
+        policy = response.header_value("content-security-policy") or ""
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy, f"{name}: CSP header {policy!r}"
+    page.wait_for_timeout(150)  # let deferred scripts and htmx's load triggers run
+    violations = page.evaluate("window.__cspViolations")
+    assert violations == [], f"{name}: CSP violations {violations}"
+    assert [p for p in page.problems if "Content Security Policy" in p or "Refused to" in p] == [], name
+    assert [p for p in page.problems if p.startswith("uncaught")] == [], f"{name}: {page.problems}"
+    results = Axe().run(page)
+    blocking = [
+        f"{violation['id']} ({violation['impact']}): " + "; ".join(node["target"][0] for node in violation["nodes"])
+        for violation in results.response["violations"] if violation["impact"] in BLOCKING_IMPACTS
+    ]
+    assert blocking == [], f"{name}: axe found\n" + "\n".join(blocking)
+
+
+def log_in(page, base_url: str, username: str) -> None:
+    page.goto(f"{base_url}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r".*/debates/new/$"))
+
+
+def debates_for_every_page():
+    """A debate mid-way (a message streaming, a crux room open) and a finished one with results."""
+    owner = get_user_model().objects.create_user("alice", password=PASSWORD)
+    personas = [PersonaFactory(name=name) for name in ("Ada Hardmoney", "Bram Macro", "Cleo Central")]
+    deck = DeckFactory(personas=personas)
+
+    live = debate_create(owner=owner, topic="Is gold obsolete?", personas=personas, deck=deck)
+    log = DebateLog(live).start().aspects("Evidence", "Time horizon").phase("opening")
+    log.say(personas[0], "Gold has five thousand years of history.", kind="opening")
+    log.say(personas[1], "History is not a price.", kind="opening")
+    room = log.open_room(personas[0], personas[1], "Does the long run matter more?")
+    log.say(personas[0], "Decades decide it.", kind="entry", room=room)
+    log.ledger(personas[0], stance="Gold is a hedge.")
+    streaming = log.begin(personas[2], kind="opening")
+    log.stream(streaming, "Central banks buy it because")
+
+    done = debate_create(owner=owner, topic="Will rates fall?", personas=personas[:2], deck=deck)
+    done_log = DebateLog(done).start()
+    done_log.say(personas[0], "They will.", kind="opening")
+    done_log.say(personas[1], "They will not.", kind="opening")
+    done_room = done_log.open_room(personas[0], personas[1], "Is inflation beaten?")
+    done_log.close_room(done_room)
+    done_log.post_card(done_room, question="Is inflation beaten?")
+    done_log.complete(sample_results("Is inflation beaten?", names=("Ada Hardmoney", "Bram Macro")))
+    return live, room, done
+
+
+def test_every_page_passes_axe_and_runs_under_its_csp(watched, live_server_url, server_side):
+    page = watched
+    live, room, done = server_side(debates_for_every_page)
+
+    check(page, "home", response=page.goto(f"{live_server_url}/"))
+    check(page, "signup", response=page.goto(f"{live_server_url}/accounts/signup/"))
+    check(page, "login", response=page.goto(f"{live_server_url}/accounts/login/"))
+    check(page, "404", response=page.goto(f"{live_server_url}/no/such/page/"), expected_status=404)
+
+    log_in(page, live_server_url, "alice")
+    check(page, "setup", response=page.goto(f"{live_server_url}/debates/new/"))
+    page.locator("#hand label").first.click()  # estimate.js and the hand counter run under the CSP
+    check(page, "setup with a card picked")
+
+    response = page.goto(f"{live_server_url}/debates/{live.id}/")
+    page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
+    page.locator(f"#room-tab-{room.id}").click()
+    page.locator(f"#room-panel-{room.id}").wait_for(state="visible")
+    assert page.locator("#chat-log article.is-streaming[aria-busy='true']").count() == 1
+    check(page, "live page mid-debate, crux room open", response=response)
+
+    response = page.goto(f"{live_server_url}/debates/{done.id}/")
+    page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
+    check(page, "live page of a finished debate", response=response)
+    check(page, "results", response=page.goto(f"{live_server_url}/debates/{done.id}/results/"))
+    check(page, "replay", response=page.goto(f"{live_server_url}/debates/{done.id}/replay/?step=3"))
+    check(page, "archive", response=page.goto(f"{live_server_url}/debates/"))
+    check(page, "rename", response=page.goto(f"{live_server_url}/debates/{done.id}/rename/"))
+    check(page, "delete", response=page.goto(f"{live_server_url}/debates/{done.id}/delete/"))
+
+    # A form posted without its CSRF cookie gets the site's 403 page.
+    page.goto(f"{live_server_url}/debates/")
+    page.context.clear_cookies(name="csrftoken")
+    with page.expect_navigation() as navigation:
+        page.click("nav button.link")  # Log out: a POST form
+    check(page, "403 CSRF", response=navigation.value, expected_status=403)
+    assert "That form had expired" in page.content()
+
+
+def test_a_failed_action_says_what_failed(watched, live_server_url, server_side):
+    from debates.models import Debate
+
+    page = watched
+    live, room, done = server_side(debates_for_every_page)
+    log_in(page, live_server_url, "alice")
+    page.goto(f"{live_server_url}/debates/{live.id}/")
+    page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
+
+    # The network drops the Stop request.
+    page.route("**/stop/", lambda route: route.abort())
+    page.click("#stop-debate")
+    alert = page.locator("#action-error[role='alert']")
+    alert.get_by_text("Could not stop the debate: the server did not answer.").wait_for()
+    page.unroute("**/stop/")
+
+    # The server refuses it: the debate is gone.
+    server_side(lambda: Debate.objects.filter(pk=live.id).delete())
+    page.click("#stop-debate")
+    alert.get_by_text("Could not stop the debate: this debate is not available to you any more.").wait_for()
+    assert alert.is_visible()
+
+    # Share fails the same way, and says so.
+    page.goto(f"{live_server_url}/debates/{done.id}/")
+    page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
+    page.route("**/share/", lambda route: route.fulfill(status=500, body="boom"))
+    page.click("#share-debate")
+    alert.get_by_text("Could not share the debate: the server had a problem (error 500).").wait_for()
