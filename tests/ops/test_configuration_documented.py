@@ -37,11 +37,33 @@ def reads_environment(func: ast.expr) -> bool:
     return (func.attr == "get" and is_os_environ(func.value)) or func.attr == "getenv"
 
 
+def helpers_reading_a_named_variable(tree: ast.AST) -> set[str]:
+    """Functions like `def _usd(name, default): ... env.str(name, ...)`: their callers name the variable."""
+    helpers = set()
+    for function in (node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)):
+        parameters = {argument.arg for argument in function.args.args}
+        for node in ast.walk(function):
+            if (
+                isinstance(node, ast.Call)
+                and node.args
+                and reads_environment(node.func)
+                and isinstance(node.args[0], ast.Name)
+                and node.args[0].id in parameters
+            ):
+                helpers.add(function.name)
+    return helpers
+
+
 def variables_read(tree: ast.AST) -> set[str]:
+    helpers = helpers_reading_a_named_variable(tree)
     found = set()
     for node in ast.walk(tree):
         name = None
-        if isinstance(node, ast.Call) and node.args and reads_environment(node.func):
+        if (
+            isinstance(node, ast.Call)
+            and node.args
+            and (reads_environment(node.func) or (isinstance(node.func, ast.Name) and node.func.id in helpers))
+        ):
             name = name_pattern(node.args[0])
         elif isinstance(node, ast.Subscript) and is_os_environ(node.value) and isinstance(node.ctx, ast.Load):
             name = name_pattern(node.slice)
@@ -74,9 +96,18 @@ def test_it_finds_variables_however_the_code_reads_them():
         "A = env.int('A_INT', default=1)\nB = env('B_PLAIN')\nC = os.environ.get('C_GET')\nD = os.environ['D_ITEM']\n"
         "E = os.getenv('E_GETENV')\nfor role in ('x',):\n    F = env.str(f'F_{role.upper()}', default='')\n"
         "os.environ.setdefault('NOT_READ', 'x')\n"
+        "def money(name, default):\n    return env.str(name, default=default)\nG = money('G_HELPER', '5')\n"
     )
 
-    assert variables_read(ast.parse(source)) == {"A_INT", "B_PLAIN", "C_GET", "D_ITEM", "E_GETENV", "F_<...>"}
+    assert variables_read(ast.parse(source)) == {
+        "A_INT",
+        "B_PLAIN",
+        "C_GET",
+        "D_ITEM",
+        "E_GETENV",
+        "F_<...>",
+        "G_HELPER",
+    }
 
 
 def test_every_variable_the_code_reads_is_in_the_readme_table():
