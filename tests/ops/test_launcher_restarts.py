@@ -27,6 +27,7 @@ class LauncherOutput:
     """Collects the launcher's lines on a thread, so the test can poll the site meanwhile."""
 
     def __init__(self, process: subprocess.Popen):
+        self.process = process
         self.lines: list[str] = []
         self._thread = threading.Thread(target=self._read, args=(process,), daemon=True)
         self._thread.start()
@@ -38,7 +39,8 @@ class LauncherOutput:
     def wait_for(self, text: str, timeout: float) -> None:
         deadline = time.monotonic() + timeout
         while not any(text in line for line in self.lines):
-            assert time.monotonic() < deadline, f"no {text!r} in:\n" + "".join(self.lines)
+            assert self.process.poll() is None or self._thread.is_alive(), f"launcher exited:\n{self.text}"
+            assert time.monotonic() < deadline, f"no {text!r} in:\n{self.text}"
             time.sleep(0.1)
 
     @property

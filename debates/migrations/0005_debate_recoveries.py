@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('debates', '0003_blackboardnotes_reflection_positionstate_roundrecord'),
+        ('debates', '0004_view_any_debate_and_userquota'),
     ]
 
     operations = [
