@@ -36,10 +36,10 @@ def running(launcher: subprocess.Popen, module: str) -> list[int]:
     return found
 
 
-def test_a_code_change_restarts_web_and_worker(tmp_path):
+def test_a_code_change_restarts_web_and_worker(tmp_path, state_dir):
     app = copy_build_context(ROOT, tmp_path / "app")
     port = free_port()
-    (app / ".env").write_text(f"FAULTLINE_PORT={port}\nFAULTLINE_STATE_DIR={tmp_path / 'state'}\nFAULTLINE_LLM=local\n")
+    (app / ".env").write_text(f"FAULTLINE_PORT={port}\nFAULTLINE_STATE_DIR={state_dir}\nFAULTLINE_LLM=local\n")
     launcher = subprocess.Popen(
         [sys.executable, "-m", "faultline", "run", "--reload", "--concurrency", "1"],
         cwd=app,
@@ -64,7 +64,7 @@ def test_a_code_change_restarts_web_and_worker(tmp_path):
         ):
             assert time.monotonic() < deadline, output.text
             time.sleep(0.5)
-        assert "changes detected" in output.text, output.text  # watchfiles says why it restarted
+        assert "1 change detected" in output.text, output.text  # watchfiles says why it restarted
         assert launcher.poll() is None
     finally:
         launcher.send_signal(signal.SIGINT)

@@ -67,12 +67,11 @@ def launcher_environment() -> dict:
     return {**kept, "PYTHONUNBUFFERED": "1"}
 
 
-def test_a_killed_worker_is_restarted_while_the_web_keeps_answering(tmp_path):
+def test_a_killed_worker_is_restarted_while_the_web_keeps_answering(tmp_path, state_dir):
     app = copy_build_context(ROOT, tmp_path / "app")
     port = free_port()
     (app / ".env").write_text(
-        f"FAULTLINE_PORT={port}\nFAULTLINE_STATE_DIR={tmp_path / 'state'}\nFAULTLINE_WORKER_CONCURRENCY=2\n"
-        "FAULTLINE_LLM=local\n"
+        f"FAULTLINE_PORT={port}\nFAULTLINE_STATE_DIR={state_dir}\nFAULTLINE_WORKER_CONCURRENCY=2\nFAULTLINE_LLM=local\n"
     )
     env = launcher_environment()
     launcher = subprocess.Popen(
