@@ -43,6 +43,7 @@ def test_the_build_context_leaves_out_secrets_local_state_and_caches(tmp_path):
         ".env",
         ".env.production",
         "faultline/.env",
+        "personas/.env.local",
         ".faultline/secret_key",
         ".faultline/pgdata/base/1/1259",
         ".faultline/test/redis/dump.rdb",
