@@ -7,16 +7,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth import get_user_model
 
 from debates.services.lifecycle import debate_create
+from tests.browser.checks import assert_accessible
 from tests.debates.log_builder import DebateLog, sample_results
 from tests.factories import DeckFactory, PersonaFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-long-test-passphrase-42"
-BLOCKING_IMPACTS = {"critical", "serious"}
 
 # Every CSP violation the page reports, whatever its source (set up before any page script runs).
 CSP_LISTENER = """
@@ -53,12 +52,7 @@ def check(page, name: str, *, response=None, expected_status: int = 200) -> None
     assert violations == [], f"{name}: CSP violations {violations}"
     assert [p for p in page.problems if "Content Security Policy" in p or "Refused to" in p] == [], name
     assert [p for p in page.problems if p.startswith("uncaught")] == [], f"{name}: {page.problems}"
-    results = Axe().run(page)
-    blocking = [
-        f"{violation['id']} ({violation['impact']}): " + "; ".join(node["target"][0] for node in violation["nodes"])
-        for violation in results.response["violations"] if violation["impact"] in BLOCKING_IMPACTS
-    ]
-    assert blocking == [], f"{name}: axe found\n" + "\n".join(blocking)
+    assert_accessible(page, name)
 
 
 def log_in(page, base_url: str, username: str) -> None:
