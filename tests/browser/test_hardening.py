@@ -98,6 +98,7 @@ def test_every_page_passes_axe_and_runs_under_its_csp(watched, live_server_url, 
     check(page, "signup", response=page.goto(f"{live_server_url}/accounts/signup/"))
     check(page, "login", response=page.goto(f"{live_server_url}/accounts/login/"))
     check(page, "404", response=page.goto(f"{live_server_url}/no/such/page/"), expected_status=404)
+    check(page, "admin login", response=page.goto(f"{live_server_url}/admin/login/"))
 
     log_in(page, live_server_url, "alice")
     check(page, "setup", response=page.goto(f"{live_server_url}/debates/new/"))
@@ -157,3 +158,29 @@ def test_a_failed_action_says_what_failed(watched, live_server_url, server_side)
     page.route("**/share/", lambda route: route.fulfill(status=500, body="boom"))
     page.click("#share-debate")
     alert.get_by_text("Could not share the debate: the server had a problem (error 500).").wait_for()
+
+
+def test_the_owner_sees_why_a_debate_failed_and_a_share_viewer_does_not(watched, browser, live_server_url, server_side):
+    from debates.services.lifecycle import debate_share
+
+    reason = "529 overloaded: request req_0123 for org acme-prod"
+
+    def failed_debate():
+        live, room, done = debates_for_every_page()
+        DebateLog(live).fail(reason)
+        return live, debate_share(debate=live)
+
+    live, token = server_side(failed_debate)
+    page = watched
+    log_in(page, live_server_url, "alice")
+    page.goto(f"{live_server_url}/debates/{live.id}/")
+    page.locator("#debate-banner .failure-reason", has_text=reason).wait_for()  # fetched by htmx on load
+    check(page, "a failed debate, its owner")
+
+    visitor = browser.new_context().new_page()
+    visitor.goto(f"{live_server_url}/shared/{token}/")
+    visitor.wait_for_function("() => document.documentElement.dataset.live === 'open'")
+    visitor.wait_for_load_state("networkidle")
+    assert "This debate failed." in visitor.locator("#debate-banner").text_content()
+    assert reason not in visitor.content()
+    visitor.context.close()
