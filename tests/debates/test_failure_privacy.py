@@ -57,3 +57,15 @@ def test_the_fragments_every_viewer_receives_carry_no_reason(failed):
 
     assert "This debate failed." in snapshot and "This debate failed." in pushed
     assert REASON not in snapshot and REASON not in pushed
+
+
+def test_the_reason_url_does_not_reveal_whether_a_debate_exists(client, other_user, failed):
+    import uuid
+
+    client.force_login(other_user)
+
+    existing = client.get(f"/debates/{failed.id}/failure/")
+    missing = client.get(f"/debates/{uuid.uuid4()}/failure/")
+
+    assert existing.status_code == missing.status_code == 200
+    assert existing.content == missing.content
