@@ -76,7 +76,7 @@ def run_debate(messages: int) -> tuple[list[str], str, int]:
     from django.conf import settings
 
     from debates.models import Message
-    from debates.orchestrator import debate_run
+    from orchestration.run import debate_run
     from debates.services.lifecycle import debate_create
     from debates.services.transcripts import transcript_of
     from faultline.llm import gateway

@@ -43,7 +43,7 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     call_command("loadseed", verbosity=0)
 
-    from debates.orchestrator import debate_run
+    from orchestration.run import debate_run
     from debates.services.lifecycle import debate_create
     from faultline.llm import gateway
     from faultline.llm.fake_messages_api import FakeMessagesAPI

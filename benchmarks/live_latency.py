@@ -69,11 +69,13 @@ TOPIC = "Is gold still a hedge against inflation?"
 RECORDER = """
 window.__landed = {};
 window.__opens = 0;
+window.__snapshots = 0;  // the loaded page's and one per (re)connect; more: the server resynced the page
 document.addEventListener("htmx:wsOpen", () => { window.__opens += 1; });
 new MutationObserver((mutations) => {
   const now = performance.timeOrigin + performance.now();
   for (const mutation of mutations) {
     for (const node of mutation.addedNodes) {
+      if (node.nodeType === 1 && node.id === "chat-log") window.__snapshots += 1;
       if (node.nodeType === 1 && node.id === "status-line" && node.dataset.seq && !(node.dataset.seq in window.__landed)) {
         window.__landed[node.dataset.seq] = now;
       }
@@ -274,7 +276,7 @@ def run_scenario(*, label: str, count: int, args, browser, storage_state, base_u
     """The delays of every event, persisted -> DOM, by kind and by stage."""
     from debates.models import Debate, Event
     from debates.services.lifecycle import debate_create
-    from debates.tasks import run_debate
+    from orchestration.tasks import run_debate
     from personas.models import Deck
 
     def create():
@@ -335,11 +337,12 @@ def run_scenario(*, label: str, count: int, args, browser, storage_state, base_u
         while time.monotonic() < settle and str(last[debate_id]) not in page.evaluate("Object.keys(window.__landed)"):
             page.wait_for_timeout(100)
 
-    landed, reconnects, clock_skew = {}, 0, []
+    landed, reconnects, resyncs, clock_skew = {}, 0, 0, []
     for debate_id, page in zip(debate_ids, pages, strict=True):
         for seq, at in page.evaluate("window.__landed").items():
             landed[(debate_id, int(seq))] = at / 1000
         reconnects += page.evaluate("window.__opens") - 1
+        resyncs += page.evaluate("window.__snapshots - window.__opens") - 1  # the page as loaded has one too
         # performance.timeOrigin + now() against Date.now() (the system clock Python reads too)
         clock_skew.append(page.evaluate("performance.timeOrigin + performance.now() - Date.now()"))
     for context in contexts:
@@ -366,7 +369,7 @@ def run_scenario(*, label: str, count: int, args, browser, storage_state, base_u
                 delays[f"{start} -> {end}"].append((at[end] - at[start]) * 1000)
     result = {
         "label": label, "debates": count, "statuses": statuses, "wall": wall, "cpu": cpu, "missing": missing,
-        "reconnects": reconnects, "clock_skew_ms": max(clock_skew, key=abs),
+        "reconnects": reconnects, "resyncs": resyncs, "clock_skew_ms": max(clock_skew, key=abs),
         "delays": dict(delays),
     }
     n = len(delays["all events"])
@@ -418,7 +421,7 @@ def report(base_runs: list[dict], load_runs: list[dict]) -> str:
             cpu = ", ".join(f"{k} {v:.1f}" for k, v in r["cpu"].items())
             lines.append(f"run {number} {r['label']:<8}: p50 {d['p50']:.1f} ms, p95 {d['p95']:.1f} ms; "
                          f"wall {r['wall']:.1f} s, {dict(Counter(r['statuses']))}, missing {r['missing']}, "
-                         f"reconnects {r['reconnects']}, page vs system clock {r['clock_skew_ms']:+.1f} ms; "
+                         f"reconnects {r['reconnects']}, resyncs {r['resyncs']}, page vs system clock {r['clock_skew_ms']:+.1f} ms; "
                          f"CPU s: {cpu}")
     return "\n".join(lines)
 

@@ -1,10 +1,13 @@
-"""The one way out for live updates: render the partial for a committed event and send it to the
-debate's websocket group. Consumers forward it to browsers (see debates/consumers.py)."""
+"""The one way out for live updates: publish each committed event (its number, kind and payload)
+and each streaming message's text so far to the debate's channel-layer group. The web process's
+consumers fold the events into their view of the debate and render the partials the page renders
+(debates/consumers.py), so the process that runs debates never renders a fragment."""
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
+import hashlib
+import json
 import logging
 import queue
 import threading
@@ -12,30 +15,26 @@ import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import connection
-
-from debates import fragments
-from debates.state import DebateView, EventKind, apply
 
 logger = logging.getLogger(__name__)
-# Pushing is done by one background thread per process, in commit order, so rendering and
-# publishing never sit on the orchestrator's critical path. Only that thread touches _views.
-_views: dict[str, DebateView] = {}
+# Publishing is done by one background thread per process, in commit order, so a Redis round
+# trip never sits on the orchestrator's critical path.
 _outbox: queue.Queue = queue.Queue()
 _pusher_lock = threading.Lock()
 _pusher: threading.Thread | None = None
-_FINAL = {EventKind.DEBATE_FINISHED, EventKind.DEBATE_FAILED}
 
 
 def group_name(debate_id) -> str:
     return f"debate-{debate_id}"
 
 
-def send(*, debate_id, html: str, seq: int | None) -> None:
-    """seq is the event's number; None for in-place refreshes (streaming text) that are not events."""
-    async_to_sync(get_channel_layer().group_send)(
-        group_name(debate_id), {"type": "debate.fragment", "seq": seq, "html": html}
-    )
+def user_group_name(user_id) -> str:
+    return f"user-{user_id}"
+
+
+def session_digest(session_key: str | None) -> str:
+    """Names a session in a message without putting its key (a credential) on the wire."""
+    return hashlib.sha256((session_key or "").encode()).hexdigest()[:32]
 
 
 def _push_forever() -> None:
@@ -45,29 +44,26 @@ def _push_forever() -> None:
     asyncio.set_event_loop(loop)
     layer = get_channel_layer()
     while True:
-        job = _outbox.get()
+        group, message = _outbox.get()
         try:
-            fragment = job()
-            if fragment is not None:
-                debate_id, html, seq = fragment
-                loop.run_until_complete(
-                    layer.group_send(group_name(debate_id), {"type": "debate.fragment", "seq": seq, "html": html})
-                )
+            if callable(message):
+                message = message()
+            loop.run_until_complete(layer.group_send(group, message))
         except Exception:
-            # Everything pushed is already committed: a failed push costs a live update (the
-            # page resyncs from a snapshot on reconnect), never the debate.
+            # Everything pushed is already committed: a failed push costs a live update, which
+            # the consumer or the page notices and repairs from a snapshot, never the debate.
             logger.exception("Could not push a live update")
         finally:
             _outbox.task_done()
 
 
-def _later(job) -> None:
+def _later(group: str, message) -> None:
     global _pusher
     with _pusher_lock:
         if _pusher is None or not _pusher.is_alive():
             _pusher = threading.Thread(target=_push_forever, name="faultline-pusher", daemon=True)
             _pusher.start()
-    _outbox.put(job)
+    _outbox.put((group, message))
 
 
 def drain(timeout: float = 10.0) -> bool:
@@ -78,44 +74,37 @@ def drain(timeout: float = 10.0) -> bool:
     return not _outbox.unfinished_tasks
 
 
-def _view_after(event) -> DebateView:
-    # Fragments need the debate's state at the event (turn count, room of a message...). Keep a
-    # folded view per debate and apply events as they commit; refold from the log when another
-    # process (or a gap) wrote events in between.
-    from debates.selectors import debate_view
-
-    key = str(event.debate_id)
-    view = _views.get(key)
-    if view is not None and view.last_seq == event.seq - 1:
-        apply(view, event.seq, event.kind, event.payload)
-    else:
-        try:
-            view = debate_view(debate_id=event.debate_id, upto=event.seq)
-        finally:
-            connection.close()  # refolds are rare; don't keep a connection open in this thread
-    if event.kind in _FINAL:
-        _views.pop(key, None)
-    else:
-        _views[key] = view
-    return view
-
-
 def event_committed(event) -> None:
-    def push():
-        view = _view_after(event)
-        return event.debate_id, fragments.for_event(view, event.kind, event.payload), event.seq
+    """Called on commit: the event exactly as a reader of the log will see it."""
 
-    _later(push)
+    def message():
+        # Through JSON, as the JSONField stored it, so the consumer's fold sees what a fold of the
+        # log sees (string keys, lists, no tuples).
+        return {"type": "debate.event", "seq": event.seq, "kind": str(event.kind),
+                "payload": json.loads(json.dumps(event.payload))}
+
+    _later(group_name(event.debate_id), message)
 
 
 def message_progress(*, debate_id, message_id: int, text: str) -> None:
-    """Push a streaming message's text so far (already saved on its Message row)."""
+    """Push a streaming message's text so far (already saved on its Message row). Not an event:
+    the consumer shows it only while the message is still streaming (see DebateConsumer)."""
+    _later(group_name(debate_id), {"type": "debate.progress", "message_id": message_id, "text": text})
 
-    def push():
-        view = _views.get(str(debate_id))
-        message = view.message(message_id) if view else None
-        if message is None:
-            return None  # not announced in this process yet; the completed message will carry the text
-        return debate_id, fragments.message(dataclasses.replace(message, text=text), oob=True), None
 
-    _later(push)
+def _send_now(group: str, message: dict) -> None:
+    try:
+        async_to_sync(get_channel_layer().group_send)(group, message)
+    except Exception:
+        # The change itself is saved; sockets also check their access every few seconds.
+        logger.exception("Could not tell the live sockets about an access change")
+
+
+def access_changed(*, debate_id) -> None:
+    """Who may watch the debate changed (unshared, deleted): every socket on it checks again."""
+    _send_now(group_name(debate_id), {"type": "debate.access_changed"})
+
+
+def session_ended(*, user_id, session_key: str | None) -> None:
+    """A session was logged out: the sockets it opened close."""
+    _send_now(user_group_name(user_id), {"type": "session.ended", "session": session_digest(session_key)})

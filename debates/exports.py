@@ -12,7 +12,7 @@ import dataclasses
 import json
 import re
 
-from crux.regime import REGIME_LABELS
+from debates.regime import REGIME_LABELS
 from debates.models import Debate
 from debates.state import DebateView, fold
 

@@ -5,7 +5,7 @@ from debates.models import Debate
 from debates.services.lifecycle import MAX_HAND, MAX_TOPIC_LENGTH, MIN_HAND
 from personas.models import Deck, Persona
 
-# Modes a user can start today (each has an orchestrator: debates/orchestrator/). A mode of
+# Modes a user can start today (each has a mode in orchestration/modes/). A mode of
 # Debate.Mode that is not listed here is shown on the setup page as "coming soon".
 AVAILABLE_MODES = [Debate.Mode.DIALOGUE, Debate.Mode.GRAPH]
 

@@ -42,6 +42,8 @@ class Debate(models.Model):
     # The sequence number of the last persisted event; events are numbered 1, 2, 3... per debate.
     last_seq = models.PositiveIntegerField(default=0)
     stop_requested = models.BooleanField(default=False)
+    # Runs started on this debate after its worker died, in a row; past a limit it is failed.
+    recoveries = models.PositiveSmallIntegerField(default=0)
     share_token = models.CharField(max_length=40, unique=True, null=True, blank=True)
     # [{"label": ..., "description": ...}], decided by the orchestrator at the start.
     aspects = models.JSONField(default=list, blank=True)

@@ -68,7 +68,7 @@ def _persona_key(value) -> int | None:
 
 def position_map(personas, positions: dict) -> dict:
     """personas: PersonaView-likes (id, name, seat); positions: persona id -> ledger payload."""
-    nodes = [MapNode(p.id, p.name, p.seat, x, y) for p, (x, y) in zip(personas, _circle(len(personas)))]
+    nodes = [MapNode(p.id, p.name, p.seat, x, y) for p, (x, y) in zip(personas, _circle(len(personas)), strict=True)]
     by_id = {node.persona_id: node for node in nodes}
     relations: dict[tuple[str, int, int], MapEdge] = {}
     for key, entry in positions.items():

@@ -25,6 +25,7 @@ class EventKind(enum.StrEnum):
     DEBATE_RESUMED = "debate_resumed"
     DEBATE_FINISHED = "debate_finished"
     DEBATE_FAILED = "debate_failed"
+    MODEL_WAITING = "model_waiting"  # the model is unavailable; the run waits it out, then resumes
     GRAPH_UPDATED = "graph_updated"  # graph mode: the argument map after a crystallization
 
 
@@ -123,6 +124,8 @@ class DebateView:
     # Graph mode: the latest graph_updated payload (the map, its labels, camps, recent attacks).
     graph: dict = field(default_factory=dict)
     failure_reason: str = ""
+    # The model is unavailable and the run is waiting it out: {"reason", "retry_in", "waited"}.
+    waiting_for_model: dict = field(default_factory=dict)
     last_seq: int = 0
 
     @property
@@ -164,6 +167,8 @@ def card_from_payload(data: dict) -> CardView:
 def apply(view: DebateView, seq: int, kind: str, payload: dict) -> DebateView:
     """Apply one event to the view (mutates and returns it)."""
     view.last_seq = seq
+    if kind != EventKind.MODEL_WAITING and kind != EventKind.LEDGER_UPDATED:
+        view.waiting_for_model = {}  # anything the run does again means the wait is over
     if "totals" in payload:
         view.totals = Totals(**payload["totals"])
     match kind:
@@ -234,6 +239,8 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict) -> DebateView:
             view.failure_reason = payload["reason"]
         case EventKind.GRAPH_UPDATED:
             view.graph = payload
+        case EventKind.MODEL_WAITING:
+            view.waiting_for_model = dict(payload)
     return view
 
 

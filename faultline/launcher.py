@@ -1,15 +1,21 @@
 """`python -m faultline run`: everything Faultline needs, in one supervised foreground process.
 
+It reads `.env` first, exactly as the settings do (the real environment wins), so everything it
+decides comes from the same place as the site's own settings: `LaunchConfig` holds all of it.
 It starts the embedded PostgreSQL and Redis when DATABASE_URL / REDIS_URL are not set, migrates,
 loads the seed deck, then runs daphne (web + websockets) and a Celery worker with prefixed logs.
-Ctrl-C stops the children, then the services it started, and leaves nothing running behind it.
+A child that dies is started again after a growing pause (see `RestartPolicy`), so a crashed
+worker does not take the site down. Ctrl-C stops the children, then the services it started, and
+leaves nothing running behind it.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -21,10 +27,87 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import environ
+
 from faultline import embedded
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+DOTENV = BASE_DIR / ".env"
 STOP_GRACE_SECONDS = 20
+
+
+def read_dotenv(path: Path = DOTENV) -> None:
+    """Load `.env` into os.environ the way faultline/settings.py does: a variable already set in
+    the environment keeps its value. Done before anything is decided, so `.env` counts everywhere."""
+    if path.exists():
+        environ.Env.read_env(path)
+
+
+@dataclass(frozen=True)
+class LaunchConfig:
+    """Everything the launcher decides from the environment (and so from `.env`)."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    worker_concurrency: int = 8
+    state_dir: Path = BASE_DIR / ".faultline"
+    database_url: str = ""  # empty: the embedded PostgreSQL
+    redis_url: str = ""  # empty: the embedded Redis
+    reload: bool = False
+
+    @classmethod
+    def from_environment(cls) -> LaunchConfig:
+        env = environ.Env()
+        return cls(
+            host=env.str("FAULTLINE_HOST", default=cls.host),
+            port=env.int("FAULTLINE_PORT", default=cls.port),
+            worker_concurrency=env.int("FAULTLINE_WORKER_CONCURRENCY", default=cls.worker_concurrency),
+            state_dir=embedded.state_dir(),
+            database_url=env.str("DATABASE_URL", default=""),
+            redis_url=env.str("REDIS_URL", default=""),
+        )
+
+    def describe(self) -> list[str]:
+        return [
+            f"web:      http://{self.host}:{self.port}/" + ("  (autoreload)" if self.reload else ""),
+            f"worker:   {self.worker_concurrency} debates at once",
+            f"database: {_redacted(self.database_url) if self.database_url else 'embedded PostgreSQL'}",
+            f"redis:    {_redacted(self.redis_url) if self.redis_url else 'embedded Redis'}",
+            f"state:    {self.state_dir}",
+        ]
+
+
+def _redacted(url: str) -> str:
+    # Enough to recognise the server, never the password.
+    scheme, sep, rest = url.partition("://")
+    credentials, at, location = rest.rpartition("@")
+    if not sep or not at:
+        return url
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{location}" if ":" in credentials else url
+
+
+@dataclass(frozen=True)
+class RestartPolicy:
+    """How a child that died is started again: after 1 s, 2 s, 4 s ... at most `max_delay`; a
+    child that had run for `stable_after` seconds starts the count afresh. With `give_up_after`,
+    that many quick deaths in a row stop the launcher instead (a web server that cannot start
+    will not fix itself, and the person at the terminal should hear so)."""
+
+    first_delay: float = 1.0
+    max_delay: float = 30.0
+    stable_after: float = 60.0
+    give_up_after: int | None = None
+
+    def delay(self, restart: int) -> float:
+        """The pause before restart number `restart` (1, 2, ...) of a run of quick deaths."""
+        return min(self.first_delay * 2 ** (restart - 1), self.max_delay)
+
+
+# The worker is restarted for as long as it takes (the site stays up, /healthz says the worker is
+# down). The web server is given five quick tries.
+WORKER_RESTARTS = RestartPolicy()
+WEB_RESTARTS = RestartPolicy(give_up_after=5)
 
 
 class LaunchError(Exception):
@@ -39,8 +122,12 @@ def say(message: str, prefix: str = "faultline") -> None:
 class Child:
     name: str
     command: list[str]
+    policy: RestartPolicy = RestartPolicy()
     process: subprocess.Popen | None = None
     pump: threading.Thread | None = field(default=None, repr=False)
+    started_at: float = 0.0
+    restarts: int = 0  # restarts since it last ran stably
+    restart_at: float | None = None
 
     def start(self, env: dict) -> None:
         # A session of its own: Ctrl-C reaches only the launcher, which then stops the children
@@ -55,8 +142,33 @@ class Child:
             bufsize=1,
             start_new_session=True,
         )
+        self.started_at = time.monotonic()
         self.pump = threading.Thread(target=self._pump, daemon=True)
         self.pump.start()
+        say(f"{self.name} started (pid {self.process.pid})")
+
+    def supervise(self, env: dict) -> None:
+        """Restart the child if it died (after the policy's pause). Raises LaunchError to give up."""
+        now = time.monotonic()
+        if self.restart_at is not None:
+            if now >= self.restart_at:
+                self.restart_at = None
+                self.start(env)
+            return
+        if self.running():
+            return
+        exit_code = self.process.returncode
+        if now - self.started_at >= self.policy.stable_after:
+            self.restarts = 0
+        self.restarts += 1
+        if self.policy.give_up_after is not None and self.restarts > self.policy.give_up_after:
+            raise LaunchError(
+                f"{self.name} exited unexpectedly (exit {exit_code}) {self.restarts} times in a row, each within "
+                f"{self.policy.stable_after:g} s of starting; giving up (see its log lines above)"
+            )
+        delay = self.policy.delay(self.restarts)
+        say(f"{self.name} exited unexpectedly (exit {exit_code}); restarting in {delay:g} s (restart {self.restarts})")
+        self.restart_at = now + delay
 
     def _pump(self) -> None:
         for line in self.process.stdout:
@@ -66,6 +178,7 @@ class Child:
         return self.process is not None and self.process.poll() is None
 
     def stop(self) -> None:
+        self.restart_at = None
         if not self.running():
             return
         os.killpg(self.process.pid, signal.SIGTERM)
@@ -94,7 +207,11 @@ def prepare_services(env: dict) -> list[str]:
     started = []
     if not env.get("DATABASE_URL"):
         was_running = embedded.postgres_running()
-        say("starting the embedded PostgreSQL (pgvector)" if not was_running else "using the running embedded PostgreSQL")
+        say(
+            "starting the embedded PostgreSQL (pgvector)"
+            if not was_running
+            else "using the running embedded PostgreSQL"
+        )
         env["DATABASE_URL"] = embedded.postgres_url()
         if not was_running:
             started.append("postgres")
@@ -149,23 +266,74 @@ def wait_until_serving(url: str, children: list[Child], timeout: float = 60) -> 
 
 
 def not_ready(report: dict) -> list[str]:
-    return [f"{name}: {part.get('detail', 'down')}" for name, part in report.items()
-            if isinstance(part, dict) and not part.get("ok")]
+    return [
+        f"{name}: {part.get('detail', 'down')}"
+        for name, part in report.items()
+        if isinstance(part, dict) and not part.get("ok")
+    ]
 
 
-def run(host: str, port: int, concurrency: int) -> int:
+def watched_paths() -> list[str]:
+    """What autoreload watches: every Python package at the top of the repository, and templates."""
+    packages = sorted(path.name for path in BASE_DIR.iterdir() if (path / "__init__.py").exists())
+    return [*packages, "templates"]
+
+
+def reloading(command: list[str]) -> list[str]:
+    # watchfiles runs the command and restarts it whenever a watched file changes; daphne and
+    # Celery have no autoreload of their own.
+    return [
+        sys.executable,
+        "-m",
+        "watchfiles",
+        "--filter",
+        "default",
+        "--target-type",
+        "command",
+        shlex.join(command),
+        *watched_paths(),
+    ]
+
+
+def children_for(config: LaunchConfig) -> list[Child]:
+    worker = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "faultline",
+        "worker",
+        "--loglevel",
+        "INFO",
+        "--pool",
+        "threads",
+        "--concurrency",
+        str(config.worker_concurrency),
+        "--hostname",
+        f"faultline@{socket.gethostname()}",
+    ]
+    web = [sys.executable, "-m", "daphne", "-b", config.host, "-p", str(config.port), "faultline.asgi:application"]
+    if config.reload:
+        worker, web = reloading(worker), reloading(web)
+    return [Child("worker", worker, WORKER_RESTARTS), Child("web", web, WEB_RESTARTS)]
+
+
+def run(config: LaunchConfig) -> int:
+    host, port = config.host, config.port
     if not port_is_free(host, port):
         raise LaunchError(
             f"port {port} on {host} is already taken by another program. "
             f"Stop it, or pick another port: `make run PORT={port + 1}` (or FAULTLINE_PORT={port + 1})."
         )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "faultline.settings", "PYTHONUNBUFFERED": "1"}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "faultline.settings",
+        "PYTHONUNBUFFERED": "1",
+        # Absolute, so every child finds the same state folder whatever its working directory.
+        "FAULTLINE_STATE_DIR": str(config.state_dir),
+    }
     started: list[str] = []
-    children = [
-        Child("worker", [sys.executable, "-m", "celery", "-A", "faultline", "worker", "--loglevel", "INFO",
-                         "--pool", "threads", "--concurrency", str(concurrency), "--hostname", f"faultline@{socket.gethostname()}"]),
-        Child("web", [sys.executable, "-m", "daphne", "-b", host, "-p", str(port), "faultline.asgi:application"]),
-    ]
+    children = children_for(config)
     stopping = threading.Event()
 
     def request_stop(signum, frame):
@@ -186,11 +354,8 @@ def run(host: str, port: int, concurrency: int) -> int:
         for problem in not_ready(report):
             say(f"not ready yet, {problem} (see {url}healthz)")
         while not stopping.is_set():
-            crashed = [child for child in children if not child.running()]
-            if crashed:
-                say(f"{crashed[0].name} exited unexpectedly (exit {crashed[0].process.returncode}); shutting down")
-                exit_code = 1
-                break
+            for child in children:
+                child.supervise(env)
             stopping.wait(0.5)
     except LaunchError as exc:
         say(f"error: {exc}")
@@ -204,26 +369,64 @@ def run(host: str, port: int, concurrency: int) -> int:
     return exit_code
 
 
+def probe(port: int) -> int:
+    """The container health check: 0 when /healthz on this machine answers 200.
+
+    It asks as the proxy in front would: for the first allowed host, over HTTPS as far as Django
+    can tell, so production's host check and HTTPS redirect do not get in the way."""
+    hosts = [host for host in environ.Env().list("ALLOWED_HOSTS", default=["localhost"]) if host not in ("*", "")]
+    host = (hosts[0] if hosts else "localhost").lstrip(".")
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/healthz", headers={"Host": host, "X-Forwarded-Proto": "https"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=8) as response:
+            return 0 if response.status == 200 else 1
+    except urllib.error.HTTPError as error:
+        print(f"/healthz answered {error.code}: {error.read(500).decode(errors='replace')}")
+    except OSError as error:
+        print(f"/healthz did not answer: {error}")
+    return 1
+
+
 def main(argv: list[str] | None = None) -> None:
+    read_dotenv()
+    defaults = LaunchConfig.from_environment()
     parser = argparse.ArgumentParser(prog="faultline", description="Run Faultline and the services it needs.")
     commands = parser.add_subparsers(dest="command")
     run_parser = commands.add_parser("run", help="start services, migrate, load the seed deck, serve (default)")
-    run_parser.add_argument("--host", default=os.environ.get("FAULTLINE_HOST", "127.0.0.1"))
-    run_parser.add_argument("--port", type=int, default=int(os.environ.get("FAULTLINE_PORT", "8000")))
-    run_parser.add_argument("--concurrency", type=int, default=int(os.environ.get("FAULTLINE_WORKER_CONCURRENCY", "8")),
-                            help="debates the worker runs at once")
+    run_parser.add_argument("--host", default=defaults.host, help="FAULTLINE_HOST")
+    run_parser.add_argument("--port", type=int, default=defaults.port, help="FAULTLINE_PORT")
+    run_parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=defaults.worker_concurrency,
+        help="debates the worker runs at once (FAULTLINE_WORKER_CONCURRENCY)",
+    )
+    run_parser.add_argument("--reload", action="store_true", help="restart web and worker when code changes")
+    commands.add_parser("config", help="show what `run` would use, from the environment and .env")
     commands.add_parser("stop", help="stop the embedded PostgreSQL and Redis of this state folder")
+    probe_parser = commands.add_parser("probe", help="exit 0 when /healthz on this machine is all green")
+    probe_parser.add_argument("--port", type=int, default=defaults.port)
     args = parser.parse_args(argv)
 
     if args.command == "stop":
         stopped = embedded.stop_all()
         say("stopped " + ", ".join(stopped) if stopped else "no embedded service was running")
         return
-    host = getattr(args, "host", os.environ.get("FAULTLINE_HOST", "127.0.0.1"))
-    port = getattr(args, "port", int(os.environ.get("FAULTLINE_PORT", "8000")))
-    concurrency = getattr(args, "concurrency", int(os.environ.get("FAULTLINE_WORKER_CONCURRENCY", "8")))
+    if args.command == "probe":
+        sys.exit(probe(args.port))
+    config = defaults
+    if args.command == "run":
+        config = dataclasses.replace(
+            defaults, host=args.host, port=args.port, worker_concurrency=args.concurrency, reload=args.reload
+        )
+    if args.command == "config":
+        for line in config.describe():
+            print(line)
+        return
     try:
-        sys.exit(run(host, port, concurrency))
+        sys.exit(run(config))
     except (LaunchError, embedded.EmbeddedServiceError) as exc:
         say(f"error: {exc}")
         sys.exit(1)

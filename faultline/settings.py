@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "personas",
     "debates",
     "crux",
+    "orchestration",
 ]
 
 MIDDLEWARE = [
@@ -137,7 +138,23 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# The queue debates are sent to and workers consume (separate deployments can share one Redis).
+CELERY_TASK_DEFAULT_QUEUE = env.str("FAULTLINE_QUEUE", default="celery")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis redelivers a task that is not acked within the visibility timeout, even one still running
+# (acks are late). Set it far beyond the longest debate (hours, with a long model outage waited
+# out); a redelivered task for a debate still held is dropped quietly (orchestration/tasks.py),
+# and a debate whose worker died is picked up by the recovery sweep within a minute, not by this.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT_SECONDS", default=12 * 3600)}
+
+# ── Recovery ──────────────────────────────────────────────────────────────────────────────────
+
+# How often each worker looks for debates whose worker died (and on its start).
+FAULTLINE_RECOVERY_SWEEP_SECONDS = env.int("FAULTLINE_RECOVERY_SWEEP_SECONDS", default=60)
+# A debate whose worker died this many times in a row is failed with a reason instead of retried.
+FAULTLINE_MAX_RECOVERIES = env.int("FAULTLINE_MAX_RECOVERIES", default=3)
+# How long a debate waits out an overloaded or rate-limited model before failing (resumable).
+FAULTLINE_MODEL_WAIT_SECONDS = env.float("FAULTLINE_MODEL_WAIT_SECONDS", default=900.0)
 
 # ── Model gateway ─────────────────────────────────────────────────────────────────────────────
 
@@ -259,8 +276,15 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
-# Serving straight from the finders keeps `make run` free of a collectstatic step.
-WHITENOISE_USE_FINDERS = True
+# Development serves straight from the finders, so `make run` needs no collectstatic step.
+# Production serves what `collectstatic` gathered (the Docker image runs it) under hashed names
+# that browsers may cache for good.
+WHITENOISE_USE_FINDERS = not PRODUCTION
+if PRODUCTION:
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
 WHITENOISE_AUTOREFRESH = DEBUG
 
 if PRODUCTION:

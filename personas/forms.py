@@ -1,3 +1,4 @@
+import contextlib
 import json
 
 from django import forms
@@ -44,7 +45,7 @@ CONTRACT_PARTS = {
 class PersonaAdminForm(forms.ModelForm):
     class Meta:
         model = Persona
-        fields = "__all__"
+        fields = "__all__"  # noqa: DJ007 - the admin edits every field of a persona
         field_classes = {name: IndentedJSONField for name in CONTRACT_PARTS}
         widgets = {
             name: forms.Textarea(attrs={"rows": 4, "cols": 80})
@@ -66,10 +67,8 @@ class PersonaAdminForm(forms.ModelForm):
         # PostgreSQL's jsonb does not keep key order; show objects in the contract's order instead.
         for name, (adapter, empty) in CONTRACT_PARTS.items():
             if self.initial.get(name):
-                try:
+                with contextlib.suppress(ValidationError):  # shown as stored; saving reports what is wrong
                     self.initial[name] = _contract_part_clean(adapter, self.initial[name], empty=empty)
-                except ValidationError:
-                    pass  # shown as stored; saving will report what is wrong
 
     def _clean_contract_part(self, name):
         adapter, empty = CONTRACT_PARTS[name]

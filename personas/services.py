@@ -32,6 +32,10 @@ from personas.selectors import deck_list, persona_list
 
 SEED_DIR = Path(__file__).resolve().parent / "seed"
 MAX_ARCHIVE_BYTES = 20 * 1024 * 1024
+# A contract is a few kilobytes and a few levels deep; anything far beyond is refused up front,
+# before it can exhaust memory or the parser's recursion.
+MAX_CONTRACT_BYTES = 1024 * 1024
+MAX_JSON_NESTING = 32
 
 
 class PersonaImportError(Exception):
@@ -114,6 +118,9 @@ def _contract_files_at(path: Path) -> list[_ContractFile]:
         paths = [path]
     else:
         raise PersonaImportError([f"{path}: no such file or folder"])
+    too_large = [each for each in paths if each.stat().st_size > MAX_CONTRACT_BYTES]
+    if too_large:
+        raise PersonaImportError([_too_large(str(each), each.stat().st_size) for each in too_large])
     return [_ContractFile(label=str(each), name=each.name, content=each.read_bytes()) for each in paths]
 
 
@@ -159,18 +166,41 @@ def _reject_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
     return data
 
 
+def _too_large(label: str, size: int) -> str:
+    return f"{label}: too large for a contract ({size} bytes; the limit is {MAX_CONTRACT_BYTES})"
+
+
+def _nesting_depth(data: object) -> int:
+    """How deep lists and objects nest (0 for a plain value); counting stops past the limit."""
+    deepest, pending = 0, [(data, 1)]
+    while pending and deepest <= MAX_JSON_NESTING:
+        value, depth = pending.pop()
+        if isinstance(value, dict | list):
+            deepest = max(deepest, depth)
+            pending.extend((child, depth + 1) for child in (value.values() if isinstance(value, dict) else value))
+    return deepest
+
+
 def _json_load(file: _ContractFile) -> tuple[object, str | None]:
     """The parsed JSON, or an error line naming the file (and line/column for syntax errors)."""
+    if len(file.content) > MAX_CONTRACT_BYTES:
+        return None, _too_large(file.label, len(file.content))
+    too_deep = f"{file.label}: invalid contract: JSON nested more than {MAX_JSON_NESTING} levels deep"
     try:
         text = file.content.decode("utf-8-sig")
     except UnicodeDecodeError:
         return None, f"{file.label}: not UTF-8 text"
     try:
-        return json.loads(text, object_pairs_hook=_reject_duplicate_keys), None
+        data = json.loads(text, object_pairs_hook=_reject_duplicate_keys)
     except json.JSONDecodeError as exc:
         return None, f"{file.label}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
     except _DuplicateKey as exc:
         return None, f"{file.label}: invalid JSON: key '{exc}' appears twice in one object"
+    except RecursionError:
+        return None, too_deep
+    if _nesting_depth(data) > MAX_JSON_NESTING:
+        return None, too_deep
+    return data, None
 
 
 def _contract_files_import(*, files: list[_ContractFile]) -> ImportResult:

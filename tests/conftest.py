@@ -83,6 +83,8 @@ def celery_worker_process(django_db_setup, django_db_blocker, worker_messages_ap
         "ANTHROPIC_API_KEY": "test-key",
         "ANTHROPIC_BASE_URL": worker_messages_api.url,
         "ANTHROPIC_MAX_RETRIES": "2",
+        # The shared worker never sweeps for orphans: tests leave debates "running" on purpose.
+        "FAULTLINE_RECOVERY_SWEEP_SECONDS": "0",
     }
     log = open(ROOT / ".faultline" / "test-worker.log", "w")
     hostname = f"test-worker-{os.getpid()}@localhost"

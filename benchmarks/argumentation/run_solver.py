@@ -37,7 +37,7 @@ def read_apx(path: str) -> tuple[list[str], list[tuple[str, str]]]:
 
 def faultline_preferred(arguments, attacks):
     sys.path.insert(0, PROJECT_ROOT)
-    from crux.argumentation import ArgumentationFramework, Semantics
+    from argumentation import ArgumentationFramework, Semantics
 
     def solve():
         return ArgumentationFramework(arguments, attacks).extensions(Semantics.PREFERRED)

@@ -9,13 +9,13 @@ import logging
 from django.db import transaction
 
 from crux.graph.dispute_graph import DisputeGraph
-from crux.graph.nodes import Transcript
 from crux.graph.models import DisputeGraphState
+from crux.graph.nodes import Transcript
 from crux.graph.outcome import convergence_reason, graph_outcome
 from crux.graph.prompts import CRYSTALLIZER, map_for_crystallizer
 from crux.graph.schemas import Crystallization
 from debates.models import Debate, Message
-from debates.orchestrator.messages import debate_totals
+from debates.services.messages import debate_totals
 from debates.services.events import event_append
 from debates.state import EventKind
 from faultline.llm import gateway

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from crux.argumentation import ArgumentationFramework
+from argumentation import ArgumentationFramework
 
 from .nodes import (
     ATTACKS,

@@ -17,7 +17,7 @@ import itertools
 import re
 from dataclasses import asdict, dataclass, field
 
-from crux.argumentation import Semantics
+from argumentation import Semantics
 
 from .dispute_graph import DisputeGraph
 from .nodes import NO, SUPPORTS, YES, _key

@@ -14,7 +14,7 @@ from crux.models import CruxRoom, DisagreementCandidate
 from crux.schemas import DisagreementScan
 from crux.services.rooms import room_open
 from debates.models import Debate, Message
-from debates.prompts import DISAGREEMENT_DETECTOR
+from crux.prompts import DISAGREEMENT_DETECTOR
 from debates.services.transcripts import transcript_of
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, ModelError, Prompt, Role

@@ -1,30 +1,23 @@
-"""Crux rooms: two personas argue one dispute until its crux surfaces (or the cap), then a card.
-
-A room is a conversation, not a pipeline: entry statements, then alternating free exchange in
-which each answers what the other just said, with a cheap exit check after every exchange.
-"""
+"""Crux rooms as records: opening one on a disagreement, closing it, judging whether its crux has
+surfaced, and writing its crux card. The conversation inside a room is run by
+orchestration/rooms.py."""
 
 from __future__ import annotations
 
-import logging
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from crux.models import CruxCard, CruxRoom, DisagreementCandidate
 from crux.schemas import CruxCardDraft, CruxExitCheck
-from debates.blackboard.assembly import assemble_context
-from debates.models import Debate, Message, Participant
-from debates.orchestrator.speaking import Speaker, speak
-from debates.prompts import CRUX_CARD_WRITER, CRUX_EXIT_JUDGE
+from debates.models import Message
+from crux.prompts import CRUX_CARD_WRITER, CRUX_EXIT_JUDGE
 from debates.services.events import event_append
 from debates.services.transcripts import transcript_of
 from debates.state import SUITS, EventKind
 from faultline.llm import gateway
-from faultline.llm.types import CallTag, ModelError, Prompt, Role
+from faultline.llm.types import CallTag, Prompt, Role
 
-logger = logging.getLogger(__name__)
 
 
 def room_open(*, candidate: DisagreementCandidate) -> CruxRoom:
@@ -55,7 +48,7 @@ def room_open(*, candidate: DisagreementCandidate) -> CruxRoom:
     return room
 
 
-def _room_close(room: CruxRoom, *, exit_reason: str, failure: str = "") -> None:
+def room_close(room: CruxRoom, *, exit_reason: str, failure: str = "") -> None:
     with transaction.atomic():
         room.status = CruxRoom.Status.FAILED if failure else CruxRoom.Status.DONE
         room.exit_reason = exit_reason
@@ -74,7 +67,7 @@ def _transcript(room: CruxRoom) -> str:
     return transcript_of(messages)
 
 
-def _crux_surfaced(room: CruxRoom) -> bool:
+def crux_surfaced(room: CruxRoom) -> bool:
     prompt = Prompt(
         system_prefix=CRUX_EXIT_JUDGE,
         messages=[{"role": "user", "content": f'Disagreement: "{room.question}"\n\n{_transcript(room)}'}],
@@ -101,7 +94,7 @@ def card_payload(card: CruxCard, room: CruxRoom) -> dict:
     }
 
 
-def _card_extract(room: CruxRoom) -> CruxCard:
+def card_extract(room: CruxRoom) -> CruxCard:
     a, b = room.persona_a, room.persona_b
     prompt = Prompt(
         system_prefix=CRUX_CARD_WRITER,
@@ -136,49 +129,3 @@ def _card_extract(room: CruxRoom) -> CruxCard:
                 resolution=card.resolution if card.resolved else f"Crux: {card.question}",
             )
     return card
-
-
-def room_run(*, room_id: int, after_message=None) -> None:
-    """after_message(message) is called for each finished turn (the orchestrator's ledger hook)."""
-    room = CruxRoom.objects.select_related("debate", "persona_a", "persona_b").get(pk=room_id)
-    if room.status != CruxRoom.Status.LIVE:
-        return
-    debate = room.debate
-    seats = dict(Participant.objects.filter(debate=debate).values_list("persona_id", "seat"))
-    speakers = [Speaker(room.persona_a, seats[room.persona_a_id]), Speaker(room.persona_b, seats[room.persona_b_id])]
-    cap = settings.CRUX_ROOM_MAX_TURNS
-    try:
-        exit_reason = _converse(room, debate, speakers, cap, after_message)
-        if exit_reason == CruxRoom.ExitReason.STOPPED:
-            _room_close(room, exit_reason=exit_reason)
-            return
-        _card_extract(room)
-        _room_close(room, exit_reason=exit_reason)
-    except ModelError as exc:
-        logger.warning("Crux room %s failed: %s", room.id, exc)
-        _room_close(room, exit_reason="failed", failure=str(exc))
-
-
-def _converse(room: CruxRoom, debate: Debate, speakers: list[Speaker], cap: int, after_message) -> str:
-    done = list(Message.objects.filter(room=room, status=Message.Status.COMPLETE).order_by("turn"))
-    interrupted = Message.objects.filter(room=room, status=Message.Status.STREAMING).first()
-    turn = len(done)
-    while turn < cap:
-        if Debate.objects.filter(pk=debate.pk, stop_requested=True).exists():
-            return CruxRoom.ExitReason.STOPPED
-        speaker = speakers[turn % 2]
-        other = speakers[1 - turn % 2]
-        kind = Message.Kind.ENTRY if turn < 2 else Message.Kind.EXCHANGE
-        message = speak(
-            debate=debate, speaker=speaker, kind=kind, turn=turn + 1, room=room, phase=f"crux_room_{kind}",
-            context=assemble_context(debate=debate, persona=speaker.persona, phase=kind, room=room, other=other.persona),
-            interrupted=interrupted,
-        )
-        if after_message is not None:
-            after_message(message)
-        interrupted = None
-        turn += 1
-        # An exchange is one answer from each side, after the two entry statements.
-        if turn >= 4 and turn % 2 == 0 and _crux_surfaced(room):
-            return CruxRoom.ExitReason.SURFACED
-    return CruxRoom.ExitReason.CAP

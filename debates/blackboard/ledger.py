@@ -23,7 +23,6 @@ from debates.state import EventKind
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
 
-
 LEDGER_KEEPER = (
     "You keep the position ledger of a debate. Given a participant's current position state and "
     "the message they just sent, report only what THIS message changed: their stance, evidence "

@@ -63,7 +63,7 @@ def apply_update(*, state: dict, update, speaker_id: int, participants: dict[str
     for item in update.evidence:
         aspect["evidence"] = _append(aspect["evidence"], _clean(item))
     answered = {(_clean(text) or "").lower() for text in update.challenges_answered}
-    for key, other in state["aspect_positions"].items():
+    for other in state["aspect_positions"].values():
         other["challenged"] = [c for c in other.get("challenged", []) if c.lower() not in answered]
     aspect["challenged"] = [c for c in aspect["challenged"] if c.lower() not in answered]
     state["aspect_positions"][aspect_key] = aspect
@@ -81,11 +81,11 @@ def apply_update(*, state: dict, update, speaker_id: int, participants: dict[str
         state["disagreements"], added = _add(state["disagreements"], disagreement,
                                              key=lambda d: (d["with"], d["on"].lower()))
         change.epistemic_score += EPISTEMIC_WEIGHTS["disagreement"] * added
-    if concession := _clean(update.concession):
-        # Concessions are never dropped: the closing context lists every one of them.
-        if concession.lower() not in {c.lower() for c in state["concessions"]}:
-            state["concessions"] = state["concessions"] + [concession]
-            change.epistemic_score += EPISTEMIC_WEIGHTS["concession"]
+    # Concessions are never dropped: the closing context lists every one of them.
+    concession = _clean(update.concession)
+    if concession and concession.lower() not in {c.lower() for c in state["concessions"]}:
+        state["concessions"] = state["concessions"] + [concession]
+        change.epistemic_score += EPISTEMIC_WEIGHTS["concession"]
     if shift := _clean(update.shift):
         state["shifts"], added = _add(state["shifts"], shift, key=str.lower)
         change.epistemic_score += EPISTEMIC_WEIGHTS["shift"] * added

@@ -5,17 +5,21 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
+from celery import current_app
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from debates import broadcast
 from debates.models import Debate, Participant
+from debates.services.leases import debate_is_being_run
 from personas.models import Deck, Persona
 
 MIN_HAND, MAX_HAND = 2, 6
 MAX_TOPIC_LENGTH = 500
 # A debate still queued after this long, with no orchestrator on it, may be resumed by hand.
 STALE_AFTER_SECONDS = 90
+RUN_DEBATE_TASK = "orchestration.run_debate"
 
 
 def _clean_topic(topic: str) -> str:
@@ -61,16 +65,22 @@ def debate_create(
     return debate
 
 
+def run_enqueue(*, debate_id) -> None:
+    """Hand the debate to a worker once the current transaction commits.
+
+    By task name: the orchestrator is a higher layer (orchestration/tasks.py) than this one."""
+    transaction.on_commit(lambda: current_app.send_task(RUN_DEBATE_TASK, args=[str(debate_id)]))
+
+
 def debate_start(**kwargs) -> Debate:
     """Create a debate and hand it to a worker once the rows are committed; refused (nothing
     created, nothing queued) when the owner is at one of their limits."""
     from debates.services.quotas import quota_check_start
-    from debates.tasks import run_debate
 
     with transaction.atomic():
         quota_check_start(user=kwargs.get("owner"))
         debate = debate_create(**kwargs)
-        run_debate.delay_on_commit(str(debate.id))
+        run_enqueue(debate_id=debate.id)
     return debate
 
 
@@ -80,8 +90,6 @@ def debate_stop(*, debate: Debate) -> None:
 
 def debate_is_orphaned(*, debate: Debate) -> bool:
     """A debate that should be running but that no orchestrator holds (its worker died)."""
-    from debates.orchestrator import debate_is_being_run
-
     if debate.status == Debate.Status.RUNNING:
         return not debate_is_being_run(debate_id=debate.id)
     if debate.status == Debate.Status.PENDING:
@@ -97,16 +105,15 @@ def debate_can_resume(*, debate: Debate) -> bool:
 
 def debate_resume(*, debate: Debate) -> None:
     """Queue the orchestrator again; it continues after the last persisted event."""
-    from debates.tasks import run_debate
-
     from debates.services.quotas import quota_check_start
 
     if not debate_can_resume(debate=debate):
         raise ValidationError("This debate is still running or already finished; there is nothing to resume.")
     with transaction.atomic():
         quota_check_start(user=debate.owner, resuming=debate)
-        Debate.objects.filter(pk=debate.pk).update(stop_requested=False)
-        run_debate.delay_on_commit(str(debate.id))
+        # A person asking again gets a fresh count of recoveries.
+        Debate.objects.filter(pk=debate.pk).update(stop_requested=False, recoveries=0)
+        run_enqueue(debate_id=debate.id)
 
 
 def debate_share(*, debate: Debate) -> str:
@@ -119,6 +126,8 @@ def debate_share(*, debate: Debate) -> str:
 def debate_unshare(*, debate: Debate) -> None:
     debate.share_token = None
     debate.save(update_fields=["share_token"])
+    # Viewers already watching through the link are disconnected, not just refused next time.
+    transaction.on_commit(lambda: broadcast.access_changed(debate_id=debate.id))
 
 
 def debate_rename(*, debate: Debate, topic: str) -> None:
@@ -136,6 +145,8 @@ def debate_delete(*, debate: Debate) -> None:
         raise ValidationError(
             "This debate is still running: stop it, wait until it says it has stopped, then delete it."
         )
+    debate_id = debate.id
     with transaction.atomic():
         ModelCall.objects.filter(debate=debate).update(owner_of_deleted_debate=debate.owner_id)
         debate.delete()
+        transaction.on_commit(lambda: broadcast.access_changed(debate_id=debate_id))

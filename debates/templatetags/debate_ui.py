@@ -3,8 +3,9 @@ autoescaped wherever it is shown."""
 
 from django import template
 
-from crux.regime import REGIME_LABELS
+from debates.regime import REGIME_LABELS
 from debates.state import SUITS
+from debates.turns import DIALOGUE_KINDS, TURN_KINDS
 
 register = template.Library()
 
@@ -44,7 +45,8 @@ def seat_suit(seat) -> str:
 
 @register.filter
 def kind_label(kind: str) -> str:
-    return str(kind or "").replace("_", " ")
+    row = TURN_KINDS.get(str(kind or ""))
+    return row.label if row else str(kind or "").replace("_", " ")
 
 
 @register.filter
@@ -81,9 +83,7 @@ def as_dict(value) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-# The orchestrator's turn budget (Debate.max_turns) counts dialogue slots: arguments, replies,
-# dismissals and passes, not openings or closings.
-DIALOGUE_KINDS = {"key_argument", "reply", "dismissal"}
+# The orchestrator's turn budget (Debate.max_turns) counts dialogue slots (debates/turns.py) and passes.
 
 
 @register.filter

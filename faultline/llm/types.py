@@ -81,5 +81,10 @@ class ProviderError(ModelError):
     """The provider failed after the SDK's own retries (overloaded, rate-limited, unreachable...)."""
 
 
+class ModelUnavailable(ProviderError):
+    """Overloaded, rate-limited, timed out or unreachable past the SDK's retries: a passing state
+    of the provider, worth waiting out (the run loop does), not a fault of the request."""
+
+
 class StructuredOutputError(ModelError):
     """The model's output did not match the schema, even after one repair attempt."""

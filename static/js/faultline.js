@@ -94,9 +94,35 @@
   function connection(state) {
     document.documentElement.dataset.live = state;
   }
+  // The server closes with 4403 when the viewer may no longer watch (unshared, logged out); the
+  // socket does not reconnect then, and the page says so instead of "reconnecting".
+  var CLOSE_FORBIDDEN = 4403;
+  var liveSocket = null;
   document.addEventListener("htmx:wsConnecting", function () { connection("connecting"); });
-  document.addEventListener("htmx:wsOpen", function () { connection("open"); });
-  document.addEventListener("htmx:wsClose", function () { connection("closed"); });
+  document.addEventListener("htmx:wsOpen", function (event) {
+    liveSocket = event.detail.socketWrapper;
+    connection("open");
+  });
+  document.addEventListener("htmx:wsClose", function (event) {
+    liveSocket = null;
+    connection(event.detail.event && event.detail.event.code === CLOSE_FORBIDDEN ? "forbidden" : "closed");
+  });
+
+  // ── Never silently stale ──────────────────────────────────────────────────────────────────
+  // Every few seconds, and when the tab comes back into view, tell the server which event the
+  // page shows (the status line, redrawn by every event, carries its number). If the log holds
+  // one the page never got (a push lost on the way), the server sends a fresh snapshot.
+  var REPORT_EVERY_MS = 5000;
+  function reportShown() {
+    var status = document.getElementById("status-line");
+    if (liveSocket && status && status.dataset.seq) {
+      liveSocket.send(JSON.stringify({seq: Number(status.dataset.seq)}));
+    }
+  }
+  setInterval(reportShown, REPORT_EVERY_MS);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") reportShown();
+  });
 
   document.addEventListener("htmx:wsAfterMessage", afterUpdate);
   document.addEventListener("htmx:afterSettle", afterUpdate);

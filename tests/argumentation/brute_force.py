@@ -7,7 +7,7 @@ Deliberately naive so that it is obviously right; only for small frameworks
 from functools import lru_cache
 from itertools import combinations
 
-from crux.argumentation import Semantics
+from argumentation import Semantics
 
 
 def reference_extensions(arguments, attacks, semantics):

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from crux.argumentation import ArgumentationFramework, Semantics
+from argumentation import ArgumentationFramework, Semantics
 
 GR, CO, PR, ST = Semantics.GROUNDED, Semantics.COMPLETE, Semantics.PREFERRED, Semantics.STABLE
 

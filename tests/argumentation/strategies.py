@@ -3,7 +3,7 @@
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from crux.argumentation import ArgumentationFramework
+from argumentation import ArgumentationFramework
 
 # No example database: it would write a .hypothesis/ folder into the project.
 property_settings = settings(

@@ -1,4 +1,4 @@
-"""The ICCMA-style command line, run as `python -m crux.argumentation` in a subprocess."""
+"""The ICCMA-style command line, run as `python -m argumentation` in a subprocess."""
 
 import subprocess
 import sys
@@ -42,7 +42,7 @@ NIXON_NUMBERS = {"q": "1", "r": "2", "h": "3", "v": "4"}
 
 def run_solver(*arguments: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "crux.argumentation", *arguments],
+        [sys.executable, "-m", "argumentation", *arguments],
         cwd=PROJECT_ROOT,
         capture_output=True,
         text=True,

@@ -5,8 +5,8 @@ import io
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crux.argumentation import Semantics
-from crux.argumentation.cli import PROBLEMS, main
+from argumentation import Semantics
+from argumentation.cli import PROBLEMS, main
 
 from .brute_force import reference_extensions
 from .iccma_answers import read_extension, read_extension_list

@@ -2,7 +2,7 @@
 
 from hypothesis import given
 
-from crux.argumentation import Semantics
+from argumentation import Semantics
 
 from .brute_force import reference_extensions, reference_labelling
 from .strategies import property_settings, small_frameworks

@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from crux.argumentation import ArgumentationFramework, Label, Semantics
+from argumentation import ArgumentationFramework, Label, Semantics
 
 
 def independent_two_cycles(count: int) -> ArgumentationFramework:

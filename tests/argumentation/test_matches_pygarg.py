@@ -9,12 +9,11 @@ import random
 import pysat  # noqa: F401  (pygarg imports it lazily; fail early and clearly if it is missing)
 from hypothesis import given
 from hypothesis import strategies as st
+from pygarg.dung import solver as pygarg_solver
 
-from crux.argumentation import ArgumentationFramework, Semantics
+from argumentation import ArgumentationFramework, Semantics
 
 from .strategies import property_settings
-
-from pygarg.dung import solver as pygarg_solver
 
 
 def random_framework(seed: int, size: int, shape: str) -> ArgumentationFramework:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from crux.argumentation import ParseError, parse_apx, parse_i23
+from argumentation import ParseError, parse_apx, parse_i23
 
 
 def test_it_reads_apx_with_comments_spaces_and_blank_lines():

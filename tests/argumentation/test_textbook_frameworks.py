@@ -2,7 +2,7 @@
 
 import pytest
 
-from crux.argumentation import Label, Semantics
+from argumentation import Label, Semantics
 
 from .brute_force import reference_extensions
 from .named_frameworks import ALL

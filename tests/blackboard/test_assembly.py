@@ -2,7 +2,7 @@
 
 import pytest
 
-from debates.blackboard.assembly import assemble_context
+from orchestration.context import assemble_context
 from debates.blackboard.budget import estimate_tokens
 from debates.blackboard.models import BlackboardNotes, PositionState
 from debates.models import Message

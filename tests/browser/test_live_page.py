@@ -156,6 +156,10 @@ def test_the_owner_stops_and_shares_and_a_visitor_watches_read_only(browser, pag
 
     page.click("#unshare-debate")
     page.wait_for_selector("#share-debate")
+    # the visitor already watching is disconnected at once, and told why
+    visitor.wait_for_function("document.documentElement.dataset.live === 'forbidden'")
+    assert "no longer shared" in visitor.evaluate(
+        "getComputedStyle(document.querySelector('.connection'), '::after').content")
     visitor.reload()
     assert "Not Found" in visitor.content() or visitor.locator("#chat-log").count() == 0
     visitor.context.close()

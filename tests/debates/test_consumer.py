@@ -1,14 +1,19 @@
 """The live page's websocket, through the real ASGI stack (origin check, session auth, routing)
 and the real Redis channel layer."""
 
+import asyncio
 import re
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.urls import reverse
 
 from debates import broadcast, consumers
-from debates.services.lifecycle import debate_share
+from debates.models import Debate
+from debates.services.lifecycle import debate_share, debate_unshare
 from faultline.asgi import application
 from tests.debates.log_builder import DebateLog
 
@@ -55,19 +60,26 @@ def test_it_sends_a_snapshot_on_connect(owner_client, debate, personas):
     assert message_ids(snapshot) == [f"msg-{streaming.id - 1}", f"msg-{streaming.id}"]
 
 
+def publish(debate, message: dict) -> None:
+    """Straight onto the debate's group, as a worker's pusher would."""
+    async_to_sync(get_channel_layer().group_send)(broadcast.group_name(debate.id), message)
+
+
 def test_it_forwards_new_events_and_drops_those_in_the_snapshot(owner_client, debate, personas):
     log = DebateLog(debate).start()
     log.say(personas[0], "Before connecting.")
+    streaming = log.begin(personas[1])
     snapshot_seq = debate.events.count()
 
     async def scenario():
         ws = communicator(debate, client=owner_client)
         assert (await ws.connect(timeout=TIMEOUT))[0]
         await ws.receive_from(timeout=TIMEOUT)
-        send = sync_to_async(broadcast.send)
-        await send(debate_id=debate.id, html='<p id="old">already shown</p>', seq=snapshot_seq)
-        await send(debate_id=debate.id, html='<p id="progress">streaming</p>', seq=None)
-        await sync_to_async(log.say)(personas[1], "After connecting.")
+        await sync_to_async(publish)(debate, {"type": "debate.event", "seq": snapshot_seq, "kind": "turn_passed",
+                                              "payload": {"persona_name": "already shown"}})
+        await sync_to_async(broadcast.message_progress)(debate_id=debate.id, message_id=streaming.id,
+                                                        text="Streaming so far")
+        await sync_to_async(log.say)(personas[2], "After connecting.")
         received = [await ws.receive_from(timeout=TIMEOUT) for _ in range(3)]
         assert await ws.receive_nothing(timeout=0.5)
         await ws.disconnect()
@@ -75,9 +87,108 @@ def test_it_forwards_new_events_and_drops_those_in_the_snapshot(owner_client, de
 
     progress, started, completed = run(scenario)
     assert "already shown" not in "".join([progress, started, completed])
-    assert progress == '<p id="progress">streaming</p>'
+    assert message_ids(progress) == [f"msg-{streaming.id}"] and "Streaming so far" in progress
     assert 'hx-swap-oob="beforeend:#chat-log"' in started
     assert "After connecting." in completed
+
+
+def drop_pushes(monkeypatch, seqs: set[int]) -> None:
+    """Lose the pushes of these events on the way (they are committed all the same)."""
+    real = broadcast.event_committed
+    monkeypatch.setattr(broadcast, "event_committed", lambda event: None if event.seq in seqs else real(event))
+
+
+def test_a_gap_in_sequence_numbers_resyncs_the_socket_with_a_fresh_snapshot(owner_client, debate, personas,
+                                                                           monkeypatch):
+    log = DebateLog(debate).start()
+    lost = debate.events.count() + 2  # the completion of the next message
+
+    async def scenario():
+        ws = communicator(debate, client=owner_client)
+        assert (await ws.connect(timeout=TIMEOUT))[0]
+        await ws.receive_from(timeout=TIMEOUT)
+        drop_pushes(monkeypatch, {lost})
+        await sync_to_async(log.say)(personas[0], "Lost on the way.")
+        started = await ws.receive_from(timeout=TIMEOUT)
+        following = await sync_to_async(log.begin)(personas[1])
+        resync = await ws.receive_from(timeout=TIMEOUT)
+        await sync_to_async(log.finish)(following, "Said after the loss.")
+        after = await ws.receive_from(timeout=TIMEOUT)  # and on as usual
+        assert await ws.receive_nothing(timeout=0.5)
+        await ws.disconnect()
+        return started, resync, after
+
+    started, resync, after = run(scenario)
+    assert "Lost on the way." not in started
+    assert 'id="chat-log"' in resync and "Lost on the way." in resync  # the whole log, redrawn
+    assert f'data-seq="{lost + 1}"' in resync
+    assert "Said after the loss." in after
+
+
+def test_a_lost_last_event_is_resent_once_the_page_reports_it_is_behind(owner_client, debate, personas,
+                                                                         monkeypatch):
+    log = DebateLog(debate).start()
+    message = log.begin(personas[0])
+    last = debate.events.count() + 1
+
+    async def scenario():
+        ws = communicator(debate, client=owner_client)
+        assert (await ws.connect(timeout=TIMEOUT))[0]
+        await ws.receive_from(timeout=TIMEOUT)
+        drop_pushes(monkeypatch, {last})
+        await sync_to_async(log.finish)(message, "The last word, lost on the way.")
+        await ws.send_json_to({"seq": last - 1})
+        in_flight = await ws.receive_nothing(timeout=0.5)  # just committed: it may still be on its way
+        await asyncio.sleep(consumers.LOST_AFTER.total_seconds())
+        await ws.send_json_to({"seq": last - 1})
+        repaired = await ws.receive_from(timeout=TIMEOUT)
+        await asyncio.sleep(consumers.MIN_CHECK_INTERVAL)
+        await ws.send_json_to({"seq": last})
+        up_to_date = await ws.receive_nothing(timeout=0.5)
+        await ws.disconnect()
+        return in_flight, repaired, up_to_date
+
+    in_flight, repaired, up_to_date = run(scenario)
+    assert in_flight
+    assert "The last word, lost on the way." in repaired and f'data-seq="{last}"' in repaired
+    assert up_to_date
+
+
+def test_it_ignores_reports_it_cannot_read(owner_client, debate):
+    DebateLog(debate).start()
+
+    async def scenario():
+        ws = communicator(debate, client=owner_client)
+        assert (await ws.connect(timeout=TIMEOUT))[0]
+        await ws.receive_from(timeout=TIMEOUT)
+        for junk in [" ", "seq", "[1]", '{"seq": "many"}', '{"seq": null}', '{"other": 1}']:
+            await ws.send_to(text_data=junk)
+        quiet = await ws.receive_nothing(timeout=0.5)
+        await ws.disconnect()
+        return quiet
+
+    assert run(scenario)
+
+
+def test_a_late_streaming_update_never_overwrites_a_finished_message(owner_client, debate, personas):
+    log = DebateLog(debate).start()
+    message = log.begin(personas[0])
+
+    async def scenario():
+        ws = communicator(debate, client=owner_client)
+        assert (await ws.connect(timeout=TIMEOUT))[0]
+        await ws.receive_from(timeout=TIMEOUT)
+        await sync_to_async(log.finish)(message, "The finished text.")
+        completed = await ws.receive_from(timeout=TIMEOUT)
+        await sync_to_async(broadcast.message_progress)(debate_id=debate.id, message_id=message.id,
+                                                        text="The fini")
+        late = await ws.receive_nothing(timeout=0.5)
+        await ws.disconnect()
+        return completed, late
+
+    completed, late = run(scenario)
+    assert "The finished text." in completed
+    assert late, "the stale text was forwarded"
 
 
 def test_an_event_committed_while_the_snapshot_is_read_arrives_exactly_once(owner_client, debate, personas,
@@ -194,3 +305,64 @@ def test_a_foreign_origin_is_refused(owner_client, debate):
         return connected
 
     assert run(scenario) is False
+
+
+def test_a_viewer_watching_by_link_is_disconnected_when_the_owner_stops_sharing(owner_client, debate, personas):
+    log = DebateLog(debate).start()
+    token = debate_share(debate=debate)
+
+    async def scenario():
+        viewer = communicator(debate, query=f"share={token}")
+        owner = communicator(debate, client=owner_client)
+        for ws in (viewer, owner):
+            assert (await ws.connect(timeout=TIMEOUT))[0]
+            await ws.receive_from(timeout=TIMEOUT)
+        await sync_to_async(debate_unshare)(debate=debate)
+        closed = await viewer.receive_output(timeout=TIMEOUT)
+        await sync_to_async(log.say)(personas[0], "Only the owner hears this.")
+        owner_hears = [await owner.receive_from(timeout=TIMEOUT) for _ in range(2)]
+        await owner.disconnect()
+        return closed, owner_hears
+
+    closed, owner_hears = run(scenario)
+    assert closed == {"type": "websocket.close", "code": consumers.CLOSE_FORBIDDEN}
+    assert "Only the owner hears this." in owner_hears[1]
+
+
+def test_a_socket_that_lost_access_without_notice_is_closed_at_the_pages_next_report(debate):
+    DebateLog(debate).start()
+    token = debate_share(debate=debate)
+
+    async def scenario():
+        viewer = communicator(debate, query=f"share={token}")
+        assert (await viewer.connect(timeout=TIMEOUT))[0]
+        await viewer.receive_from(timeout=TIMEOUT)
+        # the link is revoked by a write that tells no socket (another process, a script, the admin)
+        await sync_to_async(Debate.objects.filter(pk=debate.pk).update)(share_token=None)
+        await viewer.send_json_to({"seq": 1})
+        return await viewer.receive_output(timeout=TIMEOUT)
+
+    assert run(scenario) == {"type": "websocket.close", "code": consumers.CLOSE_FORBIDDEN}
+
+
+def test_logging_out_closes_the_sockets_of_that_session_only(owner_client, user, debate):
+    DebateLog(debate).start()
+    elsewhere = Client()
+    elsewhere.force_login(user)
+
+    async def scenario():
+        here = communicator(debate, client=owner_client)
+        other_session = communicator(debate, client=elsewhere)
+        for ws in (here, other_session):
+            assert (await ws.connect(timeout=TIMEOUT))[0]
+            await ws.receive_from(timeout=TIMEOUT)
+        response = await sync_to_async(owner_client.post)(reverse("logout"))
+        closed = await here.receive_output(timeout=TIMEOUT)
+        still_open = await other_session.receive_nothing(timeout=0.5)
+        await other_session.disconnect()
+        return response, closed, still_open
+
+    response, closed, still_open = run(scenario)
+    assert response.status_code == 302
+    assert closed == {"type": "websocket.close", "code": consumers.CLOSE_FORBIDDEN}
+    assert still_open

@@ -148,22 +148,22 @@ def test_a_failed_debate_shows_its_owner_the_reason_every_message_and_resume(own
     assert 'id="resume-debate"' in content
     assert 'id="stop-debate"' not in content
 
-    from debates import tasks
+    from debates.services import lifecycle
 
     queued = []
-    monkeypatch.setattr(tasks.run_debate, "delay_on_commit", lambda debate_id: queued.append(debate_id))
+    monkeypatch.setattr(lifecycle, "run_enqueue", lambda *, debate_id: queued.append(str(debate_id)))
     response = owner_client.post(f"/debates/{debate.id}/resume/")
     assert response.status_code == 302
     assert queued == [str(debate.id)]
 
 
 def test_resume_of_a_finished_debate_is_refused(owner_client, debate, log, monkeypatch):
-    from debates import tasks
+    from debates.services import lifecycle
 
     log.start()
     log.complete()
     queued = []
-    monkeypatch.setattr(tasks.run_debate, "delay_on_commit", lambda debate_id: queued.append(debate_id))
+    monkeypatch.setattr(lifecycle, "run_enqueue", lambda *, debate_id: queued.append(str(debate_id)))
 
     response = owner_client.post(f"/debates/{debate.id}/resume/", follow=True)
 

@@ -18,11 +18,11 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def queued(monkeypatch):
-    """What debate_start hands to the worker (the real task's delay_on_commit, recorded)."""
+    """What debate_start hands to the worker (lifecycle.run_enqueue, recorded)."""
     calls = []
-    from debates import tasks
+    from debates.services import lifecycle
 
-    monkeypatch.setattr(tasks.run_debate, "delay_on_commit", lambda debate_id: calls.append(debate_id))
+    monkeypatch.setattr(lifecycle, "run_enqueue", lambda *, debate_id: calls.append(str(debate_id)))
     return calls
 
 

@@ -9,9 +9,9 @@ pytestmark = pytest.mark.django_db
 def started(monkeypatch):
     """Record debate_start's calls to the worker instead of queueing real tasks."""
     queued = []
-    from debates import tasks
+    from debates.services import lifecycle
 
-    monkeypatch.setattr(tasks.run_debate, "delay_on_commit", lambda debate_id: queued.append(debate_id))
+    monkeypatch.setattr(lifecycle, "run_enqueue", lambda *, debate_id: queued.append(str(debate_id)))
     return queued
 
 

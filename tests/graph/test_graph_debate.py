@@ -5,13 +5,13 @@ import pytest
 
 from crux.graph import DisputeGraph
 from crux.models import CruxRoom, DisputeGraphState
-from debates.models import Debate, Event
-from debates.orchestrator import debate_run
 from debates.exports import debate_markdown
+from debates.models import Debate, Event
 from debates.selectors import debate_view
-from debates.templatetags.debate_ui import regime_label
 from debates.services.lifecycle import debate_create
+from debates.templatetags.debate_ui import regime_label
 from faultline.llm.models import ModelCall
+from orchestration.run import debate_run
 from tests.support.scripted_debate import DebateScript
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -148,7 +148,7 @@ def test_a_failed_graph_debate_resumes_from_its_persisted_map(scripted_api, grap
     updates = list(Event.objects.filter(debate=debate, kind="graph_updated").values_list("payload", flat=True))
     assert [u["round"] for u in updates] == list(range(len(updates))) and len(updates) > len(before)
     # Each window starts where the last one ended: no turn read twice, none skipped.
-    assert all(later["turns"][0] == earlier["turns"][1] + 1 for earlier, later in zip(updates, updates[1:]))
+    assert all(later["turns"][0] == earlier["turns"][1] + 1 for earlier, later in zip(updates, updates[1:], strict=False))
     assert updates[0]["turns"][0] == 1
     assert debate.results["graph"]["concession_trail"]
 

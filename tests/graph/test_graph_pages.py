@@ -7,7 +7,8 @@ from crux.graph import crystallization
 from crux.graph.schemas import Crystallization
 from debates import fragments
 from debates.models import Debate, Event
-from debates.orchestrator.graph_mode import GraphRun
+from orchestration.loop import DebateRun
+from orchestration.modes.graph import GraphMode
 from debates.selectors import debate_view
 from debates.services.lifecycle import debate_create
 from tests.debates.log_builder import HOSTILE, DebateLog
@@ -24,10 +25,10 @@ def assert_inert(html: str) -> None:
 
 
 def test_setup_starts_a_graph_debate(owner_client, deck, personas, monkeypatch):
-    from debates import tasks
+    from debates.services import lifecycle
 
     queued = []
-    monkeypatch.setattr(tasks.run_debate, "delay_on_commit", lambda debate_id: queued.append(debate_id))
+    monkeypatch.setattr(lifecycle, "run_enqueue", lambda *, debate_id: queued.append(str(debate_id)))
 
     page = owner_client.get("/debates/new/").content.decode()
     response = owner_client.post("/debates/new/", {
@@ -110,7 +111,7 @@ def test_replay_and_websocket_fragments_draw_the_same_panel(owner_client, mapped
 
 
 def test_results_come_from_the_map_and_render_in_the_results_view(owner_client, mapped):
-    GraphRun(mapped)._finish(Debate.Status.COMPLETED)
+    DebateRun(mapped, GraphMode).finish(Debate.Status.COMPLETED)
 
     mapped.refresh_from_db()
     results = mapped.results
@@ -124,7 +125,7 @@ def test_results_come_from_the_map_and_render_in_the_results_view(owner_client, 
 
 
 def test_a_finished_graph_debate_exports(owner_client, mapped):
-    GraphRun(mapped)._finish(Debate.Status.COMPLETED)
+    DebateRun(mapped, GraphMode).finish(Debate.Status.COMPLETED)
 
     markdown = owner_client.get(f"/debates/{mapped.id}/export.md")
     exported = owner_client.get(f"/debates/{mapped.id}/export.json")

@@ -16,7 +16,7 @@ def test_it_places_disputes_stances_and_reasons_in_rows():
     assert list(nodes) == ["D1", "S1", "R1", "R2", "S2"]
     assert float(nodes["D1"]["y"]) < float(nodes["S1"]["y"]) == float(nodes["S2"]["y"]) < float(nodes["R1"]["y"])
     assert float(nodes["S1"]["x"]) < float(nodes["S2"]["x"])  # YES on the left
-    assert all(0 <= float(n["x"]) and float(n["x"]) + float(n["w"]) <= WIDTH for n in nodes.values())
+    assert all(float(n["x"]) >= 0 and float(n["x"]) + float(n["w"]) <= WIDTH for n in nodes.values())
     assert nodes["S1"]["state"] == "undec" and nodes["S1"]["lines"][0] == f"YES · {SAYLOR}"
     assert nodes["R2"]["lines"][-1].endswith("…") and len(nodes["R2"]["lines"]) == 2
     assert nodes["R2"]["title"].endswith("Adoption stalled in 2022.")  # the full text, for the tooltip

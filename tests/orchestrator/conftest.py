@@ -38,6 +38,7 @@ def scripted_api(settings):
         settings.ANTHROPIC_API_KEY = "test-key"
         settings.ANTHROPIC_BASE_URL = api.url
         settings.ANTHROPIC_MAX_RETRIES = 2
+        settings.FAULTLINE_MODEL_WAIT_SECONDS = 0  # an outage fails at once unless a test waits it out
         gateway.reset_provider()
         return api, script
 

@@ -2,7 +2,7 @@ import pytest
 
 from crux.models import CruxCard, CruxRoom
 from debates.models import Debate, Message
-from debates.orchestrator import debate_run
+from orchestration.run import debate_run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

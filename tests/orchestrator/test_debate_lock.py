@@ -1,4 +1,4 @@
-"""The orchestrator's advisory lock: one runner per debate, and looking at it never takes it."""
+"""The debate lease: one runner per debate, and looking at it never takes it."""
 
 import threading
 import uuid
@@ -6,7 +6,7 @@ import uuid
 import pytest
 from django.db import connection
 
-from debates.orchestrator import DebateBusy, debate_is_being_run, debate_lock
+from debates.services.leases import DebateBusy, debate_is_being_run, debate_lease
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_the_lock_is_seen_while_held_and_gone_after():
     debate_id = uuid.uuid4()
     assert not debate_is_being_run(debate_id=debate_id)
-    with debate_lock(debate_id):
+    with debate_lease(debate_id):
         assert debate_is_being_run(debate_id=debate_id)
     assert not debate_is_being_run(debate_id=debate_id)
 
@@ -25,7 +25,7 @@ def test_a_second_runner_is_refused_while_looking_never_blocks_one():
 
     def other_worker():
         try:
-            with debate_lock(debate_id):
+            with debate_lease(debate_id):
                 held.set()
                 release.wait(10)
         finally:
@@ -37,7 +37,7 @@ def test_a_second_runner_is_refused_while_looking_never_blocks_one():
     try:
         assert debate_is_being_run(debate_id=debate_id)
         with pytest.raises(DebateBusy):
-            with debate_lock(debate_id):
+            with debate_lease(debate_id):
                 pass
     finally:
         release.set()
@@ -45,6 +45,6 @@ def test_a_second_runner_is_refused_while_looking_never_blocks_one():
     # a status probe racing a worker that starts the debate never makes the worker find it busy
     for _ in range(50):
         debate_is_being_run(debate_id=debate_id)
-    with debate_lock(debate_id):
+    with debate_lease(debate_id):
         outcome["ran"] = True
     assert outcome["ran"]

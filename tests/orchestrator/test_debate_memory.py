@@ -97,7 +97,7 @@ def test_a_malformed_ledger_extraction_is_retried_once_then_skipped_and_the_deba
     debate = new_debate(max_turns=6)
     caplog.set_level(logging.WARNING)
 
-    from debates.orchestrator import debate_run
+    from orchestration.run import debate_run
     debate = debate_run(debate_id=debate.id)
 
     assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
@@ -111,7 +111,7 @@ def test_extraction_calls_and_their_cost_sit_beside_persona_calls(scripted_api, 
     scripted_api(memory=True, dispute="none")
     debate = new_debate(max_turns=6)
 
-    from debates.orchestrator import debate_run
+    from orchestration.run import debate_run
     debate_run(debate_id=debate.id)
 
     cost = debate_cost(debate_id=debate.id)

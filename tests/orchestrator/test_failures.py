@@ -10,7 +10,7 @@ from django.conf import settings as django_settings
 from django.db import connection
 
 from debates.models import Debate, Event, Message
-from debates.orchestrator import debate_run
+from orchestration.run import debate_run
 from debates.selectors import debate_view
 from faultline.llm.fake_messages_api import Reply
 from tests.conftest import test_database_url as database_url_for
@@ -74,7 +74,7 @@ def test_a_worker_killed_mid_debate_resumes_without_repeating_or_losing_turns(sc
     }
     # The orchestrator in its own process, killed without warning once a few turns are in.
     worker = subprocess.Popen(
-        [sys.executable, "-c", f"import django; django.setup(); from debates.orchestrator import debate_run; "
+        [sys.executable, "-c", f"import django; django.setup(); from orchestration.run import debate_run; "
                                f"debate_run(debate_id='{debate.id}')"],
         cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "faultline.settings"},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

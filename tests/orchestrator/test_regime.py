@@ -1,4 +1,4 @@
-from crux.regime import regime_for
+from debates.regime import regime_for
 
 
 def test_no_open_split_is_consensus():

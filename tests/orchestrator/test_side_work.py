@@ -6,8 +6,9 @@ import threading
 import pytest
 
 from debates.models import Message
-from debates.orchestrator import dialogue
-from debates.orchestrator.dialogue import DialogueRun
+from orchestration import loop
+from orchestration.loop import DebateRun
+from orchestration.modes.dialogue import DialogueMode
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,20 +24,20 @@ def test_a_speaker_never_queues_behind_a_crux_rooms_ledger_updates(new_debate, m
         folded.append(message_id)
         return True
 
-    monkeypatch.setattr(dialogue, "ledger_update", slow_for_rooms)
-    run = DialogueRun(debate)
+    monkeypatch.setattr(loop, "ledger_update", slow_for_rooms)
+    run = DebateRun(debate, DialogueMode)
     try:
-        run._ledger(Message(id=-1, debate=debate, room_id=1))
-        run._ledger(Message(id=-2, debate=debate, room_id=1))
-        run._ledger(Message(id=1, debate=debate))
-        run._ledger(Message(id=2, debate=debate))
+        run.fold_into_ledger(Message(id=-1, debate=debate, room_id=1))
+        run.fold_into_ledger(Message(id=-2, debate=debate, room_id=1))
+        run.fold_into_ledger(Message(id=1, debate=debate))
+        run.fold_into_ledger(Message(id=2, debate=debate))
 
-        run._await_ledger(lag=1)
+        run.await_ledger(lag=1)
         # The room's updates are held back until released: had the speaker queued behind them,
         # they would be folded by now (after the hold times out), before the speaker's.
         assert 1 in folded and -1 not in folded, "the speaker waited for the room"
 
-        waiter = threading.Thread(target=run._await_ledger, kwargs={"lag": 0, "rooms": True})
+        waiter = threading.Thread(target=run.await_ledger, kwargs={"lag": 0, "rooms": True})
         waiter.start()
         waiter.join(0.3)
         assert waiter.is_alive(), "the closings must wait for the rooms' updates too"
@@ -45,5 +46,4 @@ def test_a_speaker_never_queues_behind_a_crux_rooms_ledger_updates(new_debate, m
         assert not waiter.is_alive() and set(folded) == {-1, -2, 1, 2}
     finally:
         room_may_finish.set()
-        for executor in (run.ledger, run.room_ledger, run.detector, run.notes, run.rooms):
-            executor.shutdown(wait=True)
+        run.lanes.shutdown()

@@ -1,4 +1,4 @@
-from debates.orchestrator.turn_taking import Seat, addressed_in, choose_speaker
+from orchestration.turn_taking import Seat, addressed_in, choose_speaker
 
 SEATS = [Seat(1, "The Macro Trader", 0), Seat(2, "Ada Hardmoney", 1), Seat(3, "The Labour Organiser", 2)]
 

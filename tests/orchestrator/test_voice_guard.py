@@ -3,8 +3,8 @@ import re
 import pytest
 
 from debates.models import Message
-from debates.orchestrator import debate_run
-from debates.orchestrator.voice import SENTENCE_LIMITS
+from orchestration.run import debate_run
+from debates.turns import turn_kind
 from faultline.llm.fake_messages_api import Reply
 from faultline.llm.models import ModelCall
 from tests.support.group_recorder import GroupRecorder
@@ -21,7 +21,7 @@ def test_forbidden_phrases_never_reach_the_page(scripted_api, new_debate):
         debate_run(debate_id=debate.id)
 
     assert recorder.messages, "nothing was pushed to the page"
-    assert "great point" not in recorder.html.lower()
+    assert "great point" not in recorder.pushed.lower()
     texts = list(Message.objects.filter(debate=debate).values_list("text", flat=True))
     assert texts and not any("great point" in text.lower() for text in texts)
     # Each persona's first draft used the phrase and was generated once more.
@@ -31,7 +31,7 @@ def test_forbidden_phrases_never_reach_the_page(scripted_api, new_debate):
 
 
 def test_a_phrase_that_survives_the_regeneration_is_cut_out():
-    from debates.orchestrator.voice import remove_forbidden
+    from orchestration.voice import remove_forbidden
 
     text = "That’s a great point, Bram. But the data says otherwise. I understand your perspective."
 
@@ -58,18 +58,18 @@ def test_a_rambling_model_is_stopped_at_the_turns_length_and_its_repeats_never_s
     assert messages
     for message in messages:
         sentences = [s for s in re.split(r"(?<=\.)\s+", message.text) if s]
-        assert len(sentences) <= SENTENCE_LIMITS[message.kind], (message.kind, message.text)
+        assert len(sentences) <= turn_kind(message.kind).sentence_limit, (message.kind, message.text)
         assert sentences.count("I made one.") <= 1, message.text
     openings = [m.text for m in messages if m.kind == "opening"]
     assert openings[0] == "Gold is money. I made one. Savers lose to inflation. Central banks print. Bonds are return-free risk."
-    assert "Vaults cost money" not in recorder.html and "I made one. I made one" not in recorder.html
+    assert "Vaults cost money" not in recorder.pushed and "I made one. I made one" not in recorder.pushed
     # generation was cut short rather than run to the end (the full ramble is 900 tokens)
     calls = ModelCall.objects.filter(debate=debate, role="persona")
     assert calls and all(tokens < 100 for tokens in calls.values_list("output_tokens", flat=True))
 
 
 def test_turn_shaping_keeps_distinct_sentences_up_to_the_limit():
-    from debates.orchestrator.voice import said_enough, shape_turn
+    from orchestration.voice import said_enough, shape_turn
 
     assert shape_turn("A one. A one! B two? C three… D four.", 3) == "A one. B two? C three…"
     assert shape_turn("No full stop at the end", 2) == "No full stop at the end"

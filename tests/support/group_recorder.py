@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 
 from channels.layers import get_channel_layer
@@ -26,7 +27,7 @@ class GroupRecorder:
         while not self._stop.is_set():
             try:
                 self.messages.append(await asyncio.wait_for(layer.receive(channel), timeout=0.2))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
         await layer.group_discard(self.group, channel)
 
@@ -43,5 +44,6 @@ class GroupRecorder:
         self._thread.join(5)
 
     @property
-    def html(self) -> str:
-        return "\n".join(message["html"] for message in self.messages)
+    def pushed(self) -> str:
+        """Everything published, events and streaming text alike, as one text to search."""
+        return "\n".join(json.dumps(message, ensure_ascii=False) for message in self.messages)

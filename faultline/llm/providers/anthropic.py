@@ -8,7 +8,7 @@ from collections.abc import Callable
 import anthropic
 from django.conf import settings
 
-from faultline.llm.types import Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
+from faultline.llm.types import ModelUnavailable, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
 
 
 class AnthropicProvider:
@@ -49,14 +49,14 @@ class AnthropicProvider:
                         return _result(stream.current_message_snapshot, stop_reason="stop_requested")
                 message = stream.get_final_message()
         except anthropic.APIError as exc:
-            raise ProviderError(_describe(exc)) from exc
+            raise _error(exc) from exc
         return _result(message)
 
     def _create(self, *, model: str, prompt: Prompt, **extra) -> ProviderResult:
         try:
             message = self.client.messages.create(**self._request(model, prompt), **extra)
         except anthropic.APIError as exc:
-            raise ProviderError(_describe(exc)) from exc
+            raise _error(exc) from exc
         return _result(message)
 
     @staticmethod
@@ -93,6 +93,22 @@ def _result(message, stop_reason: str = "") -> ProviderResult:
             cache_read_tokens=usage.cache_read_input_tokens or 0,
         ),
     )
+
+
+# Worth waiting out: the API is busy or unreachable, not refusing the request.
+TRANSIENT_STATUS = {408, 409, 429, 500, 502, 503, 504, 529}
+TRANSIENT_TYPES = {"overloaded_error", "rate_limit_error", "api_error", "timeout_error"}
+
+
+def _error(exc: anthropic.APIError) -> ProviderError:
+    transient = isinstance(exc, anthropic.APIConnectionError)  # timeouts included
+    if isinstance(exc, anthropic.APIStatusError):
+        transient = exc.status_code in TRANSIENT_STATUS
+    body = exc.body if isinstance(exc.body, dict) else {}
+    error = body.get("error") if isinstance(body.get("error"), dict) else body
+    if error.get("type") in TRANSIENT_TYPES:  # an error event in the middle of a stream
+        transient = True
+    return (ModelUnavailable if transient else ProviderError)(_describe(exc))
 
 
 def _describe(exc: anthropic.APIError) -> str:

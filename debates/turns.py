@@ -1,0 +1,59 @@
+"""The turn-kind table: everything that varies by kind of turn, in one row per kind.
+
+The orchestrator reads the token cap, sentence limit and instruction; the turn budget and the
+speaker choice read ``dialogue``; the page reads ``label``. Adding a kind of turn is adding a row
+here (and its value to ``Message.Kind``), nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from debates.models import Message
+
+
+@dataclass(frozen=True)
+class TurnKind:
+    kind: str
+    label: str
+    max_tokens: int  # generation cap: a safety net, the sentence limit is what shapes the turn
+    sentence_limit: int  # at most this many distinct sentences reach the page
+    # Registers by turn type (seeds/past-engines-and-crux-rooms.md §6, area 1): a length that fits
+    # what the turn is for. {addressee} and {question} are filled in by the context assembler.
+    instruction: str
+    dialogue: bool = False  # counts against the debate's turn budget (Debate.max_turns)
+    room: bool = False  # spoken in a crux room, not the main channel
+
+
+_ROWS = [
+    TurnKind(Message.Kind.OPENING, "opening", 350, 5,
+             "Give your opening statement on the topic: 3-5 sentences that say where you stand and why."),
+    TurnKind(Message.Kind.KEY_ARGUMENT, "key argument", 450, 6,
+             "Make your key argument on the current aspect: 4-6 sentences, concrete, in your own voice.",
+             dialogue=True),
+    TurnKind(Message.Kind.REPLY, "reply", 260, 3,
+             "Reply to {addressee}'s last point, by name: 2-3 sentences. If it deserves only a dismissal, "
+             "one sentence. If you have nothing to add right now, reply with exactly PASS.",
+             dialogue=True),
+    TurnKind(Message.Kind.DISMISSAL, "dismissal", 120, 1,
+             "Dismiss {addressee}'s last point in one sentence, by name.", dialogue=True),
+    TurnKind(Message.Kind.CLOSING, "closing", 320, 4,
+             "Closing statement: 2-4 sentences. Where you stand now, anything you conceded, and the one "
+             "question that would settle the disagreement that remains."),
+    TurnKind(Message.Kind.ENTRY, "entry", 220, 3,
+             "You have stepped into a side room with {addressee} to get to the bottom of one disagreement: "
+             '"{question}". State your position on exactly that question in 1-3 sentences.',
+             room=True),
+    TurnKind(Message.Kind.EXCHANGE, "exchange", 260, 3,
+             "Answer what {addressee} just said, directly and by name, in 2-3 sentences. Push on the point "
+             "where the two of you really differ; concede what is right.",
+             room=True),
+]
+TURN_KINDS: dict[str, TurnKind] = {row.kind.value: row for row in _ROWS}
+assert set(TURN_KINDS) == set(Message.Kind.values), "every Message.Kind needs a row in TURN_KINDS"
+
+DIALOGUE_KINDS = [row.kind.value for row in _ROWS if row.dialogue]
+
+
+def turn_kind(kind: str) -> TurnKind:
+    return TURN_KINDS[str(kind)]

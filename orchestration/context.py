@@ -1,0 +1,211 @@
+"""assemble_context: the tailored view of the blackboard one persona gets for one turn.
+
+Structured sections, not a transcript dump (seeds/debate-memory-architecture.md): the debate's
+state, where everyone else stands, your own position (with the challenges you still owe and what
+you conceded), open disputes, the recent exchange verbatim and the key insights, each under a token
+budget, with variants per phase. Agents never see the raw blackboard, only this.
+"""
+
+from __future__ import annotations
+
+from crux.models import CruxCard, DisagreementCandidate
+from debates.blackboard.budget import Section, join
+from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
+from debates.models import Debate, Message
+from debates.turns import turn_kind
+
+RECENT_MESSAGES = 8
+MESSAGE_TOKENS = 110
+# Token budgets per section. Each phase's sections add up to at most 1,500 tokens:
+# reply 110+90+310+260+150+370+110+100 = 1,500; closing 110+90+310+300+150+200+120+110+100 = 1,490;
+# crux exchange 110+80+200+200+200+420+100 = 1,310.
+STATE, SO_FAR, OTHERS, MINE, MINE_CLOSING, DISPUTES, RECENT, RECENT_CLOSING, CONCESSIONS, INSIGHTS = (
+    110, 90, 310, 260, 300, 150, 370, 120, 200, 110)
+
+
+def _positions(debate: Debate) -> dict[int, PositionState]:
+    return {state.persona_id: state for state in PositionState.objects.filter(debate=debate)}
+
+
+def _debate_state(debate: Debate, persona, names: dict[int, str], aspect_index, phase) -> Section:
+    section = Section("DEBATE STATE", STATE)
+    section.add(f"Topic: {debate.topic}", max_line_tokens=70)
+    if phase == "opening" and debate.aspects:
+        section.add("Aspects to come: " + "; ".join(a["label"] for a in debate.aspects), max_line_tokens=40)
+    elif aspect_index is not None and debate.aspects:
+        aspect = debate.aspects[aspect_index]
+        section.add(f"Current aspect ({aspect_index + 1} of {len(debate.aspects)}): {aspect['label']} — "
+                    f"{aspect['description']}", max_line_tokens=60)
+    section.add("Participants: " + ", ".join(f"{n} (you)" if pid == persona.id else n for pid, n in names.items()))
+    return section
+
+
+def _so_far(debate: Debate, budget=SO_FAR) -> Section:
+    """Decisions reached, open proposals with the reactions so far, then the last round's summary."""
+    section = Section("SO FAR", budget)
+    notes = BlackboardNotes.objects.filter(debate=debate).first()
+    if notes is None:
+        return section
+    for decision in notes.decisions[-2:]:
+        section.add(f"Agreed: {decision}", max_line_tokens=30)
+    for proposal in notes.proposals[-2:]:
+        reactions = "; ".join(f"{name} {reaction}" for name, reaction in proposal["reactions"].items())
+        section.add(f"Proposal by {proposal['by']}: {proposal['proposal']}" + (f" ({reactions})" if reactions else ""),
+                    max_line_tokens=40)
+    if notes.rolling_summary:
+        section.add("Earlier rounds: " + notes.rolling_summary.rsplit("\n", 1)[-1], max_line_tokens=40)
+    return section
+
+
+def _stance_lines(state: PositionState | None, aspect_index) -> list[str]:
+    if state is None:
+        return []
+    lines = []
+    if state.overall_stance:
+        lines.append(state.overall_stance)
+    aspect = state.aspect_positions.get(str(aspect_index)) if aspect_index is not None else None
+    if aspect and aspect.get("position"):
+        lines.append(f"On this aspect: {aspect['position']}")
+    return lines
+
+
+def _everyone_else(persona, names, positions, aspect_index, budget=OTHERS) -> Section:
+    section = Section("WHERE EVERYONE STANDS", budget)
+    mine = positions.get(persona.id)
+    for persona_id, name in names.items():
+        if persona_id == persona.id:
+            continue
+        state = positions.get(persona_id)
+        stance = " ".join(_stance_lines(state, aspect_index)) or "(no clear position yet)"
+        section.add(f"{name}: {stance}", max_line_tokens=70)
+        if state and state.evidence:
+            section.add(f"  cited: {'; '.join(state.evidence[-2:])}", max_line_tokens=35)
+        if state and state.unanswered_challenges:
+            section.add(f"  still owes an answer to: {'; '.join(state.unanswered_challenges[-2:])}", max_line_tokens=45)
+        if mine:
+            agree = [a["on"] for a in mine.agreements if a["with"] == persona_id]
+            agree += [a["on"] for a in (state.agreements if state else []) if a["with"] == persona.id]
+            differ = [d["on"] for d in mine.disagreements if d["with"] == persona_id]
+            differ += [d["on"] for d in (state.disagreements if state else []) if d["with"] == persona.id]
+            if agree:
+                section.add(f"  agrees with you on: {'; '.join(dict.fromkeys(agree))}", max_line_tokens=30)
+            if differ:
+                section.add(f"  disagrees with you on: {'; '.join(dict.fromkeys(differ))}", max_line_tokens=30)
+    return section
+
+
+def _your_position(state: PositionState | None, aspect_index, *, budget=MINE, full=False) -> Section:
+    section = Section("YOUR POSITION SO FAR", budget)
+    if state is None:
+        return section
+    if state.overall_stance:
+        section.add(f"You've argued: {state.overall_stance}", max_line_tokens=60)
+    if state.concessions:
+        section.add("You've conceded: " + "; ".join(state.concessions), max_line_tokens=None if full else 80)
+    if full and state.shifts:
+        section.add("Your position moved: " + "; ".join(state.shifts), max_line_tokens=80)
+    if challenges := state.unanswered_challenges:
+        section.add("Challenges you haven't answered: " + "; ".join(challenges[-4:]), max_line_tokens=90)
+    if evidence := state.evidence:
+        section.add("Evidence you've cited: " + "; ".join(evidence[-5:]), max_line_tokens=70)
+    return section
+
+
+def _open_disputes(debate: Debate, names, budget=DISPUTES) -> Section:
+    section = Section("OPEN DISPUTES", budget)
+    for card in CruxCard.objects.filter(debate=debate).order_by("-created_at")[:3]:
+        stances = ", ".join(f"{p['name']}: {p['position']}" for p in card.positions.values())
+        section.add(f"• Crux found: {card.question} ({stances})", max_line_tokens=45)
+    claims = DisagreementCandidate.objects.filter(
+        debate=debate, status__in=[DisagreementCandidate.Status.ACTIVE, DisagreementCandidate.Status.IN_CRUX_ROOM],
+        consecutive_windows__gte=1,
+    ).order_by("-confidence")[:4]
+    for claim in claims:
+        section.add(f"• {claim.dispute} — {names.get(claim.persona_a_id)} vs {names.get(claim.persona_b_id)} "
+                    f"[{claim.get_status_display()}]", max_line_tokens=40)
+    return section
+
+
+def _transcript_section(title: str, messages: list[Message], budget: int) -> Section:
+    section = Section(title, budget)
+    for message in reversed(messages):  # newest first, so the budget drops the oldest
+        if not section.add(f"{message.persona.name}: {message.text}", max_line_tokens=MESSAGE_TOKENS):
+            break
+    section.lines.reverse()
+    return section
+
+
+def _recent(debate: Debate, *, room=None, limit=RECENT_MESSAGES) -> list[Message]:
+    messages = Message.objects.filter(debate=debate, room=room, status=Message.Status.COMPLETE)
+    return list(reversed(messages.select_related("persona").order_by("-turn")[:limit]))
+
+
+def _concessions(names, positions, budget=CONCESSIONS) -> Section:
+    section = Section("CONCESSIONS MADE IN THIS DEBATE", budget)
+    for persona_id, name in names.items():
+        state = positions.get(persona_id)
+        for concession in state.concessions if state else []:
+            section.add(f"• {name}: {concession}", max_line_tokens=50)
+    return section
+
+
+def _insights(debate: Debate, budget=INSIGHTS) -> Section:
+    section = Section("KEY INSIGHTS", budget)
+    for reflection in Reflection.objects.filter(debate=debate).order_by("-importance", "-created_at")[:3]:
+        section.add(f"• {reflection.content}", max_line_tokens=45)
+    return section
+
+
+def _your_turn(kind: str, addressee: str, question: str = "") -> Section:
+    section = Section("YOUR TURN", 100)
+    section.add(turn_kind(kind).instruction.format(addressee=addressee or "the others", question=question))
+    return section
+
+
+def assemble_context(
+    *, debate: Debate, persona, phase: str, aspect_index: int | None = None, addressee: str = "",
+    room=None, other=None,
+) -> str:
+    """phase: opening | key_argument | reply | closing | entry | exchange (the turn's kind)."""
+    names = dict(debate.participants.order_by("seat").values_list("persona_id", "persona__name"))
+    positions = _positions(debate)
+    mine = positions.get(persona.id)
+    if phase == "opening":  # a deliberate cold start: topic, aspects, who else is here
+        return join([_debate_state(debate, persona, names, None, phase), _your_turn(phase, addressee)])
+
+    if phase in ("entry", "exchange"):
+        triggers = list(Message.objects.filter(id__in=room.trigger_message_ids).select_related("persona").order_by("turn"))
+        theirs = _your_position(positions.get(other.id), aspect_index, budget=200)
+        theirs.title = f"{other.name.upper()}'S POSITION"
+        theirs.lines = [line.replace("You've", "They've").replace("you haven't", "they haven't")
+                        .replace("Your position", "Their position") for line in theirs.lines]
+        room_frame = Section("THIS ROOM", 80)
+        room_frame.add(f'You and {other.name} are here to get to the bottom of: "{room.question}"', max_line_tokens=70)
+        sections = [
+            _debate_state(debate, persona, names, aspect_index, phase),
+            room_frame,
+            _transcript_section("WHAT WAS SAID THAT LED HERE", triggers, 380 if phase == "entry" else 200),
+            _your_position(mine, aspect_index, budget=200),
+            theirs,
+        ]
+        if phase == "exchange":
+            sections.append(_transcript_section("THIS ROOM SO FAR", _recent(debate, room=room), 420))
+        sections.append(_your_turn(phase, other.name, room.question))
+        return join(sections)
+
+    full = phase == "closing"
+    sections = [
+        _debate_state(debate, persona, names, aspect_index, phase),
+        _so_far(debate),
+        _everyone_else(persona, names, positions, aspect_index),
+        _your_position(mine, aspect_index, budget=MINE_CLOSING if full else MINE, full=full),
+        _open_disputes(debate, names),
+    ]
+    if full:
+        sections.append(_concessions(names, positions))
+    recent = _recent(debate, limit=3 if full else RECENT_MESSAGES)
+    if phase == "key_argument":  # first take on a new aspect: only what was said on it so far
+        recent = [m for m in recent if m.aspect_index == aspect_index]
+    sections.append(_transcript_section("RECENT EXCHANGE", recent, RECENT_CLOSING if full else RECENT))
+    sections += [_insights(debate), _your_turn(phase, addressee)]
+    return join(sections)

@@ -1,0 +1,277 @@
+"""The one run loop every mode shares: begin, the mode's phases in order, finish.
+
+A mode (orchestration/modes/) is a strategy: it declares its side lanes, its phases (steps run
+in order, each a method taking nothing) and a few hooks (the context a persona gets, whether to
+keep talking, what runs after each main-channel message, who has a stake in the next turn, the
+results). Turns, the position ledger, round records, phases and stopping are the loop's.
+
+Every step is persisted before the next begins, so ``execute`` can be called again on a debate
+whose worker died: it reads what is done and carries on from there, redoing only a turn that was
+cut off mid-stream (into the same message).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from debates.blackboard.ledger import ledger_update, reflection_due, reflections_generate, round_record_extract
+from debates.models import Debate, Event, Message
+from debates.services.events import event_append
+from debates.services.leases import Lease
+from debates.services.messages import debate_totals, turn_pass
+from debates.state import EventKind
+from debates.turns import DIALOGUE_KINDS
+from faultline.llm import gateway
+from faultline.llm.types import CallTag, Prompt, Role
+from orchestration.context import assemble_context
+from orchestration.lanes import Lanes, RunCancelled
+from orchestration.prompts import ASPECT_PLANNER
+from orchestration.schemas import AspectPlan
+from orchestration.speaking import Speaker, speak
+from orchestration.turn_taking import Seat, choose_speaker
+
+logger = logging.getLogger(__name__)
+
+# Lanes every mode has: the main channel's ledger updates in order (the next speaker waits for
+# all but the last), the crux rooms' (so a speaker never queues behind a room's), round records
+# and reflections (only the finish waits for them), one-off extractions (aspect plan, evidence).
+BASE_LANES = {"ledger": 1, "room_ledger": 1, "notes": 1, "extraction": 1}
+NOTES_WAIT_SECONDS = 60
+
+
+class DebateStopped(Exception):
+    """The owner asked the debate to stop."""
+
+
+class DebateRun:
+    def __init__(self, debate: Debate, mode_class, *, lease: Lease | None = None) -> None:
+        self.debate = debate
+        self.lease = lease
+        participants = list(debate.participants.select_related("persona").order_by("seat"))
+        self.speakers = [Speaker(p.persona, p.seat) for p in participants]
+        self.by_persona = {s.persona.id: s for s in self.speakers}
+        self.mode = mode_class(self)
+        self.lanes = Lanes(str(debate.pk), {**BASE_LANES, **self.mode.lanes})
+
+    # ── the loop ──────────────────────────────────────────────────────────────────────────────
+
+    def execute(self) -> None:
+        try:
+            self._begin()
+            for step in self.mode.phases():
+                step()
+            self.finish(Debate.Status.COMPLETED)
+        except DebateStopped:
+            self.mode.wind_down()
+            self.lanes.wait("notes", timeout=NOTES_WAIT_SECONDS)
+            self.finish(Debate.Status.STOPPED)
+        finally:
+            self.lanes.shutdown()
+
+    def _begin(self) -> None:
+        debate = self.debate
+        with transaction.atomic():
+            if not Event.objects.filter(debate=debate, kind=EventKind.DEBATE_STARTED).exists():
+                event_append(debate_id=debate.id, kind=EventKind.DEBATE_STARTED, payload={
+                    "topic": debate.topic,
+                    "mode": debate.mode,
+                    "max_turns": debate.max_turns,
+                    "provider": debate.provider or settings.FAULTLINE_LLM,
+                    "personas": [
+                        {"id": s.persona.id, "name": s.persona.name, "seat": s.seat, "tagline": s.persona.tagline}
+                        for s in self.speakers
+                    ],
+                })
+            else:
+                event_append(debate_id=debate.id, kind=EventKind.DEBATE_RESUMED, payload={"from_seq": debate.last_seq})
+            Debate.objects.filter(pk=debate.pk).update(
+                status=Debate.Status.RUNNING, failure_reason="",
+                started_at=debate.started_at or timezone.now(),
+            )
+        self.debate.refresh_from_db()
+
+    def finish(self, status: str) -> None:
+        outcome = self.mode.results(status)
+        with transaction.atomic():
+            for kind, payload in self.mode.final_events(outcome):
+                event_append(debate_id=self.debate.id, kind=kind, payload=payload)
+            Debate.objects.filter(pk=self.debate.pk).update(
+                status=status, phase="done", results=outcome, finished_at=timezone.now()
+            )
+            event_append(debate_id=self.debate.id, kind=EventKind.DEBATE_FINISHED,
+                         payload={"status": status, "results": outcome, "totals": debate_totals(self.debate.id)})
+
+    def phase(self, phase: str, aspect_index: int | None = None) -> None:
+        label = phase if aspect_index is None else f"{phase}:{aspect_index}"
+        if self.debate.phase == label:
+            return  # already announced before a resume
+        with transaction.atomic():
+            event_append(debate_id=self.debate.id, kind=EventKind.PHASE_CHANGED,
+                         payload={"phase": phase, "aspect_index": aspect_index, "totals": debate_totals(self.debate.id)})
+            Debate.objects.filter(pk=self.debate.pk).update(phase=label)
+        self.debate.phase = label
+
+    def check_stop(self) -> None:
+        """A turn boundary: stop if asked to, and never write on a debate whose lease is gone."""
+        if self.lease is not None:
+            self.lease.check()
+        self.lanes.check()
+        if Debate.objects.filter(pk=self.debate.pk, stop_requested=True).exists():
+            raise DebateStopped
+
+    # ── steps modes compose ───────────────────────────────────────────────────────────────────
+
+    def start_planning(self) -> None:
+        """The aspect plan is made while the openings stream (they don't need it)."""
+        self.lanes.submit("extraction", self._plan_aspects)
+
+    def await_planning(self) -> None:
+        self.lanes.wait("extraction")
+        if not self.debate.aspects:
+            self.debate.refresh_from_db(fields=["aspects"])
+        if not self.debate.aspects:
+            self._plan_aspects()  # the side call failed: the dialogue cannot go on without aspects
+
+    def _plan_aspects(self) -> None:
+        if self.debate.aspects:
+            return
+        prompt = Prompt(
+            system_prefix=ASPECT_PLANNER,
+            messages=[{"role": "user", "content": f"Topic: {self.debate.topic}\nParticipants: "
+                       + ", ".join(s.name for s in self.speakers)}],
+            max_tokens=500,
+            temperature=0.3,
+        )
+        plan = gateway.extract(role=Role.EXTRACTION, prompt=prompt, schema=AspectPlan,
+                               tag=CallTag(debate_id=self.debate.id, phase="planning"))
+        aspects = [aspect.model_dump() for aspect in plan.aspects]
+        with transaction.atomic():
+            Debate.objects.filter(pk=self.debate.pk).update(aspects=aspects)
+            event_append(debate_id=self.debate.id, kind=EventKind.ASPECTS_SET, payload={"aspects": aspects})
+        self.debate.aspects = aspects
+
+    def openings(self) -> None:
+        self.phase("opening")
+        done = set(self.main_messages([Message.Kind.OPENING]).filter(status=Message.Status.COMPLETE)
+                   .values_list("persona_id", flat=True))
+        for speaker in self.speakers:
+            if speaker.persona.id not in done:
+                self.say(speaker, Message.Kind.OPENING, phase="opening")
+
+    def dialogue(self) -> None:
+        total = self.debate.max_turns
+        per_aspect = max(1, math.ceil(total / len(self.debate.aspects)))
+        seats = [Seat(s.persona.id, s.name, s.seat) for s in self.speakers]
+        slot = self._dialogue_slots_used()
+        consecutive_passes = 0
+        previous_aspect = None
+        while slot < total and self.mode.keep_talking():
+            aspect_index = min(slot // per_aspect, len(self.debate.aspects) - 1)
+            if previous_aspect is not None and aspect_index != previous_aspect:
+                self._record_round(previous_aspect)
+            previous_aspect = aspect_index
+            self.phase("dialogue", aspect_index)
+            history = self._history()
+            chosen = choose_speaker(seats=seats, history=history, stakes=self.mode.stakes())
+            speaker = self.by_persona[chosen.persona_id]
+            spoke_on_aspect = self.main_messages(DIALOGUE_KINDS).filter(
+                persona=speaker.persona, aspect_index=aspect_index).exists()
+            kind = Message.Kind.REPLY if spoke_on_aspect else Message.Kind.KEY_ARGUMENT
+            last_name = self.by_persona[history[-1][0]].name if history else ""
+            message = self.say(speaker, kind, phase=f"dialogue_{kind}", aspect_index=aspect_index,
+                               addressee=last_name, allow_pass=consecutive_passes < len(seats) - 1)
+            if message is None:
+                turn_pass(debate=self.debate, persona=speaker.persona)
+                consecutive_passes += 1
+            else:
+                consecutive_passes = 0
+                self.mode.after_message(message)
+            slot += 1
+        if previous_aspect is not None:
+            self._record_round(previous_aspect)
+
+    def closings(self) -> None:
+        self.phase("closing")
+        # The closings read the full ledger: every dialogue and crux-room update is in before the
+        # first one; after that each may lag by one closing, which the next speaker sees verbatim.
+        self.await_ledger(lag=0, rooms=True)
+        done = set(self.main_messages([Message.Kind.CLOSING]).filter(status=Message.Status.COMPLETE)
+                   .values_list("persona_id", flat=True))
+        for speaker in self.speakers:
+            if speaker.persona.id not in done:
+                self.say(speaker, Message.Kind.CLOSING, phase="closing")
+        self.await_ledger(lag=0, rooms=True)  # the closing stances belong in the final ledger
+
+    def await_notes(self) -> None:
+        self.lanes.wait("notes", timeout=NOTES_WAIT_SECONDS)
+
+    # ── turns ─────────────────────────────────────────────────────────────────────────────────
+
+    def main_messages(self, kinds=None):
+        messages = Message.objects.filter(debate=self.debate, room__isnull=True)
+        return messages.filter(kind__in=kinds) if kinds else messages
+
+    def _interrupted(self) -> Message | None:
+        return self.main_messages().filter(status=Message.Status.STREAMING).select_related("persona").first()
+
+    def say(self, speaker: Speaker, kind: str, *, phase: str, aspect_index=None, addressee="", allow_pass=False):
+        self.check_stop()
+        interrupted = self._interrupted()
+        if interrupted is not None and interrupted.persona_id != speaker.persona.id:
+            # The cut-off turn belongs to someone else: it is that person's turn, again.
+            speaker, kind = self.by_persona[interrupted.persona_id], interrupted.kind
+        turn = interrupted.turn if interrupted else self.main_messages().count() + 1
+        self.await_ledger(lag=1)
+        context = self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=addressee)
+        message = speak(debate=self.debate, speaker=speaker, kind=kind, turn=turn, context=context, phase=phase,
+                        aspect_index=aspect_index, interrupted=interrupted, allow_pass=allow_pass,
+                        cancelled=self.lanes.cancelled)
+        if message is not None:
+            self.fold_into_ledger(message)
+        return message
+
+    def base_context(self, speaker: Speaker, kind: str, *, aspect_index, addressee: str) -> str:
+        return assemble_context(debate=self.debate, persona=speaker.persona, phase=kind, addressee=addressee,
+                                aspect_index=aspect_index)
+
+    def _dialogue_slots_used(self) -> int:
+        messages = self.main_messages(DIALOGUE_KINDS).filter(status=Message.Status.COMPLETE).count()
+        passes = Event.objects.filter(debate=self.debate, kind=EventKind.TURN_PASSED).count()
+        return messages + passes
+
+    def _history(self) -> list[tuple[int, str]]:
+        return list(self.main_messages().filter(status=Message.Status.COMPLETE).order_by("turn")
+                    .values_list("persona_id", "text"))
+
+    # ── the position ledger and notes ─────────────────────────────────────────────────────────
+
+    def fold_into_ledger(self, message: Message) -> None:
+        """Queue the ledger update for a finished message (main channel or crux room)."""
+        self.lanes.submit("ledger" if message.room_id is None else "room_ledger", self._ledger_job, message)
+
+    def _ledger_job(self, message: Message) -> None:
+        ledger_update(message_id=message.id)
+        # A reflection is a second model call: it runs with the other notes, not on the ledger
+        # lane the next speaker waits for.
+        if reflection_due(debate_id=self.debate.id):
+            self.lanes.submit("notes", reflections_generate, debate=self.debate,
+                              round_number=(message.aspect_index or 0) + 1)
+
+    def await_ledger(self, lag: int, rooms: bool = False) -> None:
+        # The speaker sees the last message verbatim anyway, so its ledger update (still running
+        # beside this turn) may lag by one; everything older must be in. Crux rooms' updates are
+        # awaited only where the whole ledger is due (the closings).
+        self.lanes.wait("ledger", lag=lag)
+        if rooms:
+            self.lanes.wait("room_ledger")
+
+    def _record_round(self, aspect_index: int) -> None:
+        self.lanes.submit("notes", round_record_extract, debate=self.debate, aspect_index=aspect_index)
+
+
+__all__ = ["DebateRun", "DebateStopped", "RunCancelled"]

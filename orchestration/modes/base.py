@@ -1,0 +1,47 @@
+"""What a mode is: the side lanes it needs, its phases, and the hooks the run loop calls.
+
+A mode holds no loop of its own. Defaults here are the plain group dialogue's; a mode overrides
+only what it does differently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from debates.models import Message
+
+
+class Mode:
+    name = ""
+    lanes: dict[str, int] = {}  # lane name -> threads, on top of the loop's BASE_LANES
+
+    def __init__(self, run) -> None:
+        self.run = run  # orchestration.loop.DebateRun
+
+    def phases(self) -> list[Callable[[], None]]:
+        raise NotImplementedError
+
+    # ── hooks ─────────────────────────────────────────────────────────────────────────────────
+
+    def context(self, speaker, kind: str, *, aspect_index, addressee: str) -> str:
+        return self.run.base_context(speaker, kind, aspect_index=aspect_index, addressee=addressee)
+
+    def keep_talking(self) -> bool:
+        return True
+
+    def after_message(self, message: Message) -> None:
+        """Runs after each main-channel message of the dialogue phase (off the critical path)."""
+
+    def stakes(self) -> dict[int, float]:
+        """How much each persona has riding on the next turn (turn-taking weighs it)."""
+        return {}
+
+    def wind_down(self) -> None:
+        """The owner stopped the debate: let side work that belongs in the results finish."""
+
+    def results(self, status: str) -> dict:
+        raise NotImplementedError
+
+    def final_events(self, results: dict) -> list[tuple[str, dict]]:
+        """Events (kind, payload) written with the finish, in its transaction."""
+        return []

@@ -1,0 +1,101 @@
+"""The dialogue mode: aspects, openings, rounds in which personas answer each other, crux rooms
+running beside the main channel, closings, results from the crux cards.
+
+Detection and the crux rooms are lanes of their own: detection windows run in order (a speaker
+never waits for one), rooms in parallel; the closings wait for every room, so their cards are in
+the results and the closing statements can speak to them.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+
+from crux.models import CruxRoom, DisagreementCandidate
+from crux.services.detection import detection_run
+from debates.models import Message
+from debates.turns import DIALOGUE_KINDS
+from orchestration import results
+from orchestration.modes.base import Mode
+from orchestration.rooms import room_run
+
+logger = logging.getLogger(__name__)
+
+ROOM_WAIT_SECONDS = 900
+
+
+class DialogueMode(Mode):
+    name = "dialogue"
+    lanes = {"detection": 1, "rooms": 4}
+
+    def __init__(self, run) -> None:
+        super().__init__(run)
+        self.evidence: list[dict] | None = None
+
+    def phases(self):
+        run = self.run
+        return [run.start_planning, self._restart_live_rooms, run.openings, run.await_planning, run.dialogue,
+                self._await_rooms, self._start_evidence_ledger, run.closings, self._await_evidence,
+                run.await_notes]
+
+    # ── hooks ─────────────────────────────────────────────────────────────────────────────────
+
+    def stakes(self) -> dict[int, float]:
+        stakes: dict[int, float] = {}
+        for candidate in DisagreementCandidate.objects.filter(debate=self.run.debate, consecutive_windows__gte=1):
+            for persona_id in (candidate.persona_a_id, candidate.persona_b_id):
+                stakes[persona_id] = stakes.get(persona_id, 0.0) + candidate.confidence
+        return stakes
+
+    def after_message(self, message: Message) -> None:
+        every = settings.CRUX_DETECTION_EVERY_MESSAGES
+        dialogue = list(self.run.main_messages(DIALOGUE_KINDS).filter(status=Message.Status.COMPLETE)
+                        .order_by("turn").values_list("id", flat=True))
+        if not dialogue or len(dialogue) % every:
+            return
+        window = len(dialogue) // every
+        message_ids = dialogue[-settings.CRUX_DETECTION_WINDOW_MESSAGES:]
+        self.run.lanes.submit("detection", self._detect, window, message_ids)
+
+    def wind_down(self) -> None:
+        self.run.lanes.wait(["detection", "rooms"], timeout=60)
+
+    def results(self, status: str) -> dict:
+        evidence = self.evidence
+        if evidence is None:  # stopped before the closings: the ledger is made now, inline
+            evidence = results.evidence_ledger(debate=self.run.debate)
+        return results.debate_results(debate=self.run.debate, evidence_ledger=evidence)
+
+    # ── steps ─────────────────────────────────────────────────────────────────────────────────
+
+    def _detect(self, window: int, message_ids: list[int]) -> None:
+        try:
+            for room in detection_run(debate_id=self.run.debate.id, window=window, message_ids=message_ids):
+                self._start_room(room.id)
+        except Exception:  # detection is an observer; never let it take the debate down
+            logger.exception("Detection window %s of debate %s failed", window, self.run.debate.id)
+
+    def _start_room(self, room_id: int) -> None:
+        self.run.lanes.submit("rooms", room_run, room_id=room_id, after_message=self.run.fold_into_ledger,
+                              cancelled=self.run.lanes.cancelled)
+
+    def _restart_live_rooms(self) -> None:
+        live = CruxRoom.objects.filter(debate=self.run.debate, status=CruxRoom.Status.LIVE)
+        for room_id in live.values_list("id", flat=True):
+            self._start_room(room_id)
+
+    def _await_rooms(self) -> None:
+        # Rooms opened by the last detection windows are queued while we wait, and waited for too.
+        self.run.lanes.wait(["detection", "rooms"], timeout=ROOM_WAIT_SECONDS)
+
+    def _start_evidence_ledger(self) -> None:
+        """The evidence ledger is extracted while the closings stream."""
+
+        def extract():
+            self.evidence = results.evidence_ledger(debate=self.run.debate)
+
+        self.run.lanes.submit("extraction", extract)
+
+    def _await_evidence(self) -> None:
+        self.run.lanes.wait("extraction")

@@ -1,0 +1,70 @@
+"""The prompts of the run loop: the persona's system prefix, the aspect planner, the evidence ledger.
+(Turn instructions are rows of debates/turns.py; dispute prompts live in crux/prompts.py.)
+
+The persona prefix is stable for a persona across a whole debate, so the gateway caches it;
+everything that changes from turn to turn goes in the user message built by orchestration/context.py.
+"""
+
+from __future__ import annotations
+
+from personas.models import Persona
+
+PASS_WORD = "PASS"
+
+RULES = """RULES
+- Speak as yourself, in the first person, in plain conversational prose: no stage directions, no
+  name prefix, no lists, no headings.
+- Answer what the others actually said. Address people by name.
+- Conceding a point that is right is allowed and respected; pretending to agree is not.
+- Stay in character: your worldview, your stakes, your way of talking."""
+
+
+def _lines(items) -> str:
+    return "\n".join(f"- {item}" for item in items)
+
+
+def persona_system_prefix(persona: Persona) -> str:
+    policy = persona.evidence_policy or {}
+    parts = [
+        f"You are {persona.name}, taking part in Faultline: a live debate between people who see the "
+        "world differently, run to find the questions they really disagree on.",
+        "WHO YOU ARE\n" + persona.personality,
+        "Your blind spots (you do not admit them, but they shape you): " + persona.bias,
+        "What you have at stake: " + persona.stakes,
+        "How you weigh evidence: " + persona.epistemology,
+        "Your time horizon: " + persona.time_horizon,
+        "What would change your mind: " + persona.flip_conditions,
+    ]
+    if policy:
+        parts.append(
+            "Evidence you trust: " + ", ".join(policy.get("acceptedSources", []) or ["(unspecified)"])
+            + ". Evidence you distrust: " + ", ".join(policy.get("rejectedSources", []) or ["(unspecified)"])
+            + ". " + policy.get("weighting", "")
+        )
+    if persona.speech_patterns:
+        parts.append("HOW YOU SPEAK\n" + _lines(persona.speech_patterns))
+    if persona.vocabulary:
+        parts.append("Words and images you reach for: " + ", ".join(persona.vocabulary))
+    if persona.forbidden_phrases:
+        parts.append("NEVER SAY any of these phrases:\n" + _lines(f'"{p}"' for p in persona.forbidden_phrases))
+    examples = [f"Situation: {ex.get('situation', '')}\nYou: {ex.get('response', '')}" for ex in persona.voice_examples or []]
+    examples += [f"You once said: {excerpt.content}" for excerpt in persona.anchor_excerpts.all()]
+    if examples:
+        parts.append("EXAMPLES OF YOUR VOICE\n" + "\n\n".join(examples))
+    parts.append(RULES)
+    return "\n\n".join(parts)
+
+
+ASPECT_PLANNER = (
+    "You plan debates. Split the topic into 2-4 aspects: distinct facets on which informed people "
+    "genuinely disagree. Each needs a short label and one sentence on what is contested."
+)
+
+
+EVIDENCE_EXTRACTOR = (
+    "You keep the evidence ledger of a debate: every concrete piece of evidence (data, studies, "
+    "historical cases, named sources) a participant relied on, and what they used it for. Do not "
+    "invent evidence that was not cited."
+)
+
+

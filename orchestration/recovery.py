@@ -1,0 +1,69 @@
+"""Picking up debates whose worker died, without anyone clicking anything.
+
+Every worker sweeps on start and then every ``FAULTLINE_RECOVERY_SWEEP_SECONDS``: a debate that is
+``running`` with nobody holding its lease, or ``pending`` for longer than a queued task should
+wait, is queued again; its run continues after its last event. The lease makes a sweep racing
+another sweep, a resume or a redelivered task harmless (the second run finds the debate busy), and
+a short per-debate marker in the cache keeps sweeps from queueing the same debate over and over
+while the queue is backed up.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from celery import current_app
+from celery.signals import worker_ready, worker_shutdown
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
+
+from debates.models import Debate
+from debates.services.lifecycle import debate_is_orphaned
+
+logger = logging.getLogger(__name__)
+
+REQUEUE_GRACE_SECONDS = 600
+_sweeper_stop = threading.Event()
+
+
+def debates_recover() -> list:
+    """Queue every orphaned debate again; returns the ids queued."""
+    queued = []
+    candidates = Debate.objects.filter(status__in=[Debate.Status.RUNNING, Debate.Status.PENDING])
+    for debate in candidates.only("id", "status", "created_at"):
+        if not debate_is_orphaned(debate=debate):
+            continue
+        if not cache.add(f"faultline:recovery-queued:{debate.id}", 1, timeout=REQUEUE_GRACE_SECONDS):
+            continue  # queued by a recent sweep; that task has not started yet
+        logger.warning("Debate %s was left %s by a worker that is gone; queueing it again", debate.id, debate.status)
+        current_app.send_task("orchestration.run_debate", args=[str(debate.id)])
+        queued.append(debate.id)
+    return queued
+
+
+def _sweep_forever(every: float) -> None:
+    while True:
+        try:
+            debates_recover()
+        except Exception:
+            logger.exception("The recovery sweep failed; trying again in %.0f s", every)
+        finally:
+            connection.close()
+        if _sweeper_stop.wait(every):
+            return
+
+
+@worker_ready.connect
+def _start_sweeper(**kwargs) -> None:
+    every = settings.FAULTLINE_RECOVERY_SWEEP_SECONDS
+    if every <= 0:
+        return  # turned off (the test suite's shared worker)
+    _sweeper_stop.clear()
+    threading.Thread(target=_sweep_forever, args=(every,), name="faultline-recovery", daemon=True).start()
+
+
+@worker_shutdown.connect
+def _stop_sweeper(**kwargs) -> None:
+    _sweeper_stop.set()

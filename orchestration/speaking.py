@@ -1,0 +1,99 @@
+"""One persona turn, main channel or crux room: prompt, stream, voice guard, persist."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from debates.models import Debate, Message
+from debates.services.messages import message_begin, message_finish
+from debates.turns import turn_kind
+from orchestration.lanes import RunCancelled
+from orchestration.voice import StreamingTurn, find_forbidden, is_pass, remove_forbidden, shape_turn, tidy
+from orchestration.prompts import persona_system_prefix
+from faultline.llm import gateway
+from faultline.llm.types import CallTag, Prompt, Role
+
+NO_ANSWER = "(no answer)"
+
+
+@dataclass(frozen=True)
+class Speaker:
+    persona: object  # personas.models.Persona
+    seat: int
+
+    @property
+    def name(self) -> str:
+        return self.persona.name
+
+
+_prefixes: dict[tuple, str] = {}
+
+
+def _system_prefix(debate: Debate, persona) -> str:
+    # Built once per persona and debate: identical bytes every call is what makes it cacheable.
+    key = (debate.id, persona.id, persona.updated_at)
+    if key not in _prefixes:
+        _prefixes[key] = persona_system_prefix(persona)
+    return _prefixes[key]
+
+
+def speak(
+    *,
+    debate: Debate,
+    speaker: Speaker,
+    kind: str,
+    turn: int,
+    context: str,
+    phase: str,
+    room=None,
+    aspect_index: int | None = None,
+    interrupted: Message | None = None,
+    allow_pass: bool = False,
+    cancelled: threading.Event | None = None,
+) -> Message | None:
+    """Stream one turn to the page and persist it. Returns None when the persona passed.
+
+    If ``cancelled`` is set while it streams, generation stops and RunCancelled is raised: the
+    unfinished message stays ``streaming`` for the next run to say again."""
+    persona = speaker.persona
+    forbidden = list(persona.forbidden_phrases or [])
+    row = turn_kind(kind)
+    prompt = Prompt(
+        system_prefix=_system_prefix(debate, persona),
+        messages=[{"role": "user", "content": context}],
+        max_tokens=row.max_tokens,
+    )
+    stream = StreamingTurn(
+        begin=lambda: message_begin(
+            debate=debate, persona=persona, seat=speaker.seat, kind=kind, turn=turn, room=room, aspect_index=aspect_index
+        ),
+        forbidden=forbidden,
+        message=interrupted,
+        sentence_limit=row.sentence_limit,
+        cancelled=cancelled,
+    )
+    tag = CallTag(debate_id=debate.id, persona=persona.persona_id, phase=phase)
+    limit = row.sentence_limit
+    text = shape_turn(tidy(gateway.stream(role=Role.PERSONA, prompt=prompt, on_text=stream, tag=tag).text, persona.name), limit)
+
+    if find_forbidden(text, forbidden):
+        stream.reset()
+        retry = Prompt(
+            system_prefix=prompt.system_prefix,
+            system="Your last draft used a phrase you never use. Say it again in your own words, without: "
+            + "; ".join(f'"{phrase}"' for phrase in find_forbidden(text, forbidden)),
+            messages=prompt.messages,
+            max_tokens=prompt.max_tokens,
+        )
+        text = shape_turn(tidy(gateway.stream(role=Role.PERSONA, prompt=retry, on_text=stream, tag=tag).text, persona.name), limit)
+        if find_forbidden(text, forbidden):
+            text = remove_forbidden(text, forbidden)
+
+    if cancelled is not None and cancelled.is_set():
+        raise RunCancelled(f"debate {debate.id}: turn {turn} cut off, the run is over")
+    if allow_pass and is_pass(text) and stream.message is None:
+        return None
+    message = stream.ensure_message()
+    message_finish(message=message, text=text or NO_ANSWER)
+    return message

@@ -1,0 +1,175 @@
+"""Keeping a persona's voice clean while its words stream to the page.
+
+Text is pushed in batches (every FLUSH_SECONDS), never one websocket message per token, and the
+last few characters are held back so a forbidden phrase can be caught before any of it is shown.
+If one appears the turn is generated once more; if it appears again, it is cut out.
+
+A turn is also held to the length of its kind (an opening at most 5 sentences, a reply 3, ...),
+with sentences the model repeats dropped: once a turn has said enough, generation stops, and
+what goes past the limit is never shown. Strong models rarely need it; small ones loop.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Callable
+
+from debates import broadcast
+from debates.models import Message
+from orchestration.prompts import PASS_WORD
+
+FLUSH_SECONDS = 0.3
+# A model repeating itself this many sentences past the limit without saying anything new is stopped.
+REPETITION_SLACK = 3
+
+# A sentence ends at . ! ? or … (plus closing quotes or brackets) followed by white space; a line
+# break ends one too (small models write lists of unpunctuated lines).
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*[ \t]*\n\s*|(?<=[.!?…])[\"'”’)\]]*\s+|[ \t]*\n\s*")
+
+
+def _sentences(text: str) -> tuple[list[tuple[str, str]], str]:
+    """The complete sentences of ``text``, each with the separator that followed it (a space or a
+    line break), and the unfinished rest."""
+    parts, start = [], 0
+    for match in _SENTENCE_BREAK.finditer(text):
+        sentence = text[start:match.end()].strip()
+        if sentence:
+            parts.append((sentence, "\n" if "\n" in match.group() else " "))
+        start = match.end()
+    return parts, text[start:]
+
+
+def _distinct(sentences: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    seen, kept = set(), []
+    for sentence, separator in sentences:
+        key = re.sub(r"\W+", " ", sentence).strip().lower()
+        if key and key not in seen:
+            seen.add(key)
+            kept.append((sentence, separator))
+    return kept
+
+
+# A word said four or more times in a row is a loop, not emphasis.
+_WORD_LOOP = re.compile(r"\b(\w+)(?:[\s,]+\1\b){3,}", re.IGNORECASE)
+
+
+def shape_turn(text: str, limit: int, *, final: bool = True) -> str:
+    """At most ``limit`` distinct sentences of ``text``, repeats dropped, line breaks kept,
+    word loops collapsed.
+
+    While streaming (``final=False``) the unfinished last sentence is kept when there is room
+    for it; in the final text it counts as a sentence of its own.
+    """
+    complete, rest = _sentences(_WORD_LOOP.sub(r"\1", text))
+    if final and rest.strip():
+        complete, rest = [*complete, (rest.strip(), " ")], ""
+    kept = _distinct(complete)[:limit]
+    shaped = "".join(sentence + separator for sentence, separator in kept)
+    if rest.strip() and len(kept) < limit:
+        shaped += rest.lstrip()
+    return shaped.strip() if final else shaped.rstrip()
+
+
+def said_enough(text: str, limit: int) -> bool:
+    """True once ``text`` holds ``limit`` distinct complete sentences, or keeps repeating itself."""
+    complete, _ = _sentences(text)
+    looping = _WORD_LOOP.search(text[-200:]) is not None
+    return looping or len(_distinct(complete)) >= limit or len(complete) >= limit + REPETITION_SLACK
+
+
+def find_forbidden(text: str, phrases: list[str]) -> list[str]:
+    lowered = _fold(text)
+    return [phrase for phrase in phrases if phrase.strip() and _fold(phrase) in lowered]
+
+
+def _fold(text: str) -> str:
+    # Curly quotes and case must not let "That’s a great point" slip past "That's a great point".
+    return re.sub(r"\s+", " ", text.replace("’", "'").replace("‘", "'")).lower()
+
+
+def remove_forbidden(text: str, phrases: list[str]) -> str:
+    for phrase in phrases:
+        if not phrase.strip():
+            continue
+        words = [re.escape(word) for word in phrase.replace("’", "'").split()]
+        pattern = r"\s+".join(words).replace("'", "['’]")
+        text = re.sub(pattern + r"[\s,.;:!?-]*", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s{2,}", " ", text).strip()
+    return text[:1].upper() + text[1:] if text else text
+
+
+def is_pass(text: str) -> bool:
+    return re.sub(r"[\W_]+", "", text).upper() == PASS_WORD
+
+
+def tidy(text: str, speaker_name: str) -> str:
+    """Strip a leading "Name:" the model sometimes adds, and surrounding whitespace."""
+    text = text.strip()
+    prefix = re.compile(rf"^\**{re.escape(speaker_name)}\**\s*:\s*", re.IGNORECASE)
+    return prefix.sub("", text).strip()
+
+
+class StreamingTurn:
+    """The on_text callback of one streamed turn.
+
+    The Message row is created lazily, at the first visible text, so a turn answered with a bare
+    PASS never shows up in the chat. ``begin`` creates it (and its event); an existing row (a turn
+    interrupted by a dead worker) can be passed in to be streamed into again.
+    """
+
+    def __init__(self, *, begin: Callable[[], Message], forbidden: list[str], message: Message | None = None,
+                 flush_seconds: float = FLUSH_SECONDS, sentence_limit: int = 6,
+                 cancelled: threading.Event | None = None) -> None:
+        self.begin = begin
+        self.sentence_limit = sentence_limit
+        self.cancelled = cancelled
+        self.forbidden = [p for p in forbidden if p.strip()]
+        self.holdback = max([len(PASS_WORD)] + [len(p) for p in self.forbidden]) - 1
+        self.message = message
+        self.flush_seconds = flush_seconds
+        self.text = ""
+        self.pushed = ""
+        self.tainted = False
+        self.last_flush = time.monotonic()
+        if self.message is not None and self.message.text:
+            self._push("")  # an interrupted turn starts again from nothing
+
+    def reset(self) -> None:
+        self.text = ""
+        self.tainted = False
+        if self.message is not None:
+            self._push("")
+
+    def __call__(self, piece: str) -> bool:
+        """Take one streamed piece; True asks the provider to stop (the turn has said enough, or
+        the run is over)."""
+        if self.cancelled is not None and self.cancelled.is_set():
+            return True
+        self.text += piece
+        if time.monotonic() - self.last_flush >= self.flush_seconds:
+            self.flush()
+        return said_enough(self.text, self.sentence_limit)
+
+    def flush(self) -> None:
+        self.last_flush = time.monotonic()
+        if self.tainted:
+            return
+        if find_forbidden(self.text, self.forbidden):
+            self.tainted = True
+            return
+        visible = shape_turn(self.text[: max(0, len(self.text) - self.holdback)], self.sentence_limit, final=False).rstrip()
+        if visible and visible != self.pushed and not is_pass(self.text):
+            self._push(visible)
+
+    def ensure_message(self) -> Message:
+        if self.message is None:
+            self.message = self.begin()
+        return self.message
+
+    def _push(self, visible: str) -> None:
+        message = self.ensure_message()
+        Message.objects.filter(pk=message.pk).update(text=visible)
+        broadcast.message_progress(debate_id=message.debate_id, message_id=message.id, text=visible)
+        self.pushed = visible

@@ -1,0 +1,121 @@
+"""A worker killed under `python -m faultline run` is started again while the web stays up.
+
+The launcher runs from a copy of what the Docker image gets, configured only by a .env there."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.support.build_context import copy_build_context
+from tests.test_launcher import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+
+
+class LauncherOutput:
+    """Collects the launcher's lines on a thread, so the test can poll the site meanwhile."""
+
+    def __init__(self, process: subprocess.Popen):
+        self.lines: list[str] = []
+        self._thread = threading.Thread(target=self._read, args=(process,), daemon=True)
+        self._thread.start()
+
+    def _read(self, process):
+        for line in process.stdout:
+            self.lines.append(line)
+
+    def wait_for(self, text: str, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not any(text in line for line in self.lines):
+            assert time.monotonic() < deadline, f"no {text!r} in:\n" + "".join(self.lines)
+            time.sleep(0.1)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.lines)
+
+
+def healthz_status(port: int) -> int:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as response:
+            json.loads(response.read())
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_a_killed_worker_is_restarted_while_the_web_keeps_answering(tmp_path):
+    app = copy_build_context(ROOT, tmp_path / "app")
+    port = free_port()
+    (app / ".env").write_text(
+        f"FAULTLINE_PORT={port}\nFAULTLINE_STATE_DIR={tmp_path / 'state'}\nFAULTLINE_WORKER_CONCURRENCY=2\n"
+        "FAULTLINE_LLM=local\n"
+    )
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("FAULTLINE_") and key not in ("DATABASE_URL", "REDIS_URL")
+    }
+    launcher = subprocess.Popen(
+        [sys.executable, "-m", "faultline", "run"],
+        cwd=app,
+        env={**env, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    output = LauncherOutput(launcher)
+    try:
+        output.wait_for(f"Faultline is running at http://127.0.0.1:{port}/", timeout=240)  # the port came from .env
+        assert healthz_status(port) == 200
+        (worker,) = [
+            child
+            for child in psutil.Process(launcher.pid).children(recursive=True)
+            if "celery" in " ".join(child.cmdline())
+        ]
+        assert f"worker started (pid {worker.pid})" in output.text
+
+        worker.send_signal(signal.SIGKILL)
+        statuses = []
+        deadline = time.monotonic() + 90
+        while not (statuses[-3:] == [200] * 3 and "restarting in" in output.text):
+            assert time.monotonic() < deadline, f"{statuses}\n{output.text}"
+            statuses.append(healthz_status(port))  # raises if the web server stopped answering
+            time.sleep(0.25)
+
+        assert "worker exited unexpectedly (exit -9); restarting in 1 s (restart 1)" in output.text
+        assert 503 in statuses  # /healthz noticed the worker was gone, and then that it was back
+        assert "shutting down" not in output.text and launcher.poll() is None
+        (restarted,) = [
+            child
+            for child in psutil.Process(launcher.pid).children(recursive=True)
+            if "celery" in " ".join(child.cmdline())
+        ]
+        assert restarted.pid != worker.pid
+
+        probe = subprocess.run(
+            [sys.executable, "-m", "faultline", "probe", "--port", str(port)],
+            cwd=app,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert probe.returncode == 0, probe.stdout + probe.stderr
+    finally:
+        launcher.send_signal(signal.SIGINT)
+        launcher.wait(timeout=90)
+
+    assert launcher.returncode == 0, output.text
+    assert "embedded PostgreSQL stopped cleanly" in output.text

@@ -1,0 +1,172 @@
+"""The engine holds its debate to the end, waits out model outages, and never leaves a debate
+'running' on an error."""
+
+import threading
+import time
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from debates.models import Debate, Event, Message
+from debates.services.leases import debate_is_being_run
+from debates.services.lifecycle import debate_can_resume
+from faultline.llm.fake_messages_api import Reply
+from orchestration import loop
+from orchestration.run import debate_run
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def run_in_background(debate_id) -> threading.Thread:
+    def target():
+        try:
+            debate_run(debate_id=debate_id)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=target, name="orchestrator-under-test")
+    thread.start()
+    return thread
+
+
+def assert_one_clean_finish(debate):
+    turns = list(Message.objects.filter(debate=debate, room__isnull=True).order_by("turn").values_list("turn", flat=True))
+    assert turns == list(range(1, len(turns) + 1)), "a turn was repeated or lost"
+    assert Event.objects.filter(debate=debate, kind="debate_finished").count() == 1
+    seqs = list(Event.objects.filter(debate=debate).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))
+
+
+def test_the_lease_is_held_through_the_closings_and_the_finish(scripted_api, new_debate):
+    scripted_api(dispute="none", latency=0.1)
+    debate = new_debate(max_turns=3)
+    thread = run_in_background(debate.id)
+    seen_phases, unheld = set(), []
+    while thread.is_alive():
+        status, phase = Debate.objects.values_list("status", "phase").get(pk=debate.pk)
+        held = debate_is_being_run(debate_id=debate.id)  # probed from this test's own connection
+        if status == Debate.Status.RUNNING:
+            seen_phases.add(phase.split(":")[0])
+            if not held:
+                unheld.append(phase)
+        time.sleep(0.05)
+    thread.join()
+
+    assert Debate.objects.get(pk=debate.pk).status == Debate.Status.COMPLETED
+    assert {"opening", "closing", "done"} & seen_phases >= {"opening", "closing"}
+    assert unheld == [], f"the lease was free while the debate ran (phases {unheld})"
+    assert not debate_is_being_run(debate_id=debate.id)  # and let go once it ended
+
+
+def test_a_resume_while_the_debate_runs_is_refused_every_time(scripted_api, new_debate):
+    scripted_api(dispute="none", latency=0.1)
+    debate = new_debate(max_turns=3)
+    thread = run_in_background(debate.id)
+    attempts, refused, during_closings = 0, 0, 0
+    while thread.is_alive():
+        phase = Debate.objects.values_list("phase", flat=True).get(pk=debate.pk)
+        if Debate.objects.filter(pk=debate.pk, status=Debate.Status.RUNNING).exists():
+            attempts += 1
+            assert not debate_can_resume(debate=Debate.objects.get(pk=debate.pk))
+            try:
+                call_command("rundebate", "--resume", str(debate.id))
+            except CommandError:
+                refused += 1
+                during_closings += phase == "closing"
+        time.sleep(0.1)
+    thread.join()
+
+    debate.refresh_from_db()
+    assert debate.status == Debate.Status.COMPLETED
+    assert attempts >= 5 and refused == attempts and during_closings >= 1
+    assert_one_clean_finish(debate)
+    assert not Event.objects.filter(debate=debate, kind="debate_resumed").exists()
+
+
+def test_a_60_second_529_storm_is_waited_out_and_the_debate_finishes(scripted_api, new_debate, settings):
+    api, script = scripted_api(dispute="none")
+    settings.FAULTLINE_MODEL_WAIT_SECONDS = 300
+    healthy = api.responder
+    storm = {}
+
+    def storm_for_a_minute_after_four_turns(body):
+        if script.calls.get("persona", 0) >= 4 and "until" not in storm:
+            storm["until"] = time.monotonic() + 60
+        if storm and time.monotonic() < storm["until"]:
+            return Reply.overloaded()
+        return healthy(body)
+
+    api.responder = storm_for_a_minute_after_four_turns
+    debate = new_debate(max_turns=3)
+
+    debate = debate_run(debate_id=debate.id)
+
+    assert storm, "the storm never started"
+    assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
+    waits = list(Event.objects.filter(debate=debate, kind="model_waiting").order_by("seq").values_list("payload", flat=True))
+    assert len(waits) >= 3 and "overloaded" in waits[0]["reason"]
+    assert [w["retry_in"] for w in waits] == sorted(w["retry_in"] for w in waits)  # growing backoff
+    assert Message.objects.filter(debate=debate, room__isnull=True, status="complete").count() == 3 + 3 + 3
+    assert_one_clean_finish(debate)
+
+
+def test_an_outage_longer_than_the_limit_fails_the_debate_with_a_reason_and_it_resumes(scripted_api, new_debate,
+                                                                                        settings):
+    api, script = scripted_api(dispute="none")
+    settings.FAULTLINE_MODEL_WAIT_SECONDS = 7  # waits of 2 and 4 s, then it gives up
+    healthy = api.responder
+    api.responder = lambda body: Reply.overloaded() if script.calls.get("persona", 0) >= 2 else healthy(body)
+    debate = new_debate(max_turns=3)
+
+    debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.FAILED
+    assert "stayed unavailable for 6 s" in debate.failure_reason and "529" in debate.failure_reason
+    assert Event.objects.filter(debate=debate, kind="model_waiting").count() == 2
+    assert debate_can_resume(debate=debate)
+    api.responder = healthy
+    assert debate_run(debate_id=debate.id).status == Debate.Status.COMPLETED
+    assert_one_clean_finish(debate)
+
+
+def test_an_unexpected_exception_fails_the_debate_with_an_event(scripted_api, new_debate, monkeypatch):
+    scripted_api(dispute="none")
+
+    def broken_turn_taking(**kwargs):
+        raise KeyError("a bug in turn-taking")
+
+    monkeypatch.setattr(loop, "choose_speaker", broken_turn_taking)
+    debate = new_debate(max_turns=3)
+
+    debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.FAILED
+    assert "internal error" in debate.failure_reason and "KeyError" in debate.failure_reason
+    failed = Event.objects.filter(debate=debate, kind="debate_failed")
+    assert failed.count() == 1 and failed.get().payload["reason"] == debate.failure_reason
+    assert not debate_is_being_run(debate_id=debate.id)
+
+
+def test_no_side_thread_outlives_a_failed_run(scripted_api, new_debate, monkeypatch):
+    scripted_api(dispute="persistent", surface_after=None, latency=0.05)
+    real = loop.choose_speaker
+
+    def fail_once_a_room_talks(**kwargs):
+        if Message.objects.filter(room__isnull=False).exists():
+            raise RuntimeError("the main channel fails while a crux room talks")
+        return real(**kwargs)
+
+    monkeypatch.setattr(loop, "choose_speaker", fail_once_a_room_talks)
+    debate = new_debate(max_turns=24)
+
+    debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.FAILED and "RuntimeError" in debate.failure_reason
+    assert Message.objects.filter(debate=debate, room__isnull=False).exists()
+    # Lane threads are named after their lane and debate (ledger-<id>_0, rooms-<id>_1, ...).
+    left = [t.name for t in threading.enumerate() if str(debate.id) in t.name and t.is_alive()]
+    assert left == [], f"threads outlived the run: {left}"
+    last_seq = Debate.objects.get(pk=debate.pk).last_seq
+    time.sleep(1.0)
+    assert Debate.objects.get(pk=debate.pk).last_seq == last_seq, "something wrote after the run ended"

@@ -1,0 +1,138 @@
+"""A debate whose worker died is finished by another worker, with nobody clicking anything."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+from celery import Celery
+from django.conf import settings
+from django.db import connection
+
+from debates.models import Debate, Event, Message
+from debates.services.leases import debate_lease
+from debates.services.lifecycle import debate_create
+from faultline.llm.fake_messages_api import FakeMessagesAPI
+from orchestration.recovery import debates_recover
+from orchestration.run import debate_run
+from tests.conftest import ROOT
+from tests.conftest import test_database_url as database_url_for
+from tests.support.scripted_debate import DebateScript
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Workers:
+    """Real Celery workers on a queue of this test's own (the session's shared worker never sees
+    it), sweeping for orphans every 2 s, their model calls going to a scripted fake API."""
+
+    def __init__(self, api_url: str) -> None:
+        self.queue = f"recovery-test-{uuid.uuid4().hex[:8]}"
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": database_url_for(connection.settings_dict, settings.DATABASE_URL),
+            "REDIS_URL": settings.REDIS_URL,
+            "PYTHONUNBUFFERED": "1",
+            "FAULTLINE_LLM": "anthropic",
+            "ANTHROPIC_API_KEY": "test-key",
+            "ANTHROPIC_BASE_URL": api_url,
+            "ANTHROPIC_MAX_RETRIES": "2",
+            "FAULTLINE_QUEUE": self.queue,
+            "FAULTLINE_RECOVERY_SWEEP_SECONDS": "2",
+        }
+        self.processes: list[subprocess.Popen] = []
+        self.app = Celery(broker=settings.CELERY_BROKER_URL)
+
+    def start(self) -> subprocess.Popen:
+        hostname = f"{self.queue}-{len(self.processes)}@localhost"
+        log = open(ROOT / ".faultline" / f"{hostname.split('@')[0]}.log", "w")
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "faultline", "worker", "--pool", "threads", "--concurrency", "2",
+             "--loglevel", "INFO", "--hostname", hostname],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        self.processes.append(worker)
+        return worker
+
+    def send(self, debate_id) -> None:
+        self.app.send_task("orchestration.run_debate", args=[str(debate_id)], queue=self.queue)
+
+    def stop(self) -> None:
+        for worker in self.processes:
+            if worker.poll() is None:
+                worker.terminate()
+                try:
+                    worker.wait(20)
+                except subprocess.TimeoutExpired:
+                    worker.kill()
+
+
+@pytest.fixture
+def workers():
+    script = DebateScript(dispute="none", latency=0.05, chunk_size=6, chunk_delay=0.03)
+    with FakeMessagesAPI(responder=script.respond) as api:
+        pool = Workers(api.url)
+        yield pool
+        pool.stop()
+
+
+def wait_for(condition, timeout: float, what: str, worker=None):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if worker is not None:
+            assert worker.poll() is None, f"the worker exited while waiting for {what}"
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+def test_a_sigkilled_workers_debate_is_finished_by_a_new_worker_without_a_human(workers, personas):
+    debate = debate_create(owner=None, topic="Is hard money the future?", personas=personas, max_turns=6)
+    first = workers.start()
+    workers.send(debate.id)
+    wait_for(lambda: Message.objects.filter(debate=debate, status="complete").count() >= 4, 120, "four turns", first)
+
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait()
+    assert Debate.objects.get(pk=debate.pk).status == Debate.Status.RUNNING  # stranded, as before
+    workers.start()  # nobody clicks Resume: the new worker's sweep finds the debate
+
+    wait_for(lambda: Debate.objects.get(pk=debate.pk).status == Debate.Status.COMPLETED, 180, "the debate to finish")
+    debate.refresh_from_db()
+    messages = Message.objects.filter(debate=debate, room__isnull=True).order_by("turn")
+    assert list(messages.values_list("turn", flat=True)) == list(range(1, 3 + 6 + 3 + 1))
+    assert not messages.exclude(status="complete").exists()
+    assert Event.objects.filter(debate=debate, kind="debate_finished").count() == 1
+    assert Event.objects.filter(debate=debate, kind="debate_resumed").count() == 1
+    assert debate.recoveries == 1
+
+
+def test_the_sweep_queues_only_debates_nobody_holds(personas, monkeypatch):
+    from orchestration import recovery
+
+    sent = []
+    monkeypatch.setattr(recovery.current_app, "send_task", lambda name, args: sent.append(args[0]))
+    orphan = debate_create(owner=None, topic="Orphaned?", personas=personas)
+    held = debate_create(owner=None, topic="Held?", personas=personas)
+    fresh = debate_create(owner=None, topic="Just queued?", personas=personas)  # pending, within the grace
+    Debate.objects.filter(pk__in=[orphan.pk, held.pk]).update(status=Debate.Status.RUNNING)
+
+    with debate_lease(held.id):
+        assert debates_recover() == [orphan.id]
+        assert debates_recover() == []  # queued once, not at every sweep while the queue is busy
+    assert sent == [str(orphan.id)]
+    assert fresh.id not in sent
+
+
+def test_a_debate_that_keeps_killing_its_worker_is_failed_with_a_reason(personas, settings):
+    settings.FAULTLINE_MAX_RECOVERIES = 2
+    debate = debate_create(owner=None, topic="Cursed?", personas=personas)
+    Debate.objects.filter(pk=debate.pk).update(status=Debate.Status.RUNNING, phase="dialogue:1", recoveries=2)
+
+    debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.FAILED
+    assert "died 2 times in a row" in debate.failure_reason and "dialogue:1" in debate.failure_reason
+    assert Event.objects.filter(debate=debate, kind="debate_failed").count() == 1

@@ -1,0 +1,35 @@
+"""The import-linter contracts in pyproject.toml hold: layers run one way, and the argumentation
+engine stays plain Python. A new upward import fails here (and so in CI)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def lint_imports(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(Path(sys.executable).parent / "lint-imports"), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_the_layer_contracts_are_kept():
+    result = lint_imports()
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "0 broken" in result.stdout
+
+
+def test_an_upward_import_breaks_the_layers(tmp_path):
+    # The same contracts, run on a copy of the tree in which the record (debates) imports the
+    # orchestrator: the check must notice.
+    import shutil
+
+    tree = tmp_path / "tree"
+    for package in ("faultline", "personas", "debates", "crux", "orchestration", "argumentation"):
+        shutil.copytree(ROOT / package, tree / package, ignore=shutil.ignore_patterns("__pycache__", "migrations"))
+    shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
+    (tree / "debates" / "upward.py").write_text("from orchestration import loop  # noqa: F401\n")
+    result = subprocess.run([str(Path(sys.executable).parent / "lint-imports")], cwd=tree, capture_output=True,
+                            text=True, timeout=120, env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"})
+    assert result.returncode != 0
+    assert "debates.upward" in result.stdout and "orchestration" in result.stdout
