@@ -12,8 +12,8 @@ import dataclasses
 import json
 import re
 
-from debates.regime import REGIME_LABELS
 from debates.models import Debate
+from debates.regime import REGIME_LABELS
 from debates.state import DebateView, fold
 
 JSON_FORMAT = "faultline-debate/1"

@@ -35,8 +35,14 @@ def watched(browser):
     page.set_default_timeout(20_000)
     page.problems = []
     page.on("pageerror", lambda error: page.problems.append(f"uncaught: {error}"))
-    page.on("console", lambda message: page.problems.append(f"console {message.type}: {message.text}")
-            if message.type == "error" and "status of 404" not in message.text else None)
+    page.on(
+        "console",
+        lambda message: (
+            page.problems.append(f"console {message.type}: {message.text}")
+            if message.type == "error" and "status of 404" not in message.text
+            else None
+        ),
+    )
     yield page
     context.close()
 

@@ -31,8 +31,9 @@ def test_the_owner_deletes_a_finished_debate_after_confirming(owner_client, deba
     log.start()
     log.say(personas[0], "Soon gone.")
     log.complete()
-    ModelCall.objects.create(debate=debate, role="persona", provider="anthropic", model="claude-sonnet-5-5",
-                             cost_usd=Decimal("0.5"))
+    ModelCall.objects.create(
+        debate=debate, role="persona", provider="anthropic", model="claude-sonnet-5-5", cost_usd=Decimal("0.5")
+    )
 
     confirm = owner_client.get(f"/debates/{debate.id}/delete/")
     assert confirm.status_code == 200 and "Delete this debate?" in confirm.content.decode()
