@@ -108,8 +108,14 @@ def test_every_page_passes_axe_and_runs_under_its_csp(watched, live_server_url, 
 
     log_in(page, live_server_url, "alice")
     check(page, "setup", response=page.goto(f"{live_server_url}/debates/new/"))
-    page.locator("#hand label").first.click()  # estimate.js and the hand counter run under the CSP
-    check(page, "setup with a card picked")
+    estimate = page.locator("#cost-estimate .cost-estimate-value")
+    # No ledger history yet: 2 x sonnet's list price for 3000 tokens in and 300 out, per message.
+    assert estimate.text_content() == "$0.92"  # standard length (30 turns), the smallest hand (2)
+    for card in page.locator("#hand label").all()[:3]:
+        card.click()  # estimate.js and the hand counter run under the CSP
+    page.check("input[name=length][value=long]")
+    assert estimate.text_content() == "$1.78"  # 3 openings, 60 turns, 3 closings
+    check(page, "setup with a hand picked")
 
     response = page.goto(f"{live_server_url}/debates/{live.id}/")
     page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
@@ -134,6 +140,24 @@ def test_every_page_passes_axe_and_runs_under_its_csp(watched, live_server_url, 
         page.click("nav button.link")  # Log out: a POST form
     check(page, "403 CSRF", response=navigation.value, expected_status=403)
     assert "That form had expired" in page.content()
+
+    # The 500 page, as Django renders it for an unhandled error, served with the site's CSP.
+    def server_error_page() -> bytes:
+        from django.test import RequestFactory
+        from django.views.defaults import server_error
+
+        return server_error(RequestFactory().get("/")).content
+
+    body = server_side(server_error_page)
+    policy = navigation.value.header_value("content-security-policy")
+    page.route(
+        f"{live_server_url}/broken/",
+        lambda route: route.fulfill(
+            status=500, body=body, content_type="text/html", headers={"Content-Security-Policy": policy}
+        ),
+    )
+    check(page, "500", response=page.goto(f"{live_server_url}/broken/"), expected_status=500)
+    assert "Something broke on our side" in page.content()
 
 
 def test_a_failed_action_says_what_failed(watched, live_server_url, server_side):
