@@ -214,3 +214,21 @@ def test_the_owner_sees_why_a_debate_failed_and_a_share_viewer_does_not(watched,
     assert "This debate failed." in visitor.locator("#debate-banner").text_content()
     assert reason not in visitor.content()
     visitor.context.close()
+
+
+def test_the_lockout_page_after_too_many_failed_logins(watched, live_server_url, server_side):
+    server_side(lambda: get_user_model().objects.create_user("alice", password=PASSWORD))
+    page = watched
+    for _ in range(5):
+        page.goto(f"{live_server_url}/accounts/login/")
+        page.fill("#id_username", "alice")
+        page.fill("#id_password", "not-the-password")
+        page.click("button[type=submit]")
+        page.locator(".form-errors").wait_for()
+
+    page.fill("#id_password", "not-the-password")
+    with page.expect_navigation() as navigation:
+        page.click("button[type=submit]")
+
+    check(page, "login lockout", response=navigation.value, expected_status=429)
+    assert "Too many attempts" in page.locator("h1").text_content()
