@@ -227,3 +227,13 @@ def test_the_offline_model_is_estimated_free(owner_client, deck, settings):
     content = owner_client.get("/debates/new/").content.decode()
 
     assert "$0.00" in content and "the offline demo model costs nothing" in content
+
+
+def test_a_running_debate_held_by_a_worker_holds_its_place(user, debate, log, deck, personas, queued, settings):
+    from debates.services.leases import debate_lease
+
+    settings.FAULTLINE_MAX_CONCURRENT_DEBATES = 1
+    log.start()
+    with debate_lease(debate.id), pytest.raises(ValidationError, match="You already have 1 debate running"):
+        lifecycle.debate_start(owner=user, topic="Second", personas=personas[:2], deck=deck)
+    assert queued == []
