@@ -204,7 +204,7 @@ def debate_markdown(*, debate: Debate, view: DebateView) -> str:
 def _summary(view: DebateView) -> dict:
     summary = dataclasses.asdict(view)
     summary["turn_count"] = view.turn_count
-    summary["totals"]["tokens"] = view.totals.tokens
+    summary["totals"] = {**view.totals.model_dump(), "tokens": view.totals.tokens}
     return summary
 
 

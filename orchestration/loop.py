@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from debates.blackboard.ledger import ledger_update, reflection_due, reflections_generate, round_record_extract
+from debates import payloads as p
 from debates.models import Debate, Event, Message
 from debates.services.events import event_append
 from debates.services.leases import Lease
@@ -77,18 +78,14 @@ class DebateRun:
         debate = self.debate
         with transaction.atomic():
             if not Event.objects.filter(debate=debate, kind=EventKind.DEBATE_STARTED).exists():
-                event_append(debate_id=debate.id, kind=EventKind.DEBATE_STARTED, payload={
-                    "topic": debate.topic,
-                    "mode": debate.mode,
-                    "max_turns": debate.max_turns,
-                    "provider": debate.provider or settings.FAULTLINE_LLM,
-                    "personas": [
-                        {"id": s.persona.id, "name": s.persona.name, "seat": s.seat, "tagline": s.persona.tagline}
-                        for s in self.speakers
-                    ],
-                })
+                event_append(debate_id=debate.id, payload=p.DebateStarted(
+                    topic=debate.topic, mode=debate.mode, max_turns=debate.max_turns,
+                    provider=debate.provider or settings.FAULTLINE_LLM,
+                    personas=[p.SeatedPersona(id=s.persona.id, name=s.persona.name, seat=s.seat,
+                                              tagline=s.persona.tagline) for s in self.speakers],
+                ))
             else:
-                event_append(debate_id=debate.id, kind=EventKind.DEBATE_RESUMED, payload={"from_seq": debate.last_seq})
+                event_append(debate_id=debate.id, payload=p.DebateResumed(from_seq=debate.last_seq))
             Debate.objects.filter(pk=debate.pk).update(
                 status=Debate.Status.RUNNING, failure_reason="",
                 started_at=debate.started_at or timezone.now(),
@@ -98,21 +95,20 @@ class DebateRun:
     def finish(self, status: str) -> None:
         outcome = self.mode.results(status)
         with transaction.atomic():
-            for kind, payload in self.mode.final_events(outcome):
-                event_append(debate_id=self.debate.id, kind=kind, payload=payload)
+            self.mode.before_finish(outcome)
             Debate.objects.filter(pk=self.debate.pk).update(
                 status=status, phase="done", results=outcome, finished_at=timezone.now()
             )
-            event_append(debate_id=self.debate.id, kind=EventKind.DEBATE_FINISHED,
-                         payload={"status": status, "results": outcome, "totals": debate_totals(self.debate.id)})
+            event_append(debate_id=self.debate.id, payload=p.DebateFinished(
+                status=status, results=outcome, totals=debate_totals(self.debate.id)))
 
     def phase(self, phase: str, aspect_index: int | None = None) -> None:
         label = phase if aspect_index is None else f"{phase}:{aspect_index}"
         if self.debate.phase == label:
             return  # already announced before a resume
         with transaction.atomic():
-            event_append(debate_id=self.debate.id, kind=EventKind.PHASE_CHANGED,
-                         payload={"phase": phase, "aspect_index": aspect_index, "totals": debate_totals(self.debate.id)})
+            event_append(debate_id=self.debate.id, payload=p.PhaseChanged(
+                phase=phase, aspect_index=aspect_index, totals=debate_totals(self.debate.id)))
             Debate.objects.filter(pk=self.debate.pk).update(phase=label)
         self.debate.phase = label
 
@@ -152,7 +148,7 @@ class DebateRun:
         aspects = [aspect.model_dump() for aspect in plan.aspects]
         with transaction.atomic():
             Debate.objects.filter(pk=self.debate.pk).update(aspects=aspects)
-            event_append(debate_id=self.debate.id, kind=EventKind.ASPECTS_SET, payload={"aspects": aspects})
+            event_append(debate_id=self.debate.id, payload=p.AspectsSet(aspects=aspects))
         self.debate.aspects = aspects
 
     def openings(self) -> None:

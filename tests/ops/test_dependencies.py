@@ -17,6 +17,7 @@ PLUGINS = {
     "pytest-django": "pytest plugin (DJANGO_SETTINGS_MODULE in pyproject.toml)",
     "pytest-timeout": "pytest plugin (timeout in pyproject.toml)",
     "ruff": "the linter and formatter `make lint` runs",
+    "import-linter": "`lint-imports`, run by tests/test_layers.py (the layer contracts in pyproject.toml)",
 }
 
 
