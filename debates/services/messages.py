@@ -7,11 +7,11 @@ from django.db import transaction
 from debates.models import Debate, Message
 from debates.services.events import event_append
 from debates.payloads import MessageCompleted, MessageStarted, Totals, TurnPassed
-from faultline.llm.selectors import debate_cost
+from faultline.llm.selectors import debate_spend
 
 
 def debate_totals(debate_id) -> Totals:
-    cost = debate_cost(debate_id=debate_id)
+    cost = debate_spend(debate_id=debate_id)
     return Totals(input_tokens=cost["input_tokens"], output_tokens=cost["output_tokens"], cost=str(cost["cost"]))
 
 
