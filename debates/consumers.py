@@ -40,6 +40,7 @@ from debates.models import Debate, Event
 from debates.selectors import debate_visible_to
 from debates.services.lifecycle import debate_can_resume
 from debates.snapshot import debate_live_view
+from debates.payloads import parse_payload
 from debates.state import DebateView, apply
 
 # Closing with a 4xxx code (rather than refusing the handshake, which browsers report as 1006)
@@ -64,7 +65,7 @@ class _RenderedEvents:
         self._items: OrderedDict[tuple[str, int], str] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get_or_render(self, view: DebateView, kind: str, payload: dict) -> str:
+    def get_or_render(self, view: DebateView, kind: str, payload) -> str:
         key = (view.debate_id, view.last_seq)
         with self._lock:
             if key in self._items:
@@ -159,8 +160,9 @@ class DebateConsumer(WebsocketConsumer):
         if seq != self.view.last_seq + 1:
             self._send_snapshot()  # a push between the two was lost: the snapshot holds it, and this one
             return
-        apply(self.view, seq, event["kind"], event["payload"])
-        self.send(text_data=rendered_events.get_or_render(self.view, event["kind"], event["payload"]))
+        payload = parse_payload(event["kind"], event["payload"])  # typed once, for the fold and the fragment
+        apply(self.view, seq, event["kind"], payload)
+        self.send(text_data=rendered_events.get_or_render(self.view, event["kind"], payload))
 
     def debate_progress(self, event):
         message = self.view.message(event["message_id"]) if self.view is not None else None

@@ -12,8 +12,9 @@ import dataclasses
 import json
 import re
 
-from debates.regime import REGIME_LABELS
 from debates.models import Debate
+from debates.payloads import EventKind
+from debates.regime import REGIME_LABELS
 from debates.state import DebateView, fold
 
 JSON_FORMAT = "faultline-debate/1"
@@ -158,7 +159,11 @@ def _graph_md(graph: dict) -> list[str]:
     return lines
 
 
-def debate_markdown(*, debate: Debate, view: DebateView) -> str:
+# Why a debate failed can carry a provider's error text: its owner's to read, not a moderator's.
+REASON_WITHHELD = "The debate failed; why is shown to its owner only."
+
+
+def debate_markdown(*, debate: Debate, view: DebateView, with_failure_reason: bool = True) -> str:
     personas = view.personas or []
     lines = [f"# {md_escape(debate.topic)}", ""]
     lines.append(f"- Status: {md_escape(debate.get_status_display())}")
@@ -172,7 +177,7 @@ def debate_markdown(*, debate: Debate, view: DebateView) -> str:
     lines.append(f"- Turns: {view.turn_count} · Tokens: {view.totals.tokens} · Cost: ${md_escape(view.totals.cost)}")
     lines.append("")
     if view.failure_reason:
-        lines += ["## Failure", "", _quote(view.failure_reason), ""]
+        lines += ["## Failure", "", _quote(view.failure_reason if with_failure_reason else REASON_WITHHELD), ""]
 
     lines += ["## Main channel", ""]
     for item in view.chat:
@@ -204,11 +209,20 @@ def debate_markdown(*, debate: Debate, view: DebateView) -> str:
 def _summary(view: DebateView) -> dict:
     summary = dataclasses.asdict(view)
     summary["turn_count"] = view.turn_count
-    summary["totals"]["tokens"] = view.totals.tokens
+    summary["totals"] = {**view.totals.model_dump(), "tokens": view.totals.tokens}
     return summary
 
 
-def debate_json(*, debate: Debate, events: list[tuple[int, str, dict]]) -> str:
+def _withhold_failure_reason(events: list[tuple[int, str, dict]]) -> list[tuple[int, str, dict]]:
+    return [
+        (seq, kind, {**payload, "reason": REASON_WITHHELD} if kind == EventKind.DEBATE_FAILED else payload)
+        for seq, kind, payload in events
+    ]
+
+
+def debate_json(*, debate: Debate, events: list[tuple[int, str, dict]], with_failure_reason: bool = True) -> str:
+    if not with_failure_reason:
+        events = _withhold_failure_reason(events)
     view = fold(debate.id, events)
     document = {
         "format": JSON_FORMAT,
@@ -219,7 +233,7 @@ def debate_json(*, debate: Debate, events: list[tuple[int, str, dict]]) -> str:
             "mode": debate.mode,
             "length": debate.length,
             "provider": debate.provider,
-            "failure_reason": debate.failure_reason,
+            "failure_reason": debate.failure_reason if with_failure_reason else (debate.failure_reason and REASON_WITHHELD),
             "created_at": debate.created_at.isoformat(),
             "started_at": debate.started_at.isoformat() if debate.started_at else None,
             "finished_at": debate.finished_at.isoformat() if debate.finished_at else None,

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from django.template.loader import render_to_string
 
-from debates.state import CardView, DebateView, EventKind, MessageView, RoomView
+from debates import payloads as p
+from debates.state import CardView, DebateView, MessageView, RoomView
 
 P = "debates/partials/"
 
@@ -53,42 +54,44 @@ def snapshot(view: DebateView, *, can_resume: bool = False) -> str:
     return _render("live_snapshot.html", view=view, can_resume=can_resume)
 
 
-def for_event(view: DebateView, kind: str, payload: dict) -> str:
+def for_event(view: DebateView, kind: str, payload: dict | p.Payload) -> str:
+    """The fragments one event changes, rendered from the view folded up to and including it."""
+    event = p.parse_payload(kind, payload)
     parts: list[str] = []
-    match kind:
-        case EventKind.MESSAGE_STARTED:
-            msg = view.message(payload["message_id"])
+    match event:
+        case p.MessageStarted():
+            msg = view.message(event.message_id)
             if msg is not None and msg.room_id is None:
                 item = view.chat[-1] if view.chat and view.chat[-1].message is msg else None
                 parts.append(_append("chat-log", _render("chat_item.html", item=item, view=view)) if item else "")
             elif msg is not None:
                 parts.append(_append(f"room-log-{msg.room_id}", message(msg)))
-        case EventKind.MESSAGE_COMPLETED:
-            msg = view.message(payload["message_id"])
+        case p.MessageCompleted():
+            msg = view.message(event.message_id)
             if msg is not None:
                 parts.append(message(msg, oob=True))
-        case EventKind.TURN_PASSED:
+        case p.TurnPassed():
             parts.append(_append("chat-log", _render("chat_item.html", item=view.chat[-1], view=view)))
-        case EventKind.ROOM_OPENED:
-            room = view.room(payload["room_id"])
+        case p.RoomOpened():
+            room = view.room(event.room_id)
             parts.append(_append("drawer-tabs", room_tab(room)))
             parts.append(_append("drawer-panels", _render("room_panel.html", room=room)))
-        case EventKind.ROOM_CLOSED:
-            if room := view.room(payload["room_id"]):
+        case p.RoomClosed():
+            if room := view.room(event.room_id):
                 parts.append(room_tab(room, oob=True))
                 parts.append(room_head(room))
-        case EventKind.CARD_POSTED:
+        case p.CardPosted():
             card = view.cards[-1]
             parts.append(_append("crux-cards", crux_card(card, dealt=True)))
             parts.append(_append("chat-log", _render("chat_item.html", item=view.chat[-1], view=view)))
             if room := view.room(card.room_id):
                 parts.append(room_tab(room, oob=True))
                 parts.append(room_head(room))
-        case EventKind.LEDGER_UPDATED:
+        case p.LedgerUpdated():
             parts.append(_render("positions.html", view=view, oob=True))
-        case EventKind.GRAPH_UPDATED:
+        case p.GraphUpdated():
             parts.append(_render("graph_panel.html", view=view, oob=True))
-        case EventKind.DEBATE_FINISHED | EventKind.DEBATE_FAILED:
+        case p.DebateFinished() | p.DebateFailed():
             parts.append(_render("results.html", view=view, oob=True))
     parts.append(status_line(view))
     parts.append(banner(view))

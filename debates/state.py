@@ -6,27 +6,18 @@ all render through the same partials, so they cannot drift apart. Pure Python, n
 
 from __future__ import annotations
 
-import enum
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from pydantic import ValidationError
 
-class EventKind(enum.StrEnum):
-    DEBATE_STARTED = "debate_started"
-    ASPECTS_SET = "aspects_set"
-    PHASE_CHANGED = "phase_changed"
-    MESSAGE_STARTED = "message_started"
-    MESSAGE_COMPLETED = "message_completed"
-    TURN_PASSED = "turn_passed"
-    ROOM_OPENED = "room_opened"
-    ROOM_CLOSED = "room_closed"
-    CARD_POSTED = "card_posted"
-    LEDGER_UPDATED = "ledger_updated"
-    DEBATE_RESUMED = "debate_resumed"
-    DEBATE_FINISHED = "debate_finished"
-    DEBATE_FAILED = "debate_failed"
-    MODEL_WAITING = "model_waiting"  # the model is unavailable; the run waits it out, then resumes
-    GRAPH_UPDATED = "graph_updated"  # graph mode: the argument map after a crystallization
+from debates import payloads as p
+from debates.payloads import EventKind, Totals
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["EventKind", "SUITS", "DebateView", "apply", "fold"]
 
 
 SUITS = ["♠", "♥", "♦", "♣"]
@@ -78,17 +69,6 @@ class RoomView:
     exit_reason: str = ""
     messages: list[MessageView] = field(default_factory=list)
     card: CardView | None = None
-
-
-@dataclass
-class Totals:
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost: str = "0"
-
-    @property
-    def tokens(self) -> int:
-        return self.input_tokens + self.output_tokens
 
 
 @dataclass
@@ -150,97 +130,105 @@ class DebateView:
         return None
 
 
-def card_from_payload(data: dict) -> CardView:
+def card_from_payload(card: p.Card | dict) -> CardView:
+    card = card if isinstance(card, p.Card) else p.Card.model_validate(card)
     return CardView(
-        id=data["id"],
-        room_id=data["room_id"],
-        question=data["question"],
-        positions=list(data["positions"]),
-        disagreement_type=data["disagreement_type"],
-        diagnosis=data["diagnosis"],
-        resolved=data["resolved"],
-        resolution=data.get("resolution", ""),
-        suit=data["suit"],
+        id=card.id,
+        room_id=card.room_id,
+        question=card.question,
+        positions=[position.model_dump() for position in card.positions],
+        disagreement_type=card.disagreement_type,
+        diagnosis=card.diagnosis,
+        resolved=card.resolved,
+        resolution=card.resolution,
+        suit=card.suit,
     )
 
 
-def apply(view: DebateView, seq: int, kind: str, payload: dict) -> DebateView:
-    """Apply one event to the view (mutates and returns it)."""
+def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> DebateView:
+    """Apply one event (its stored dict or its typed payload) to the view; mutates and returns it."""
     view.last_seq = seq
-    if kind != EventKind.MODEL_WAITING and kind != EventKind.LEDGER_UPDATED:
+    try:
+        event = p.parse_payload(kind, payload)
+    except ValidationError:
+        logger.exception("Event %s of debate %s (%s) does not match its schema; skipped", seq, view.debate_id, kind)
+        return view
+    if event is None:
+        return view  # a kind this code does not know (written by a newer version)
+    if not isinstance(event, p.ModelWaiting | p.LedgerUpdated):
         view.waiting_for_model = {}  # anything the run does again means the wait is over
-    if "totals" in payload:
-        view.totals = Totals(**payload["totals"])
-    match kind:
-        case EventKind.DEBATE_STARTED:
-            view.topic = payload["topic"]
-            view.mode = payload.get("mode", "dialogue")
-            view.max_turns = payload.get("max_turns", 0)
-            view.provider = payload.get("provider", "")
-            view.personas = [PersonaView(**persona) for persona in payload["personas"]]
+    if event.totals is not None:
+        view.totals = event.totals
+    match event:
+        case p.DebateStarted():
+            view.topic = event.topic
+            view.mode = event.mode
+            view.max_turns = event.max_turns
+            view.provider = event.provider
+            view.personas = [PersonaView(**persona.model_dump()) for persona in event.personas]
             view.status = "running"
-        case EventKind.ASPECTS_SET:
-            view.aspects = list(payload["aspects"])
-        case EventKind.PHASE_CHANGED:
-            view.phase = payload["phase"]
-            view.current_aspect = payload.get("aspect_index")
-        case EventKind.MESSAGE_STARTED:
+        case p.AspectsSet():
+            view.aspects = [aspect.model_dump() for aspect in event.aspects]
+        case p.PhaseChanged():
+            view.phase = event.phase
+            view.current_aspect = event.aspect_index
+        case p.MessageStarted():
             message = MessageView(
-                id=payload["message_id"],
-                persona_id=payload["persona_id"],
-                persona_name=payload["persona_name"],
-                seat=payload["seat"],
-                kind=payload["kind"],
-                turn=payload["turn"],
-                room_id=payload.get("room_id"),
-                aspect_index=payload.get("aspect_index"),
+                id=event.message_id,
+                persona_id=event.persona_id,
+                persona_name=event.persona_name,
+                seat=event.seat,
+                kind=event.kind,
+                turn=event.turn,
+                room_id=event.room_id,
+                aspect_index=event.aspect_index,
             )
             if message.room_id is None:
                 view.chat.append(ChatItem(kind="message", message=message, seq=seq))
             elif room := view.room(message.room_id):
                 room.messages.append(message)
-        case EventKind.MESSAGE_COMPLETED:
-            if message := view.message(payload["message_id"]):
-                message.text = payload["text"]
+        case p.MessageCompleted():
+            if message := view.message(event.message_id):
+                message.text = event.text
                 message.streaming = False
-        case EventKind.TURN_PASSED:
-            view.chat.append(ChatItem(kind="pass", persona_name=payload["persona_name"], seq=seq))
-        case EventKind.ROOM_OPENED:
+        case p.TurnPassed():
+            view.chat.append(ChatItem(kind="pass", persona_name=event.persona_name, seq=seq))
+        case p.RoomOpened():
             view.rooms.append(
                 RoomView(
-                    id=payload["room_id"],
-                    persona_a=payload["persona_a"],
-                    persona_b=payload["persona_b"],
-                    question=payload["question"],
-                    suit=payload["suit"],
+                    id=event.room_id,
+                    persona_a=event.persona_a.model_dump(),
+                    persona_b=event.persona_b.model_dump(),
+                    question=event.question,
+                    suit=event.suit,
                 )
             )
-        case EventKind.ROOM_CLOSED:
-            if room := view.room(payload["room_id"]):
+        case p.RoomClosed():
+            if room := view.room(event.room_id):
                 room.live = False
-                room.exit_reason = payload.get("exit_reason", "")
-        case EventKind.CARD_POSTED:
-            card = card_from_payload(payload["card"])
+                room.exit_reason = event.exit_reason
+        case p.CardPosted():
+            card = card_from_payload(event.card)
             view.cards.append(card)
             view.chat.append(ChatItem(kind="card", card=card, seq=seq))
             if room := view.room(card.room_id):
                 room.card = card
-        case EventKind.LEDGER_UPDATED:
-            view.positions[payload["persona_id"]] = payload
-        case EventKind.DEBATE_RESUMED:
+        case p.LedgerUpdated():
+            view.positions[event.persona_id] = event.model_dump(exclude={"totals"})
+        case p.DebateResumed():
             view.status = "running"
             view.failure_reason = ""
-        case EventKind.DEBATE_FINISHED:
-            view.status = payload["status"]
-            view.results = payload.get("results", {})
+        case p.DebateFinished():
+            view.status = event.status
+            view.results = event.results
             view.phase = "done"
-        case EventKind.DEBATE_FAILED:
+        case p.DebateFailed():
             view.status = "failed"
-            view.failure_reason = payload["reason"]
-        case EventKind.GRAPH_UPDATED:
-            view.graph = payload
-        case EventKind.MODEL_WAITING:
-            view.waiting_for_model = dict(payload)
+            view.failure_reason = event.reason
+        case p.GraphUpdated():
+            view.graph = event.model_dump(exclude={"totals"})
+        case p.ModelWaiting():
+            view.waiting_for_model = event.model_dump(exclude={"totals"})
     return view
 
 

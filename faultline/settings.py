@@ -207,9 +207,9 @@ REFLECTION_THRESHOLD = env.int("REFLECTION_THRESHOLD", default=15)
 FAULTLINE_MAX_CONCURRENT_DEBATES = env.int("FAULTLINE_MAX_CONCURRENT_DEBATES", default=3)
 
 
-def _usd(name: str, default: str) -> Decimal:
+def _usd(name: str, raw: str) -> Decimal:
     try:
-        value = Decimal(env.str(name, default=default))
+        value = Decimal(raw)
     except InvalidOperation:
         raise environ.ImproperlyConfigured(f"{name} must be an amount in USD, like 5 or 12.50") from None
     if not value.is_finite() or value < 0:
@@ -217,8 +217,8 @@ def _usd(name: str, default: str) -> Decimal:
     return value
 
 
-FAULTLINE_DAILY_SPEND_USD = _usd("FAULTLINE_DAILY_SPEND_USD", "5")
-FAULTLINE_MONTHLY_SPEND_USD = _usd("FAULTLINE_MONTHLY_SPEND_USD", "50")
+FAULTLINE_DAILY_SPEND_USD = _usd("FAULTLINE_DAILY_SPEND_USD", env.str("FAULTLINE_DAILY_SPEND_USD", default="5"))
+FAULTLINE_MONTHLY_SPEND_USD = _usd("FAULTLINE_MONTHLY_SPEND_USD", env.str("FAULTLINE_MONTHLY_SPEND_USD", default="50"))
 
 # ── Web ───────────────────────────────────────────────────────────────────────────────────────
 

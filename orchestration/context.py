@@ -164,10 +164,12 @@ def _your_turn(kind: str, addressee: str, question: str = "") -> Section:
 
 def assemble_context(
     *, debate: Debate, persona, phase: str, aspect_index: int | None = None, addressee: str = "",
-    room=None, other=None,
+    room=None, other=None, names: dict[int, str] | None = None,
 ) -> str:
-    """phase: opening | key_argument | reply | closing | entry | exchange (the turn's kind)."""
-    names = dict(debate.participants.order_by("seat").values_list("persona_id", "persona__name"))
+    """phase: opening | key_argument | reply | closing | entry | exchange (the turn's kind).
+    names: persona id -> name of the participants, when the caller already has them."""
+    if names is None:
+        names = dict(debate.participants.order_by("seat").values_list("persona_id", "persona__name"))
     positions = _positions(debate)
     mine = positions.get(persona.id)
     if phase == "opening":  # a deliberate cold start: topic, aspects, who else is here

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import logging
 import math
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from debates import payloads as p
 from debates.blackboard.ledger import ledger_update, reflection_due, reflections_generate, round_record_extract
 from debates.models import Debate, Event, Message
 from debates.services.events import event_append
@@ -55,6 +57,10 @@ class DebateRun:
         participants = list(debate.participants.select_related("persona").order_by("seat"))
         self.speakers = [Speaker(p.persona, p.seat) for p in participants]
         self.by_persona = {s.persona.id: s for s in self.speakers}
+        self.names = {s.persona.id: s.name for s in self.speakers}
+        # What this run knows of the main channel, read from the log once and then kept up to date
+        # by say(): nothing else writes main-channel messages while the run holds the lease.
+        self._main_channel: _MainChannel | None = None
         self.mode = mode_class(self)
         self.lanes = Lanes(str(debate.pk), {**BASE_LANES, **self.mode.lanes})
 
@@ -77,18 +83,14 @@ class DebateRun:
         debate = self.debate
         with transaction.atomic():
             if not Event.objects.filter(debate=debate, kind=EventKind.DEBATE_STARTED).exists():
-                event_append(debate_id=debate.id, kind=EventKind.DEBATE_STARTED, payload={
-                    "topic": debate.topic,
-                    "mode": debate.mode,
-                    "max_turns": debate.max_turns,
-                    "provider": debate.provider or settings.FAULTLINE_LLM,
-                    "personas": [
-                        {"id": s.persona.id, "name": s.persona.name, "seat": s.seat, "tagline": s.persona.tagline}
-                        for s in self.speakers
-                    ],
-                })
+                event_append(debate_id=debate.id, payload=p.DebateStarted(
+                    topic=debate.topic, mode=debate.mode, max_turns=debate.max_turns,
+                    provider=debate.provider or settings.FAULTLINE_LLM,
+                    personas=[p.SeatedPersona(id=s.persona.id, name=s.persona.name, seat=s.seat,
+                                              tagline=s.persona.tagline) for s in self.speakers],
+                ))
             else:
-                event_append(debate_id=debate.id, kind=EventKind.DEBATE_RESUMED, payload={"from_seq": debate.last_seq})
+                event_append(debate_id=debate.id, payload=p.DebateResumed(from_seq=debate.last_seq))
             Debate.objects.filter(pk=debate.pk).update(
                 status=Debate.Status.RUNNING, failure_reason="",
                 started_at=debate.started_at or timezone.now(),
@@ -98,21 +100,20 @@ class DebateRun:
     def finish(self, status: str) -> None:
         outcome = self.mode.results(status)
         with transaction.atomic():
-            for kind, payload in self.mode.final_events(outcome):
-                event_append(debate_id=self.debate.id, kind=kind, payload=payload)
+            self.mode.before_finish(outcome)
             Debate.objects.filter(pk=self.debate.pk).update(
                 status=status, phase="done", results=outcome, finished_at=timezone.now()
             )
-            event_append(debate_id=self.debate.id, kind=EventKind.DEBATE_FINISHED,
-                         payload={"status": status, "results": outcome, "totals": debate_totals(self.debate.id)})
+            event_append(debate_id=self.debate.id, payload=p.DebateFinished(
+                status=status, results=outcome, totals=debate_totals(self.debate.id)))
 
     def phase(self, phase: str, aspect_index: int | None = None) -> None:
         label = phase if aspect_index is None else f"{phase}:{aspect_index}"
         if self.debate.phase == label:
             return  # already announced before a resume
         with transaction.atomic():
-            event_append(debate_id=self.debate.id, kind=EventKind.PHASE_CHANGED,
-                         payload={"phase": phase, "aspect_index": aspect_index, "totals": debate_totals(self.debate.id)})
+            event_append(debate_id=self.debate.id, payload=p.PhaseChanged(
+                phase=phase, aspect_index=aspect_index, totals=debate_totals(self.debate.id)))
             Debate.objects.filter(pk=self.debate.pk).update(phase=label)
         self.debate.phase = label
 
@@ -152,7 +153,7 @@ class DebateRun:
         aspects = [aspect.model_dump() for aspect in plan.aspects]
         with transaction.atomic():
             Debate.objects.filter(pk=self.debate.pk).update(aspects=aspects)
-            event_append(debate_id=self.debate.id, kind=EventKind.ASPECTS_SET, payload={"aspects": aspects})
+            event_append(debate_id=self.debate.id, payload=p.AspectsSet(aspects=aspects))
         self.debate.aspects = aspects
 
     def openings(self) -> None:
@@ -179,8 +180,7 @@ class DebateRun:
             history = self._history()
             chosen = choose_speaker(seats=seats, history=history, stakes=self.mode.stakes())
             speaker = self.by_persona[chosen.persona_id]
-            spoke_on_aspect = self.main_messages(DIALOGUE_KINDS).filter(
-                persona=speaker.persona, aspect_index=aspect_index).exists()
+            spoke_on_aspect = (speaker.persona.id, aspect_index) in self.channel.spoke_on
             kind = Message.Kind.REPLY if spoke_on_aspect else Message.Kind.KEY_ARGUMENT
             last_name = self.by_persona[history[-1][0]].name if history else ""
             message = self.say(speaker, kind, phase=f"dialogue_{kind}", aspect_index=aspect_index,
@@ -216,37 +216,41 @@ class DebateRun:
         messages = Message.objects.filter(debate=self.debate, room__isnull=True)
         return messages.filter(kind__in=kinds) if kinds else messages
 
-    def _interrupted(self) -> Message | None:
-        return self.main_messages().filter(status=Message.Status.STREAMING).select_related("persona").first()
+    @property
+    def channel(self) -> _MainChannel:
+        if self._main_channel is None:
+            self._main_channel = _MainChannel.read(self)
+        return self._main_channel
 
     def say(self, speaker: Speaker, kind: str, *, phase: str, aspect_index=None, addressee="", allow_pass=False):
         self.check_stop()
-        interrupted = self._interrupted()
+        channel = self.channel
+        interrupted = channel.interrupted
         if interrupted is not None and interrupted.persona_id != speaker.persona.id:
             # The cut-off turn belongs to someone else: it is that person's turn, again.
             speaker, kind = self.by_persona[interrupted.persona_id], interrupted.kind
-        turn = interrupted.turn if interrupted else self.main_messages().count() + 1
+        turn = interrupted.turn if interrupted else channel.turns + 1
         self.await_ledger(lag=1)
         context = self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=addressee)
         message = speak(debate=self.debate, speaker=speaker, kind=kind, turn=turn, context=context, phase=phase,
                         aspect_index=aspect_index, interrupted=interrupted, allow_pass=allow_pass,
                         cancelled=self.lanes.cancelled)
+        channel.interrupted = None
         if message is not None:
+            channel.said(message)
             self.fold_into_ledger(message)
         return message
 
     def base_context(self, speaker: Speaker, kind: str, *, aspect_index, addressee: str) -> str:
         return assemble_context(debate=self.debate, persona=speaker.persona, phase=kind, addressee=addressee,
-                                aspect_index=aspect_index)
+                                aspect_index=aspect_index, names=self.names)
 
     def _dialogue_slots_used(self) -> int:
-        messages = self.main_messages(DIALOGUE_KINDS).filter(status=Message.Status.COMPLETE).count()
         passes = Event.objects.filter(debate=self.debate, kind=EventKind.TURN_PASSED).count()
-        return messages + passes
+        return len(self.channel.dialogue_ids) + passes
 
     def _history(self) -> list[tuple[int, str]]:
-        return list(self.main_messages().filter(status=Message.Status.COMPLETE).order_by("turn")
-                    .values_list("persona_id", "text"))
+        return list(self.channel.history)
 
     # ── the position ledger and notes ─────────────────────────────────────────────────────────
 
@@ -272,6 +276,36 @@ class DebateRun:
 
     def _record_round(self, aspect_index: int) -> None:
         self.lanes.submit("notes", round_record_extract, debate=self.debate, aspect_index=aspect_index)
+
+
+@dataclass
+class _MainChannel:
+    """The main channel as far as turn-taking needs it: turns said, who said what, who already
+    spoke on which aspect, and a turn a dead worker cut off (to be said again first)."""
+
+    turns: int = 0
+    history: list[tuple[int, str]] = field(default_factory=list)  # (persona id, text), in turn order
+    dialogue_ids: list[int] = field(default_factory=list)
+    spoke_on: set[tuple[int, int | None]] = field(default_factory=set)
+    interrupted: Message | None = None
+
+    @classmethod
+    def read(cls, run: DebateRun) -> _MainChannel:
+        channel = cls()
+        for message in run.main_messages().select_related("persona").order_by("turn"):
+            channel.turns = max(channel.turns, message.turn)
+            if message.status == Message.Status.STREAMING:
+                channel.interrupted = message
+            else:
+                channel.said(message)
+        return channel
+
+    def said(self, message: Message) -> None:
+        self.turns = max(self.turns, message.turn)
+        self.history.append((message.persona_id, message.text))
+        if message.kind in DIALOGUE_KINDS:
+            self.dialogue_ids.append(message.id)
+            self.spoke_on.add((message.persona_id, message.aspect_index))
 
 
 __all__ = ["DebateRun", "DebateStopped", "RunCancelled"]

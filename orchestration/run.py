@@ -23,7 +23,7 @@ from debates import broadcast
 from debates.models import Debate
 from debates.services.events import event_append
 from debates.services.leases import DebateBusy, LeaseLost, debate_is_being_run, debate_lease
-from debates.state import EventKind
+from debates.payloads import DebateFailed, ModelWaiting
 from faultline.llm.types import ModelError, ModelUnavailable
 from orchestration.loop import DebateRun, RunCancelled
 from orchestration.modes.dialogue import DialogueMode
@@ -41,12 +41,11 @@ def debate_fail(*, debate_id, reason: str) -> None:
     with transaction.atomic():
         Debate.objects.filter(pk=debate_id).update(status=Debate.Status.FAILED, failure_reason=reason,
                                                    finished_at=timezone.now())
-        event_append(debate_id=debate_id, kind=EventKind.DEBATE_FAILED, payload={"reason": reason})
+        event_append(debate_id=debate_id, payload=DebateFailed(reason=reason))
 
 
 def _wait_for_model(debate_id, *, delay: float, waited: float, reason: str) -> None:
-    event_append(debate_id=debate_id, kind=EventKind.MODEL_WAITING,
-                 payload={"reason": reason, "retry_in": delay, "waited": waited})
+    event_append(debate_id=debate_id, payload=ModelWaiting(reason=reason, retry_in=delay, waited=waited))
     deadline = time.monotonic() + delay
     while time.monotonic() < deadline:  # a Stop during the wait is honoured by the next run at once
         if Debate.objects.filter(pk=debate_id, stop_requested=True).exists():

@@ -34,3 +34,10 @@ def test_production_refuses_to_start_without_a_secret_key():
 
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_a_spend_cap_that_is_not_an_amount_is_refused_with_its_name():
+    result = manage("check", FAULTLINE_DAILY_SPEND_USD="five dollars")
+
+    assert result.returncode != 0
+    assert "FAULTLINE_DAILY_SPEND_USD must be an amount in USD, like 5 or 12.50" in result.stderr

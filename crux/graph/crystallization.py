@@ -17,7 +17,7 @@ from crux.graph.schemas import Crystallization
 from debates.models import Debate, Message
 from debates.services.messages import debate_totals
 from debates.services.events import event_append
-from debates.state import EventKind
+from debates.payloads import GraphUpdated
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
 
@@ -92,27 +92,15 @@ def graph_crystallize(*, debate: Debate, through_turn: int, max_rounds: int, fin
                               "new_attacks": len(batch.new_attacks), "applied": len(batch.applied),
                               "rejected": len(batch.rejected), "final": final}]
     converged = state.converged or ("" if final else convergence_reason(rounds, max_rounds=max_rounds))
-    payload = {
-        "round": round_no,
-        "turns": [first, through_turn],
-        "final": final,
-        "moves": [moves[turn] for turn in sorted(moves)],
-        "applied": batch.applied,
-        "rejected": batch.rejected,
-        "removed": batch.removed,
-        "new_attacks": batch.new_attacks,
-        "graph": graph.to_dict(),
-        "labels": outcome.labels,
-        "counts": outcome.counts,
-        "camps": outcome.camps,
-        "common_ground": outcome.common_ground,
-        "disputes": outcome.disputes,
-        "regime": outcome.regime,
-        "converged": converged,
-        "totals": debate_totals(debate.id),
-    }
+    payload = GraphUpdated(
+        round=round_no, turns=[first, through_turn], final=final, moves=[moves[turn] for turn in sorted(moves)],
+        applied=batch.applied, rejected=batch.rejected, removed=batch.removed, new_attacks=batch.new_attacks,
+        graph=graph.to_dict(), labels=outcome.labels, counts=outcome.counts, camps=outcome.camps,
+        common_ground=outcome.common_ground, disputes=outcome.disputes, regime=outcome.regime,
+        converged=converged, totals=debate_totals(debate.id),
+    )
     with transaction.atomic():
         DisputeGraphState.objects.filter(pk=state.pk).update(
             graph=graph.to_dict(), rounds=rounds, crystallized_through=through_turn, converged=converged)
-        event_append(debate_id=debate.id, kind=EventKind.GRAPH_UPDATED, payload=payload)
+        event_append(debate_id=debate.id, payload=payload)
     return converged

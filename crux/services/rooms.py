@@ -14,7 +14,8 @@ from debates.models import Message
 from crux.prompts import CRUX_CARD_WRITER, CRUX_EXIT_JUDGE
 from debates.services.events import event_append
 from debates.services.transcripts import transcript_of
-from debates.state import SUITS, EventKind
+from debates import payloads as p
+from debates.state import SUITS
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
 
@@ -33,18 +34,12 @@ def room_open(*, candidate: DisagreementCandidate) -> CruxRoom:
             suit=SUITS[index % len(SUITS)],
         )
         DisagreementCandidate.objects.filter(pk=candidate.pk).update(status=DisagreementCandidate.Status.IN_CRUX_ROOM)
-        event_append(
-            debate_id=room.debate_id,
-            kind=EventKind.ROOM_OPENED,
-            payload={
-                "room_id": room.id,
-                "persona_a": {"id": room.persona_a_id, "name": room.persona_a.name},
-                "persona_b": {"id": room.persona_b_id, "name": room.persona_b.name},
-                "question": room.question,
-                "suit": room.suit,
-                "trigger_message_ids": room.trigger_message_ids,
-            },
-        )
+        event_append(debate_id=room.debate_id, payload=p.RoomOpened(
+            room_id=room.id,
+            persona_a=p.NamedPersona(id=room.persona_a_id, name=room.persona_a.name),
+            persona_b=p.NamedPersona(id=room.persona_b_id, name=room.persona_b.name),
+            question=room.question, suit=room.suit, trigger_message_ids=room.trigger_message_ids,
+        ))
     return room
 
 
@@ -55,11 +50,8 @@ def room_close(room: CruxRoom, *, exit_reason: str, failure: str = "") -> None:
         room.failure_reason = failure
         room.finished_at = timezone.now()
         room.save(update_fields=["status", "exit_reason", "failure_reason", "finished_at"])
-        event_append(
-            debate_id=room.debate_id,
-            kind=EventKind.ROOM_CLOSED,
-            payload={"room_id": room.id, "exit_reason": exit_reason, "failure": failure},
-        )
+        event_append(debate_id=room.debate_id,
+                     payload=p.RoomClosed(room_id=room.id, exit_reason=exit_reason, failure=failure))
 
 
 def _transcript(room: CruxRoom) -> str:
@@ -80,18 +72,18 @@ def crux_surfaced(room: CruxRoom) -> bool:
     return check is not None and check.surfaced
 
 
-def card_payload(card: CruxCard, room: CruxRoom) -> dict:
-    return {
-        "id": card.id,
-        "room_id": room.id,
-        "question": card.question,
-        "positions": [{"persona_id": int(pid), **data} for pid, data in card.positions.items()],
-        "disagreement_type": card.disagreement_type,
-        "diagnosis": card.diagnosis,
-        "resolved": card.resolved,
-        "resolution": card.resolution,
-        "suit": room.suit,
-    }
+def card_post(*, debate_id, card: p.Card) -> None:
+    """The one writer of crux cards to the event log: crux rooms' cards and graph mode's cruxes."""
+    event_append(debate_id=debate_id, payload=p.CardPosted(card=card))
+
+
+def _room_card(card: CruxCard, room: CruxRoom) -> p.Card:
+    return p.Card(
+        id=card.id, room_id=room.id, question=card.question,
+        positions=[p.CardPosition(persona_id=int(pid), **data) for pid, data in card.positions.items()],
+        disagreement_type=card.disagreement_type, diagnosis=card.diagnosis,
+        resolved=card.resolved, resolution=card.resolution, suit=room.suit,
+    )
 
 
 def card_extract(room: CruxRoom) -> CruxCard:
@@ -121,7 +113,7 @@ def card_extract(room: CruxRoom) -> CruxCard:
             disagreement_type=draft.disagreement_type, diagnosis=draft.diagnosis,
             resolved=draft.resolved, resolution=draft.resolution,
         )
-        event_append(debate_id=room.debate_id, kind=EventKind.CARD_POSTED, payload={"card": card_payload(card, room)})
+        card_post(debate_id=room.debate_id, card=_room_card(card, room))
         if room.candidate_id:
             # Resolved, or back to active with its crux now known.
             DisagreementCandidate.objects.filter(pk=room.candidate_id).update(

@@ -19,7 +19,7 @@ from debates.blackboard.schemas import PositionUpdate, ReflectionDraft, RoundRec
 from debates.models import Debate, Message
 from debates.services.events import event_append
 from debates.services.transcripts import transcript_of
-from debates.state import EventKind
+from debates.payloads import LedgerUpdated
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
 
@@ -50,16 +50,16 @@ def _state_dict(state: PositionState) -> dict:
     return {field: getattr(state, field) for field in updates.empty_state()}
 
 
-def _ledger_payload(state: PositionState, names: dict[int, str]) -> dict:
+def _ledger_payload(state: PositionState, names: dict[int, str]) -> LedgerUpdated:
     def named(items):
         return [{**item, "name": names.get(item["with"], "?")} for item in items]
 
-    return {
-        "persona_id": state.persona_id, "name": names.get(state.persona_id, ""),
-        "stance": state.overall_stance, "concessions": state.concessions, "shifts": state.shifts,
-        "agreements": named(state.agreements), "disagreements": named(state.disagreements),
-        "unanswered": state.unanswered_challenges[-4:],
-    }
+    return LedgerUpdated(
+        persona_id=state.persona_id, name=names.get(state.persona_id, ""),
+        stance=state.overall_stance, concessions=state.concessions, shifts=state.shifts,
+        agreements=named(state.agreements), disagreements=named(state.disagreements),
+        unanswered=state.unanswered_challenges[-4:],
+    )
 
 
 def ledger_update(*, message_id: int) -> bool:
@@ -118,8 +118,7 @@ def ledger_update(*, message_id: int) -> bool:
             notes.decisions = [*notes.decisions, change.decision]
         notes.save()
         for touched_state in touched:
-            event_append(debate_id=debate.id, kind=EventKind.LEDGER_UPDATED,
-                         payload=_ledger_payload(touched_state, names))
+            event_append(debate_id=debate.id, payload=_ledger_payload(touched_state, names))
     return True
 
 

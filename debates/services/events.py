@@ -8,9 +8,11 @@ from django.db import connection, transaction
 
 from debates import broadcast
 from debates.models import Debate, Event
+from debates.payloads import Payload
 
 
-def event_append(*, debate_id, kind: str, payload: dict) -> Event:
+def event_append(*, debate_id, payload: Payload) -> Event:
+    """Persist one event; its kind is its payload's type (debates/payloads.py)."""
     with transaction.atomic():
         # One UPDATE ... RETURNING both numbers the event and serialises concurrent writers (the
         # main channel and its crux rooms) on the debate row, so sequence numbers never collide.
@@ -20,6 +22,7 @@ def event_append(*, debate_id, kind: str, payload: dict) -> Event:
                 [debate_id],
             )
             (seq,) = cursor.fetchone()
-        event = Event.objects.create(debate_id=debate_id, seq=seq, kind=str(kind), payload=payload)
+        event = Event.objects.create(debate_id=debate_id, seq=seq, kind=payload.event_kind.value,
+                                     payload=payload.model_dump(mode="json", exclude_none=True))
         transaction.on_commit(lambda: broadcast.event_committed(event))
     return event

@@ -127,8 +127,10 @@ def average_cost_per_message(*, provider: str, recent_debates: int = 50) -> Deci
     debates that cost anything; None without such history."""
     costly = ModelCall.objects.filter(debate=OuterRef("pk"), cost_usd__gt=0)
     debates = list(
-        Debate.objects.filter(provider=provider).filter(Exists(costly))
-        .order_by("-created_at").values_list("id", flat=True)[:recent_debates]
+        Debate.objects.filter(provider=provider)
+        .filter(Exists(costly))
+        .order_by("-created_at")
+        .values_list("id", flat=True)[:recent_debates]
     )
     messages = Message.objects.filter(debate_id__in=debates).count()
     if not messages:
@@ -145,6 +147,7 @@ def debate_cost_estimate(*, provider: str | None = None) -> CostEstimate:
     if average is not None:
         return CostEstimate(per_message=average, basis="from the average cost per message of recent debates")
     model = settings.FAULTLINE_MODELS[provider]["persona"]
-    per_call = pricing.estimate_cost(model=model, input_tokens=ASSUMED_INPUT_TOKENS,
-                                     output_tokens=ASSUMED_OUTPUT_TOKENS)
+    per_call = pricing.estimate_cost(
+        model=model, input_tokens=ASSUMED_INPUT_TOKENS, output_tokens=ASSUMED_OUTPUT_TOKENS
+    )
     return CostEstimate(per_message=per_call * SIDE_WORK_FACTOR, basis=f"from {model}'s list prices")

@@ -18,8 +18,9 @@ def signup(request):
     if getattr(request, "limited", False):
         return signup_throttled(request)
     next_url = request.POST.get("next") or request.GET.get("next") or ""
-    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()},
-                                           require_https=request.is_secure()):
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         next_url = ""
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -31,6 +32,11 @@ def signup(request):
 
 def signup_throttled(request):
     """When one address creates accounts too fast (FAULTLINE_SIGNUP_RATE)."""
-    return render(request, "registration/locked_out.html", {
-        "message": "Too many sign-ups from your address. Wait a while, then try again.",
-    }, status=429)
+    return render(
+        request,
+        "registration/locked_out.html",
+        {
+            "message": "Too many sign-ups from your address. Wait a while, then try again.",
+        },
+        status=429,
+    )

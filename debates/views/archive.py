@@ -74,7 +74,8 @@ def _download(content: str, *, content_type: str, filename: str) -> HttpResponse
 def debate_export_markdown(request, debate_id):
     debate = debate_for_viewer(request, debate_id)
     view = selectors.debate_view(debate_id=debate.id)
-    return _download(exports.debate_markdown(debate=debate, view=view),
+    is_owner = debate.owner_id == request.user.id
+    return _download(exports.debate_markdown(debate=debate, view=view, with_failure_reason=is_owner),
                      content_type="text/markdown; charset=utf-8", filename=_filename(debate, "md"))
 
 
@@ -82,5 +83,6 @@ def debate_export_markdown(request, debate_id):
 def debate_export_json(request, debate_id):
     debate = debate_for_viewer(request, debate_id)
     events = selectors.debate_events(debate_id=debate.id)
-    return _download(exports.debate_json(debate=debate, events=events),
+    is_owner = debate.owner_id == request.user.id
+    return _download(exports.debate_json(debate=debate, events=events, with_failure_reason=is_owner),
                      content_type="application/json; charset=utf-8", filename=_filename(debate, "json"))

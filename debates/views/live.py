@@ -4,7 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
@@ -49,9 +49,12 @@ def debate_shared(request, token):
 def debate_failure_reason(request, debate_id):
     """Why the debate failed, for its owner only; anyone else gets an empty span (never a login
     redirect or an error: the banner that asks is shown to share viewers too)."""
-    debate = get_object_or_404(Debate, pk=debate_id)
-    is_owner = request.user.is_authenticated and debate.owner_id == request.user.id
-    reason = debate.failure_reason if is_owner and debate.status == Debate.Status.FAILED else ""
+    reason = ""
+    if request.user.is_authenticated:
+        # The same empty answer for a debate that is not yours and for one that does not exist.
+        reason = Debate.objects.filter(
+            pk=debate_id, owner=request.user, status=Debate.Status.FAILED
+        ).values_list("failure_reason", flat=True).first() or ""
     return render(request, "debates/partials/failure_reason.html", {"reason": reason})
 
 

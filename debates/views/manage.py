@@ -11,8 +11,11 @@ from debates.views.access import debate_for_owner
 
 
 class RenameForm(forms.Form):
-    topic = forms.CharField(max_length=lifecycle.MAX_TOPIC_LENGTH, widget=forms.Textarea(attrs={"rows": 3}),
-                            error_messages={"required": "Type a topic for the debate."})
+    topic = forms.CharField(
+        max_length=lifecycle.MAX_TOPIC_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        error_messages={"required": "Type a topic for the debate."},
+    )
 
 
 @login_required
@@ -43,5 +46,4 @@ def debate_delete(request, debate_id):
         else:
             messages.info(request, f"Deleted “{debate.topic}”.")
             return redirect("debate_archive")
-    return render(request, "debates/delete.html", {"debate": debate, "error": error},
-                  status=409 if error else 200)
+    return render(request, "debates/delete.html", {"debate": debate, "error": error}, status=409 if error else 200)

@@ -42,6 +42,6 @@ class Mode:
     def results(self, status: str) -> dict:
         raise NotImplementedError
 
-    def final_events(self, results: dict) -> list[tuple[str, dict]]:
-        """Events (kind, payload) written with the finish, in its transaction."""
-        return []
+    def before_finish(self, results: dict) -> None:
+        """Runs inside the finish's transaction, just before the finished event (graph mode deals
+        its cards here)."""

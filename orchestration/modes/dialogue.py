@@ -15,7 +15,6 @@ from django.conf import settings
 from crux.models import CruxRoom, DisagreementCandidate
 from crux.services.detection import detection_run
 from debates.models import Message
-from debates.turns import DIALOGUE_KINDS
 from orchestration import results
 from orchestration.modes.base import Mode
 from orchestration.rooms import room_run
@@ -50,8 +49,7 @@ class DialogueMode(Mode):
 
     def after_message(self, message: Message) -> None:
         every = settings.CRUX_DETECTION_EVERY_MESSAGES
-        dialogue = list(self.run.main_messages(DIALOGUE_KINDS).filter(status=Message.Status.COMPLETE)
-                        .order_by("turn").values_list("id", flat=True))
+        dialogue = self.run.channel.dialogue_ids
         if not dialogue or len(dialogue) % every:
             return
         window = len(dialogue) // every

@@ -24,7 +24,9 @@ from crux.graph.prompts import map_for_persona
 from crux.graph.results import graph_cards, graph_results
 from debates.models import Message
 from debates.regime import UNDETERMINED
-from debates.state import SUITS, EventKind
+from crux.services.rooms import card_post
+from debates.payloads import Card, CardPosition
+from debates.state import SUITS
 from faultline.llm.types import ModelError
 from orchestration.modes.base import Mode
 
@@ -99,17 +101,19 @@ class GraphMode(Mode):
             results["regime"] = UNDETERMINED
         return results
 
-    def final_events(self, results: dict) -> list[tuple[str, dict]]:
+    def before_finish(self, results: dict) -> None:
         """The map's cruxes, dealt as crux cards in the same transaction as the finish."""
         graph = DisputeGraph.from_dict(graph_state_for(debate=self.run.debate).graph)
         outcome = graph_outcome(graph, [s.name for s in self.run.speakers])
         ids = {s.name: s.persona.id for s in self.run.speakers}
-        return [(EventKind.CARD_POSTED, {"card": {
-            "id": f"graph-{card['key']}", "room_id": None, "question": card["question"],
-            "positions": [{"persona_id": ids.get(p["name"]), **p} for p in card["positions"]],
-            "disagreement_type": card["disagreement_type"], "diagnosis": card["diagnosis"],
-            "resolved": card["resolved"], "resolution": card["resolution"], "suit": SUITS[index % len(SUITS)],
-        }}) for index, card in enumerate(graph_cards(graph, outcome))]
+        for index, card in enumerate(graph_cards(graph, outcome)):
+            card_post(debate_id=self.run.debate.id, card=Card(
+                id=f"graph-{card['key']}", room_id=None, question=card["question"],
+                positions=[CardPosition(persona_id=ids.get(position["name"]), **position)
+                           for position in card["positions"]],
+                disagreement_type=card["disagreement_type"], diagnosis=card["diagnosis"],
+                resolved=card["resolved"], resolution=card["resolution"], suit=SUITS[index % len(SUITS)],
+            ))
 
     # ── the map ───────────────────────────────────────────────────────────────────────────────
 

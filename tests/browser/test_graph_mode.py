@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from debates.models import Debate
+from tests.browser.checks import assert_accessible
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-long-test-passphrase-42"
@@ -63,3 +64,6 @@ def test_a_graph_mode_debate_draws_its_map_live(page, live_server_url, celery_wo
     assert debate.mode == Debate.Mode.GRAPH and debate.status == Debate.Status.COMPLETED
     assert not page.js_errors
     screenshot(page, "graph-results", full_page=True)
+    assert_accessible(page, "graph-mode live page, finished")
+    page.goto(f"{live_server_url}/debates/{debate_id}/results/")
+    assert_accessible(page, "graph-mode results")

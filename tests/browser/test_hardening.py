@@ -7,16 +7,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth import get_user_model
 
 from debates.services.lifecycle import debate_create
+from tests.browser.checks import assert_accessible
 from tests.debates.log_builder import DebateLog, sample_results
 from tests.factories import DeckFactory, PersonaFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-long-test-passphrase-42"
-BLOCKING_IMPACTS = {"critical", "serious"}
 
 # Every CSP violation the page reports, whatever its source (set up before any page script runs).
 CSP_LISTENER = """
@@ -36,8 +35,14 @@ def watched(browser):
     page.set_default_timeout(20_000)
     page.problems = []
     page.on("pageerror", lambda error: page.problems.append(f"uncaught: {error}"))
-    page.on("console", lambda message: page.problems.append(f"console {message.type}: {message.text}")
-            if message.type == "error" and "status of 404" not in message.text else None)
+    page.on(
+        "console",
+        lambda message: (
+            page.problems.append(f"console {message.type}: {message.text}")
+            if message.type == "error" and "status of 404" not in message.text
+            else None
+        ),
+    )
     yield page
     context.close()
 
@@ -53,12 +58,7 @@ def check(page, name: str, *, response=None, expected_status: int = 200) -> None
     assert violations == [], f"{name}: CSP violations {violations}"
     assert [p for p in page.problems if "Content Security Policy" in p or "Refused to" in p] == [], name
     assert [p for p in page.problems if p.startswith("uncaught")] == [], f"{name}: {page.problems}"
-    results = Axe().run(page)
-    blocking = [
-        f"{violation['id']} ({violation['impact']}): " + "; ".join(node["target"][0] for node in violation["nodes"])
-        for violation in results.response["violations"] if violation["impact"] in BLOCKING_IMPACTS
-    ]
-    assert blocking == [], f"{name}: axe found\n" + "\n".join(blocking)
+    assert_accessible(page, name)
 
 
 def log_in(page, base_url: str, username: str) -> None:
@@ -104,11 +104,18 @@ def test_every_page_passes_axe_and_runs_under_its_csp(watched, live_server_url, 
     check(page, "signup", response=page.goto(f"{live_server_url}/accounts/signup/"))
     check(page, "login", response=page.goto(f"{live_server_url}/accounts/login/"))
     check(page, "404", response=page.goto(f"{live_server_url}/no/such/page/"), expected_status=404)
+    check(page, "admin login", response=page.goto(f"{live_server_url}/admin/login/"))
 
     log_in(page, live_server_url, "alice")
     check(page, "setup", response=page.goto(f"{live_server_url}/debates/new/"))
-    page.locator("#hand label").first.click()  # estimate.js and the hand counter run under the CSP
-    check(page, "setup with a card picked")
+    estimate = page.locator("#cost-estimate .cost-estimate-value")
+    # No ledger history yet: 2 x sonnet's list price for 3000 tokens in and 300 out, per message.
+    assert estimate.text_content() == "$0.92"  # standard length (30 turns), the smallest hand (2)
+    for card in page.locator("#hand label").all()[:3]:
+        card.click()  # estimate.js and the hand counter run under the CSP
+    page.check("input[name=length][value=long]")
+    assert estimate.text_content() == "$1.78"  # 3 openings, 60 turns, 3 closings
+    check(page, "setup with a hand picked")
 
     response = page.goto(f"{live_server_url}/debates/{live.id}/")
     page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
@@ -133,6 +140,24 @@ def test_every_page_passes_axe_and_runs_under_its_csp(watched, live_server_url, 
         page.click("nav button.link")  # Log out: a POST form
     check(page, "403 CSRF", response=navigation.value, expected_status=403)
     assert "That form had expired" in page.content()
+
+    # The 500 page, as Django renders it for an unhandled error, served with the site's CSP.
+    def server_error_page() -> bytes:
+        from django.test import RequestFactory
+        from django.views.defaults import server_error
+
+        return server_error(RequestFactory().get("/")).content
+
+    body = server_side(server_error_page)
+    policy = navigation.value.header_value("content-security-policy")
+    page.route(
+        f"{live_server_url}/broken/",
+        lambda route: route.fulfill(
+            status=500, body=body, content_type="text/html", headers={"Content-Security-Policy": policy}
+        ),
+    )
+    check(page, "500", response=page.goto(f"{live_server_url}/broken/"), expected_status=500)
+    assert "Something broke on our side" in page.content()
 
 
 def test_a_failed_action_says_what_failed(watched, live_server_url, server_side):
@@ -163,3 +188,47 @@ def test_a_failed_action_says_what_failed(watched, live_server_url, server_side)
     page.route("**/share/", lambda route: route.fulfill(status=500, body="boom"))
     page.click("#share-debate")
     alert.get_by_text("Could not share the debate: the server had a problem (error 500).").wait_for()
+
+
+def test_the_owner_sees_why_a_debate_failed_and_a_share_viewer_does_not(watched, browser, live_server_url, server_side):
+    from debates.services.lifecycle import debate_share
+
+    reason = "529 overloaded: request req_0123 for org acme-prod"
+
+    def failed_debate():
+        live, room, done = debates_for_every_page()
+        DebateLog(live).fail(reason)
+        return live, debate_share(debate=live)
+
+    live, token = server_side(failed_debate)
+    page = watched
+    log_in(page, live_server_url, "alice")
+    page.goto(f"{live_server_url}/debates/{live.id}/")
+    page.locator("#debate-banner .failure-reason", has_text=reason).wait_for()  # fetched by htmx on load
+    check(page, "a failed debate, its owner")
+
+    visitor = browser.new_context().new_page()
+    visitor.goto(f"{live_server_url}/shared/{token}/")
+    visitor.wait_for_function("() => document.documentElement.dataset.live === 'open'")
+    visitor.wait_for_load_state("networkidle")
+    assert "This debate failed." in visitor.locator("#debate-banner").text_content()
+    assert reason not in visitor.content()
+    visitor.context.close()
+
+
+def test_the_lockout_page_after_too_many_failed_logins(watched, live_server_url, server_side):
+    server_side(lambda: get_user_model().objects.create_user("alice", password=PASSWORD))
+    page = watched
+    for _ in range(5):
+        page.goto(f"{live_server_url}/accounts/login/")
+        page.fill("#id_username", "alice")
+        page.fill("#id_password", "not-the-password")
+        page.click("button[type=submit]")
+        page.locator(".form-errors").wait_for()
+
+    page.fill("#id_password", "not-the-password")
+    with page.expect_navigation() as navigation:
+        page.click("button[type=submit]")
+
+    check(page, "login lockout", response=navigation.value, expected_status=429)
+    assert "Too many attempts" in page.locator("h1").text_content()

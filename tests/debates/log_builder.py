@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from crux.models import CruxCard, CruxRoom
 from debates.models import Debate, Message
+from debates.payloads import PAYLOADS
 from debates.services.events import event_append
 from debates.state import SUITS, EventKind
 
@@ -20,7 +21,8 @@ class DebateLog:
         self.totals = {"input_tokens": 0, "output_tokens": 0, "cost": "0"}
 
     def _append(self, kind, payload: dict):
-        return event_append(debate_id=self.debate.id, kind=kind, payload=payload)
+        # Through the payload type of the kind, as every writer in the app goes (debates/payloads.py).
+        return event_append(debate_id=self.debate.id, payload=PAYLOADS[kind].model_validate(payload))
 
     def _spend(self, tokens: int = 100) -> dict:
         self.totals = {

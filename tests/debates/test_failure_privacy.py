@@ -57,3 +57,35 @@ def test_the_fragments_every_viewer_receives_carry_no_reason(failed):
 
     assert "This debate failed." in snapshot and "This debate failed." in pushed
     assert REASON not in snapshot and REASON not in pushed
+
+
+def test_the_reason_url_does_not_reveal_whether_a_debate_exists(client, other_user, failed):
+    import uuid
+
+    client.force_login(other_user)
+
+    existing = client.get(f"/debates/{failed.id}/failure/")
+    missing = client.get(f"/debates/{uuid.uuid4()}/failure/")
+
+    assert existing.status_code == missing.status_code == 200
+    assert existing.content == missing.content
+
+
+def test_a_moderator_exports_the_debate_without_the_reason(owner_client, failed):
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Permission
+    from django.test import Client
+
+    moderator = get_user_model().objects.create_user("moderator", password="x")
+    moderator.user_permissions.add(Permission.objects.get(codename="view_any_debate"))
+    client = Client()
+    client.force_login(moderator)
+
+    markdown = client.get(f"/debates/{failed.id}/export.md").content.decode()
+    exported = client.get(f"/debates/{failed.id}/export.json")
+
+    assert "Said before the failure." in markdown
+    assert REASON not in markdown and "why is shown to its owner only" in markdown
+    assert REASON not in exported.content.decode() and exported.json()["summary"]["status"] == "failed"
+    assert REASON in owner_client.get(f"/debates/{failed.id}/export.md").content.decode()
+    assert REASON in owner_client.get(f"/debates/{failed.id}/export.json").content.decode()

@@ -31,8 +31,9 @@ def test_the_owner_deletes_a_finished_debate_after_confirming(owner_client, deba
     log.start()
     log.say(personas[0], "Soon gone.")
     log.complete()
-    ModelCall.objects.create(debate=debate, role="persona", provider="anthropic", model="claude-sonnet-5-5",
-                             cost_usd=Decimal("0.5"))
+    ModelCall.objects.create(
+        debate=debate, role="persona", provider="anthropic", model="claude-sonnet-5-5", cost_usd=Decimal("0.5")
+    )
 
     confirm = owner_client.get(f"/debates/{debate.id}/delete/")
     assert confirm.status_code == 200 and "Delete this debate?" in confirm.content.decode()
@@ -65,3 +66,17 @@ def test_only_the_owner_renames_or_deletes(client, other_user, debate):
     assert client.post(f"/debates/{debate.id}/rename/", {"topic": "Mine now"}).status_code == 404
     debate.refresh_from_db()
     assert debate.topic == "Is hard money the future?"
+
+
+def test_a_running_debate_is_not_deleted_until_it_stops(owner_client, debate, log):
+    from debates.services.leases import debate_lease
+
+    log.start()  # running, and a worker holds it:
+    with debate_lease(debate.id):
+        refused = owner_client.post(f"/debates/{debate.id}/delete/")
+    assert refused.status_code == 409 and "This debate is still running: stop it" in refused.content.decode()
+    assert Debate.objects.filter(pk=debate.pk).exists()
+
+    log.complete(status="stopped")
+    assert owner_client.post(f"/debates/{debate.id}/delete/").status_code == 302
+    assert not Debate.objects.filter(pk=debate.pk).exists()

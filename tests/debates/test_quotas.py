@@ -27,13 +27,25 @@ def queued(monkeypatch):
 
 
 def start_form(deck, personas, topic="Is gold obsolete?"):
-    return {"deck": deck.pk, "personas": [personas[0].pk, personas[1].pk], "topic": topic,
-            "length": "short", "mode": "dialogue"}
+    return {
+        "deck": deck.pk,
+        "personas": [personas[0].pk, personas[1].pk],
+        "topic": topic,
+        "length": "short",
+        "mode": "dialogue",
+    }
 
 
 def spend(debate, usd: str, *, at=None) -> ModelCall:
-    call = ModelCall.objects.create(debate=debate, role="persona", provider="anthropic", model="claude-sonnet-5-5",
-                                    input_tokens=1000, output_tokens=100, cost_usd=Decimal(usd))
+    call = ModelCall.objects.create(
+        debate=debate,
+        role="persona",
+        provider="anthropic",
+        model="claude-sonnet-5-5",
+        input_tokens=1000,
+        output_tokens=100,
+        cost_usd=Decimal(usd),
+    )
     if at is not None:
         ModelCall.objects.filter(pk=call.pk).update(created_at=at)
     return call
@@ -185,7 +197,7 @@ def test_the_setup_page_shows_a_labelled_cost_estimate_from_the_price_table(owne
 
     # Standard length (30 turns) and the smallest hand (2): 34 messages at 2 x sonnet list price
     # for 3000 tokens in, 300 out ($0.0135).
-    assert "Estimated cost: <strong class=\"cost-estimate-value\">$0.92</strong>" in content
+    assert 'Estimated cost: <strong class="cost-estimate-value">$0.92</strong>' in content
     assert "an estimate, from claude-sonnet-5-5" in content
     assert "Your limits: 3 debates at once, $5.00 a day, $50.00 a month." in content
 
@@ -215,3 +227,13 @@ def test_the_offline_model_is_estimated_free(owner_client, deck, settings):
     content = owner_client.get("/debates/new/").content.decode()
 
     assert "$0.00" in content and "the offline demo model costs nothing" in content
+
+
+def test_a_running_debate_held_by_a_worker_holds_its_place(user, debate, log, deck, personas, queued, settings):
+    from debates.services.leases import debate_lease
+
+    settings.FAULTLINE_MAX_CONCURRENT_DEBATES = 1
+    log.start()
+    with debate_lease(debate.id), pytest.raises(ValidationError, match="You already have 1 debate running"):
+        lifecycle.debate_start(owner=user, topic="Second", personas=personas[:2], deck=deck)
+    assert queued == []

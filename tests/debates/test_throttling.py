@@ -58,9 +58,14 @@ def test_signups_from_one_address_are_rate_limited(client, settings):
     for number in range(3):
         client.post("/accounts/signup/", {"username": f"bot{number}", "password1": "x", "password2": "y"})
 
-    response = client.post("/accounts/signup/", {
-        "username": "bot-ok", "password1": PASSWORD, "password2": PASSWORD,
-    })
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "bot-ok",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
 
     assert response.status_code == 429
     assert "Too many sign-ups from your address" in response.content.decode()

@@ -40,17 +40,38 @@ class AnthropicProvider:
         )
 
     def stream(self, *, model: str, prompt: Prompt, on_text: Callable[[str], bool | None]) -> ProviderResult:
-        """Stream text to ``on_text``; when it returns True the rest is not wanted and the stream is closed."""
+        """Stream text to ``on_text``; when it returns True the rest is not wanted and the stream is closed.
+
+        Reads the raw server-sent events rather than the SDK's accumulating helper: a turn needs only
+        the text deltas and the usage, and rebuilding a message snapshot at every delta is CPU spent
+        on the critical path of every debate."""
+        parts: list[str] = []
+        served_by, stop_reason = model, ""
+        usage = Usage()
         try:
-            with self.client.messages.stream(**self._request(model, prompt)) as stream:
-                for chunk in stream.text_stream:
-                    if on_text(chunk):
-                        # Closing the response stops the generation; usage so far is in the snapshot.
-                        return _result(stream.current_message_snapshot, stop_reason="stop_requested")
-                message = stream.get_final_message()
+            with self.client.messages.create(**self._request(model, prompt), stream=True) as events:
+                for event in events:
+                    if event.type == "message_start":
+                        served_by = event.message.model
+                        start = event.message.usage
+                        usage.input_tokens = start.input_tokens or 0
+                        usage.cache_creation_tokens = start.cache_creation_input_tokens or 0
+                        usage.cache_read_tokens = start.cache_read_input_tokens or 0
+                    elif event.type == "content_block_delta" and event.delta.type == "text_delta":
+                        parts.append(event.delta.text)
+                        if on_text(event.delta.text):
+                            stop_reason = "stop_requested"  # leaving the block closes the response
+                            break
+                    elif event.type == "message_delta":
+                        stop_reason = event.delta.stop_reason or ""
+                        usage.output_tokens = event.usage.output_tokens or 0
         except anthropic.APIError as exc:
             raise _error(exc) from exc
-        return _result(message)
+        text = "".join(parts)
+        if stop_reason == "stop_requested":
+            # Stopped before the final usage arrived: count what was generated (about 4 characters a token).
+            usage.output_tokens = max(usage.output_tokens, -(-len(text) // 4))
+        return ProviderResult(text=text, model=served_by, stop_reason=stop_reason, usage=usage)
 
     def _create(self, *, model: str, prompt: Prompt, **extra) -> ProviderResult:
         try:

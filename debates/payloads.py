@@ -1,0 +1,227 @@
+"""One typed payload per event kind: what every writer builds, what the fold, the fragments, the
+exports and the test log builder read. Pure Python (pydantic), no Django.
+
+``event_append(debate_id=..., payload=MessageStarted(...))`` stores ``payload.model_dump()`` under
+``payload.event_kind``; ``parse_payload(kind, data)`` turns a stored dict back into its type. A field
+added to a payload gets a default, so events already in the log still read.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+
+class EventKind(enum.StrEnum):
+    DEBATE_STARTED = "debate_started"
+    ASPECTS_SET = "aspects_set"
+    PHASE_CHANGED = "phase_changed"
+    MESSAGE_STARTED = "message_started"
+    MESSAGE_COMPLETED = "message_completed"
+    TURN_PASSED = "turn_passed"
+    ROOM_OPENED = "room_opened"
+    ROOM_CLOSED = "room_closed"
+    CARD_POSTED = "card_posted"
+    LEDGER_UPDATED = "ledger_updated"
+    DEBATE_RESUMED = "debate_resumed"
+    DEBATE_FINISHED = "debate_finished"
+    DEBATE_FAILED = "debate_failed"
+    MODEL_WAITING = "model_waiting"  # the model is unavailable; the run waits it out, then resumes
+    GRAPH_UPDATED = "graph_updated"  # graph mode: the argument map after a crystallization
+
+
+class _Shape(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Totals(_Shape):
+    """The debate's running spend, carried by events that follow model calls."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost: str = "0"
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+
+class Payload(_Shape):
+    event_kind: ClassVar[EventKind]
+    totals: Totals | None = None
+
+
+class SeatedPersona(_Shape):
+    id: int
+    name: str
+    seat: int
+    tagline: str = ""
+
+
+class NamedPersona(_Shape):
+    id: int
+    name: str
+
+
+class Aspect(_Shape):
+    label: str
+    description: str = ""
+
+
+class CardPosition(_Shape):
+    persona_id: int | None = None
+    name: str
+    position: str
+    reasoning: str = ""
+    falsifier: str = ""
+
+
+class Card(_Shape):
+    id: int | str  # a crux room's card id, or "graph-<dispute>" for a graph mode crux
+    room_id: int | None = None
+    question: str
+    positions: list[CardPosition]
+    disagreement_type: str = ""
+    diagnosis: str = ""
+    resolved: bool = False
+    resolution: str = ""
+    suit: str
+
+
+class DebateStarted(Payload):
+    event_kind = EventKind.DEBATE_STARTED
+    topic: str
+    mode: str = "dialogue"
+    max_turns: int = 0
+    provider: str = ""
+    personas: list[SeatedPersona]
+
+
+class AspectsSet(Payload):
+    event_kind = EventKind.ASPECTS_SET
+    aspects: list[Aspect]
+
+
+class PhaseChanged(Payload):
+    event_kind = EventKind.PHASE_CHANGED
+    phase: str
+    aspect_index: int | None = None
+
+
+class MessageStarted(Payload):
+    event_kind = EventKind.MESSAGE_STARTED
+    message_id: int
+    persona_id: int
+    persona_name: str
+    seat: int
+    kind: str  # the turn kind (debates/turns.py)
+    turn: int
+    room_id: int | None = None
+    aspect_index: int | None = None
+
+
+class MessageCompleted(Payload):
+    event_kind = EventKind.MESSAGE_COMPLETED
+    message_id: int
+    text: str
+
+
+class TurnPassed(Payload):
+    event_kind = EventKind.TURN_PASSED
+    persona_id: int
+    persona_name: str
+
+
+class RoomOpened(Payload):
+    event_kind = EventKind.ROOM_OPENED
+    room_id: int
+    persona_a: NamedPersona
+    persona_b: NamedPersona
+    question: str
+    suit: str
+    trigger_message_ids: list[int] = []
+
+
+class RoomClosed(Payload):
+    event_kind = EventKind.ROOM_CLOSED
+    room_id: int
+    exit_reason: str = ""
+    failure: str = ""
+
+
+class CardPosted(Payload):
+    event_kind = EventKind.CARD_POSTED
+    card: Card
+
+
+class LedgerUpdated(Payload):
+    """One persona's position ledger after a message of theirs was folded in."""
+
+    event_kind = EventKind.LEDGER_UPDATED
+    persona_id: int
+    name: str = ""
+    stance: str = ""
+    concessions: list[Any] = []
+    shifts: list[Any] = []
+    agreements: list[dict] = []
+    disagreements: list[dict] = []
+    unanswered: list[Any] = []
+
+
+class DebateResumed(Payload):
+    event_kind = EventKind.DEBATE_RESUMED
+    from_seq: int = 0
+
+
+class DebateFinished(Payload):
+    event_kind = EventKind.DEBATE_FINISHED
+    status: str
+    results: dict = {}
+
+
+class DebateFailed(Payload):
+    event_kind = EventKind.DEBATE_FAILED
+    reason: str
+
+
+class ModelWaiting(Payload):
+    event_kind = EventKind.MODEL_WAITING
+    reason: str
+    retry_in: float
+    waited: float = 0.0
+
+
+class GraphUpdated(Payload):
+    """Graph mode: the argument map after one crystallization, with what it computed from it."""
+
+    event_kind = EventKind.GRAPH_UPDATED
+    round: int
+    turns: list[int]
+    final: bool = False
+    moves: list[dict] = []
+    applied: list[Any] = []
+    rejected: list[Any] = []
+    removed: list[Any] = []
+    new_attacks: list[Any] = []
+    graph: dict = {}
+    labels: dict = {}
+    counts: dict = {}
+    camps: list[Any] = []
+    common_ground: list[Any] = []
+    disputes: list[Any] = []
+    regime: str = ""
+    converged: str = ""
+
+
+PAYLOADS: dict[str, type[Payload]] = {cls.event_kind.value: cls for cls in Payload.__subclasses__()}
+assert set(PAYLOADS) == {kind.value for kind in EventKind}, "every event kind needs one payload type"
+
+
+def parse_payload(kind: str, data: dict | Payload) -> Payload | None:
+    """The typed payload of a stored event; None for a kind this code does not know."""
+    if isinstance(data, Payload):
+        return data
+    cls = PAYLOADS.get(str(kind))
+    return None if cls is None else cls.model_validate(data)
