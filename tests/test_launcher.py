@@ -50,8 +50,8 @@ def processes_using(state_dir: Path) -> list[psutil.Process]:
     return found
 
 
-def test_it_starts_everything_and_stops_cleanly_on_ctrl_c(tmp_path):
-    state = tmp_path / "state"
+def test_it_starts_everything_and_stops_cleanly_on_ctrl_c(state_dir):
+    state = state_dir
     port = free_port()
     launcher = subprocess.Popen(
         [sys.executable, "-m", "faultline", "run", "--port", str(port), "--concurrency", "2"],
@@ -101,7 +101,7 @@ def test_it_starts_everything_and_stops_cleanly_on_ctrl_c(tmp_path):
     assert "database system is shut down" in log
 
 
-def test_it_says_clearly_when_the_port_is_taken(tmp_path):
+def test_it_says_clearly_when_the_port_is_taken(state_dir):
     with socket.socket() as squatter:
         squatter.bind(("127.0.0.1", 0))
         squatter.listen()
@@ -109,9 +109,9 @@ def test_it_says_clearly_when_the_port_is_taken(tmp_path):
 
         result = subprocess.run(
             [sys.executable, "-m", "faultline", "run", "--port", str(port)],
-            cwd=ROOT, env=launcher_env(tmp_path / "state"), capture_output=True, text=True, timeout=60,
+            cwd=ROOT, env=launcher_env(state_dir), capture_output=True, text=True, timeout=60,
         )
 
     assert result.returncode == 1
     assert f"port {port} on 127.0.0.1 is already taken by another program" in result.stdout
-    assert not processes_using(tmp_path / "state")
+    assert not processes_using(state_dir)
