@@ -61,6 +61,7 @@ SWEEP_SECONDS = 2
 REPORT_EVERY = 5.0  # the page's REPORT_EVERY_MS (static/js/faultline.js)
 RECONNECT_AFTER = 1.0
 SEQ = re.compile(r'id="status-line"[^>]*data-seq="(\d+)"')
+DROPPED = re.compile(r"dropped push (\S+) (\d+) (\S+)")
 
 
 def say(message: str) -> None:
@@ -347,35 +348,40 @@ def fault_kill_worker(ctx) -> dict:
         say(f"{ctx['label']}: SIGKILL #{len(kills)} of the worker; debates were at: {where}")
         _, boot = workers.start(label=ctx["label"])
         boots.append(boot)
-    return {"faults": f"{len(kills)} × SIGKILL", "kills": kills, "boots": boots}
+    return {"faults": f"{len(kills)} × SIGKILL", "back_from": kills, "boots": boots}
 
 
 def fault_kill_closing(ctx) -> dict:
+    """Kill #k lands on a debate in its closings with at least k closing statements said (1, 2, 3,
+    then 1 again...): between two closings, and between the last closing and the finish."""
     from debates.models import Debate, Message
 
     args, ids, workers = ctx["args"], ctx["ids"], ctx["workers"]
-    hit, kills, boots, closings_done = set(), [], [], []
+    hit, kills, boots, landed = set(), [], [], []
     deadline = time.monotonic() + args.timeout
     while time.monotonic() < deadline:
         workers.supervise(label=ctx["label"])
         rows = _db(lambda: list(Debate.objects.filter(id__in=ids).values_list("id", "status", "phase")))
         if all(status in Debate.FINISHED or str(i) in hit for i, status, _ in rows):
             break
+        target = len(kills) % 3 + 1
         closing = [str(i) for i, status, phase in rows if status == "running" and phase == "closing" and str(i) not in hit]
-        if closing:
-            done = _db(lambda closing=closing: Message.objects.filter(debate_id__in=closing, kind="closing", status="complete").count())
+        said = _db(lambda closing=closing: Counter(str(d) for d in Message.objects.filter(
+            debate_id__in=closing, room__isnull=True, kind="closing", status="complete").values_list("debate_id", flat=True)))
+        ready = [d for d in closing if said[d] >= target]
+        if ready:
             at = time.time()
             workers.current.kill()
             kills.append(at)
-            closings_done.append(done)
-            hit.update(closing)
-            say(f"{ctx['label']}: SIGKILL #{len(kills)} with {len(closing)} debate(s) in their closings "
-                f"({done} closing statement(s) of theirs complete)")
+            landed.append(said[ready[0]])
+            hit.update(ready)
+            say(f"{ctx['label']}: SIGKILL #{len(kills)} with {len(ready)} debate(s) in their closings, "
+                f"{said[ready[0]]} closing statement(s) said")
             _, boot = workers.start(label=ctx["label"])
             boots.append(boot)
-        time.sleep(0.1)
-    return {"faults": f"{len(kills)} × SIGKILL in closings ({len(hit)}/{len(ids)} debates hit)", "kills": kills,
-            "boots": boots, "hit": len(hit)}
+        time.sleep(0.05)
+    return {"faults": f"{len(kills)} × SIGKILL in closings, after {'/'.join(map(str, landed))} of 3 closings",
+            "back_from": kills, "boots": boots, "hit": len(hit)}
 
 
 def fault_restart_redis(ctx) -> dict:
@@ -393,7 +399,11 @@ def fault_restart_redis(ctx) -> dict:
     embedded.redis_url()
     down = time.time() - began
     say(f"{ctx['label']}: Redis started again after {down:.1f} s; {_redis_llen('celery')} task(s) queued")
-    return {"faults": f"Redis down {down:.0f} s", "kills": [began]}
+    # Is the queue still served? One more debate, queued once Redis is back: how long until a
+    # worker starts it (the wait loop counts it with the others).
+    late = ctx["queue_debate"]()
+    ids.append(late)
+    return {"faults": f"Redis down {down:.0f} s", "back_from": [began + down], "late": (late, time.time())}
 
 
 def _redis_llen(key: str) -> int | str:
@@ -418,9 +428,11 @@ def fault_storm(ctx) -> dict:
     began, before = time.time(), model.storm_answers
     model.storm(args.storm_seconds)
     pause(args.storm_seconds, ids, workers, ctx["label"])
+    ended = time.time()
     answers = model.storm_answers - before
     say(f"{ctx['label']}: the storm is over ({answers} calls answered 529); debates at: {phases(ids)}")
-    return {"faults": f"529 for {args.storm_seconds:.0f} s ({answers} calls)", "kills": [began]}
+    return {"faults": f"529 for {args.storm_seconds:.0f} s ({answers} calls)", "back_from": [ended],
+            "storm": (began, ended)}
 
 
 FAULTS = {"baseline": fault_none, "kill-worker": fault_kill_worker, "kill-closing": fault_kill_closing,
@@ -510,7 +522,14 @@ def run_scenario(name: str, ctx: dict) -> dict:
     for debate_id in ids:
         current_app.send_task(RUN_DEBATE_TASK, args=[debate_id])
 
-    fault = FAULTS[name]({**ctx, "ids": ids, "rng": rng, "label": label})
+    def queue_debate() -> str:
+        debate_id = str(_db(lambda: debate_create(owner=ctx["owner"], topic=TOPIC, personas=hand, deck=deck,
+                                                  max_turns=args.turns)).id)
+        clients.watch([debate_id])
+        current_app.send_task(RUN_DEBATE_TASK, args=[debate_id])
+        return debate_id
+
+    fault = FAULTS[name]({**ctx, "ids": ids, "rng": rng, "label": label, "queue_debate": queue_debate})
 
     deadline = time.monotonic() + args.timeout
     last_note = time.monotonic()
@@ -538,9 +557,10 @@ def run_scenario(name: str, ctx: dict) -> dict:
         drop_worker.log.flush()
         for child in workers.started:
             if child.name.startswith(label):
-                for line in Path(child.log_path).read_text(errors="replace").splitlines():
-                    if line.startswith("dropped push") and line.split()[2] in ids:
-                        dropped.append(line)
+                # Celery logs the wrapper's prints: "[time: WARNING/MainProcess] dropped push ID SEQ KIND"
+                for debate_id, seq, kind in DROPPED.findall(Path(child.log_path).read_text(errors="replace")):
+                    if debate_id in ids:
+                        dropped.append((debate_id, int(seq), kind))
 
     # Leave nothing behind for the next scenario: stop the workers; give up on what did not finish.
     _db(lambda: Debate.objects.filter(id__in=ids).exclude(status__in=Debate.FINISHED).update(stop_requested=True))
@@ -550,12 +570,13 @@ def run_scenario(name: str, ctx: dict) -> dict:
 
     finished_at = [c["finished_at"].timestamp() for c in checks.values() if c["finished_at"]]
     wall = (max(finished_at) if finished_at and not left else time.time()) - began
+    # Back after the fault: from each kill (or the storm's end) to the next debate_resumed of each debate.
     recover = []
     for c in checks.values():
-        for at in c["resumed_at"]:
-            before = [k for k in fault.get("kills", []) if k <= at]
-            if before:
-                recover.append(at - max(before))
+        for moment in fault.get("back_from", []):
+            after = [at for at in c["resumed_at"] if at >= moment]
+            if after:
+                recover.append(min(after) - moment)
     result = {
         "name": name, "fault": fault, "debates": len(ids), "wall": wall,
         "statuses": Counter(c["status"] for c in checks.values()),
@@ -563,7 +584,8 @@ def run_scenario(name: str, ctx: dict) -> dict:
         "checks": checks, "client_missing": client_missing,
         "client_resyncs": sum(max(0, clients.state[d].snapshots - clients.state[d].connects) for d in ids),
         "client_reconnects": sum(clients.state[d].connects - 1 for d in ids),
-        "dropped": dropped, "worker_crashes": workers.crashes, "recover": recover,
+        "dropped": dropped, "dropped_last": sum(1 for d, seq, _ in dropped if seq == checks[d]["last_seq"]),
+        "worker_crashes": workers.crashes, "recover": recover, "late": fault.get("late"),
     }
     workers.crashes = 0
     say(summary_line(result))
@@ -612,15 +634,15 @@ def report(results: list[dict]) -> str:
         finishes = Counter(c["finish_events"] for c in r["checks"].values())
         finish_cell = ", ".join(f"{n}×{k}" for k, n in sorted(finishes.items()))
         back = f"{max(r['recover']):.1f} s" if r["recover"] else "-"
-        fault = r["fault"]["faults"] + (f", {len(r['dropped'])} dropped" if r["name"] == "drop-pushes" else "")
+        fault = r["fault"]["faults"] + (f" ({len(r['dropped'])})" if r["name"] == "drop-pushes" else "")
         lines.append(
             f"| {r['name']} | {fault} | {r['finished']}/{r['debates']} | {r['wall']:.1f} s "
             f"| {total(r, 'events_lost')} | {sum(len(m) for m in r['client_missing'].values())} | {duplicates(r)} "
             f"| {missing_turns(r)} | {finish_cell} | {total(r, 'resumes')} | {back} "
             f"| {r['client_resyncs']} / {r['client_reconnects']} |")
     lines.append("")
-    lines.append("finish events: how many debates had that many debate_finished events (1×3 = three debates, "
-                 "one each). back after fault: longest time from a kill/Redis stop/storm start to a "
+    lines.append("finish events: debates × debate_finished events each (3×1: three debates, one each). "
+                 "back after fault: longest time from a kill, or the storm's end, to that debate's next "
                  "debate_resumed event.")
     for r in results:
         boots = r["fault"].get("boots")
@@ -630,6 +652,13 @@ def report(results: list[dict]) -> str:
         waits = total(r, "model_waits")
         if waits:
             extra.append(f"{waits} model_waiting events")
+        if r["late"]:
+            late_id, queued_at = r["late"]
+            started = r["checks"][late_id]["started_at"]
+            extra.append("a debate queued after Redis came back started "
+                         + (f"{started.timestamp() - queued_at:.1f} s later" if started else "never"))
+        if r["name"] == "drop-pushes":
+            extra.append(f"{len(r['dropped'])} pushes dropped, {r['dropped_last']} of them a debate's last event")
         if r["worker_crashes"]:
             extra.append(f"{r['worker_crashes']} worker(s) exited by themselves and were replaced")
         messages = [c["messages"] for c in r["checks"].values()]
@@ -704,6 +733,7 @@ def main() -> None:
                               chunk_delay=args.chunk_delay)
         model = Model(script)
         api = FakeMessagesAPI(responder=model.respond).start()
+        api._server.handle_error = lambda request, address: None  # a killed worker's cut-off call is expected
         env = {
             **os.environ, "PYTHONUNBUFFERED": "1",
             "DATABASE_URL": settings.DATABASE_URL, "REDIS_URL": settings.REDIS_URL,
