@@ -680,12 +680,12 @@ def main() -> None:
                         help=f"comma-separated, from: {', '.join(SCENARIOS)}")
     parser.add_argument("--debates", type=int, default=3, help="debates run at once in each scenario")
     parser.add_argument("--turns", type=int, default=12, help="dialogue turns per debate")
-    parser.add_argument("--latency", type=float, default=0.05, help="seconds before every fake model call answers")
-    parser.add_argument("--chunk-delay", type=float, default=0.03,
-                        help="seconds between streamed 12-character deltas (0.03: about 100 tokens/s)")
+    parser.add_argument("--latency", type=float, default=0.1, help="seconds before every fake model call answers")
+    parser.add_argument("--chunk-delay", type=float, default=0.05,
+                        help="seconds between streamed 12-character deltas (0.05: about 60 tokens/s)")
     parser.add_argument("--kills", type=int, default=3, help="kill-worker: how many SIGKILLs")
     parser.add_argument("--kill-min", type=float, default=1.0, help="kill-worker: earliest kill, s after a worker is up")
-    parser.add_argument("--kill-max", type=float, default=8.0, help="kill-worker: latest kill, s after a worker is up")
+    parser.add_argument("--kill-max", type=float, default=4.0, help="kill-worker: latest kill, s after a worker is up")
     parser.add_argument("--redis-after", type=float, default=4.0, help="restart-redis: s after queueing")
     parser.add_argument("--redis-down", type=float, default=5.0, help="restart-redis: s without Redis")
     parser.add_argument("--drop-share", type=float, default=0.1, help="drop-pushes: share of pushes lost")
@@ -742,6 +742,8 @@ def main() -> None:
         }
         log_dir = embedded.state_dir() / "logs"
         log_dir.mkdir(exist_ok=True)
+        for old_log in log_dir.glob("*.log"):  # this run's logs only (worker numbers start again at 1)
+            old_log.unlink()
         port = _free_port()
         daphne = Child("daphne", [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                                   "faultline.asgi:application"], env, log_dir)
