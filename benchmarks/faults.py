@@ -11,7 +11,7 @@ recovery sweep (every FAULTLINE_RECOVERY_SWEEP_SECONDS, 2 s here) is the only wa
 Scenarios (each runs --debates debates at once, then checks the database and the clients):
 
     baseline        no fault: the wall time to compare with
-    kill-worker     SIGKILL the worker --kills times at random moments, a new worker after each
+    kill-worker     SIGKILL the worker --kills times at random points of the debates, a new worker after each
     kill-closing    SIGKILL the worker whenever a debate not yet hit is in its "closing" phase
     restart-redis   stop the embedded Redis mid-debate for --redis-down seconds, then start it
     drop-pushes     the worker loses --drop-share of its pushes (benchmarks/faults_worker.py)
@@ -337,18 +337,31 @@ def fault_none(ctx) -> dict:
 
 
 def fault_kill_worker(ctx) -> dict:
+    """Kills at random points of the debates: once the furthest debate has said a random number of
+    main-channel turns (drawn without repeats across openings, dialogue and closings), plus a
+    random fraction of a turn, so a kill may land mid-stream or between turns."""
+    from debates.models import Message
+
     args, ids, workers, rng = ctx["args"], ctx["ids"], ctx["workers"], ctx["rng"]
+    main_turns = 3 + args.turns + 3
+    targets = sorted(rng.sample(range(1, main_turns), min(args.kills, main_turns - 1)))
     kills, boots = [], []
-    for _ in range(args.kills):
-        if not pause(rng.uniform(args.kill_min, args.kill_max), ids, workers, ctx["label"]):
+    for target in targets:
+        while True:
+            said = _db(lambda: Counter(Message.objects.filter(debate_id__in=ids, room__isnull=True, status="complete")
+                                       .values_list("debate_id", flat=True)))
+            if max(said.values(), default=0) >= target or not pause(0.1, ids, workers, ctx["label"]):
+                break
+        if not pause(rng.uniform(0, 1.0), ids, workers, ctx["label"]):
             break
         at, where = time.time(), phases(ids)
         workers.current.kill()
         kills.append(at)
-        say(f"{ctx['label']}: SIGKILL #{len(kills)} of the worker; debates were at: {where}")
+        say(f"{ctx['label']}: SIGKILL #{len(kills)} of the worker after turn {target}; debates were at: {where}")
         _, boot = workers.start(label=ctx["label"])
         boots.append(boot)
-    return {"faults": f"{len(kills)} × SIGKILL", "back_from": kills, "boots": boots}
+    return {"faults": f"{len(kills)} × SIGKILL (after turns {', '.join(map(str, targets[:len(kills)]))} of {main_turns})",
+            "back_from": kills, "boots": boots}
 
 
 def fault_kill_closing(ctx) -> dict:
@@ -478,6 +491,7 @@ def check_debate(debate_id: str) -> dict:
         "resumes": kinds[EventKind.DEBATE_RESUMED],
         "resumed_at": [at.timestamp() for _, kind, _, at in events if kind == EventKind.DEBATE_RESUMED],
         "model_waits": kinds[EventKind.MODEL_WAITING],
+        "ledger_updates": kinds[EventKind.LEDGER_UPDATED],
         "recoveries": debate.recoveries,
         "dup_channel_turns": sum(c - 1 for c in per_channel.values() if c > 1),
         "dup_openings": sum(c - 1 for c in openings.values() if c > 1),
@@ -662,7 +676,8 @@ def report(results: list[dict]) -> str:
         if r["worker_crashes"]:
             extra.append(f"{r['worker_crashes']} worker(s) exited by themselves and were replaced")
         messages = [c["messages"] for c in r["checks"].values()]
-        extra.append(f"{sum(messages)} messages, {sum(c['last_seq'] for c in r['checks'].values())} events")
+        extra.append(f"{sum(messages)} messages, {total(r, 'ledger_updates')} ledger updates, "
+                     f"{sum(c['last_seq'] for c in r['checks'].values())} events")
         lines.append(f"- {r['name']}: " + "; ".join(extra))
     return "\n".join(lines)
 
@@ -684,8 +699,6 @@ def main() -> None:
     parser.add_argument("--chunk-delay", type=float, default=0.05,
                         help="seconds between streamed 12-character deltas (0.05: about 60 tokens/s)")
     parser.add_argument("--kills", type=int, default=3, help="kill-worker: how many SIGKILLs")
-    parser.add_argument("--kill-min", type=float, default=1.0, help="kill-worker: earliest kill, s after a worker is up")
-    parser.add_argument("--kill-max", type=float, default=4.0, help="kill-worker: latest kill, s after a worker is up")
     parser.add_argument("--redis-after", type=float, default=4.0, help="restart-redis: s after queueing")
     parser.add_argument("--redis-down", type=float, default=5.0, help="restart-redis: s without Redis")
     parser.add_argument("--drop-share", type=float, default=0.1, help="drop-pushes: share of pushes lost")
