@@ -393,7 +393,8 @@ def fault_kill_closing(ctx) -> dict:
             _, boot = workers.start(label=ctx["label"])
             boots.append(boot)
         time.sleep(0.05)
-    return {"faults": f"{len(kills)} × SIGKILL in closings, after {'/'.join(map(str, landed))} of 3 closings",
+    return {"faults": f"{len(kills)} × SIGKILL in closings, after {'/'.join(map(str, landed))} of 3 closings "
+                      f"({len(hit)}/{len(ids)} debates hit)",
             "back_from": kills, "boots": boots, "hit": len(hit)}
 
 
@@ -711,6 +712,8 @@ def main() -> None:
     unknown = [s for s in chosen if s not in SCENARIOS]
     if unknown:
         parser.error(f"unknown scenario(s) {', '.join(unknown)}; pick from {', '.join(SCENARIOS)}")
+    if "restart-redis" in chosen and os.environ.get("REDIS_URL"):
+        parser.error("restart-redis stops and starts the embedded Redis: run it without REDIS_URL")
 
     signal.signal(signal.SIGTERM, _interrupt)
     from faultline import embedded
