@@ -5,7 +5,8 @@ Every worker sweeps on start and then every ``FAULTLINE_RECOVERY_SWEEP_SECONDS``
 wait, is queued again; its run continues after its last event. The lease makes a sweep racing
 another sweep, a resume or a redelivered task harmless (the second run finds the debate busy), and
 a short per-debate marker in the cache keeps sweeps from queueing the same debate over and over
-while the queue is backed up.
+while the queue is backed up. The run that picks the debate up clears the marker: if its worker
+dies too, the next sweep queues the debate again at once (benchmarks/faults.py, kill-worker).
 """
 
 from __future__ import annotations
@@ -28,6 +29,19 @@ REQUEUE_GRACE_SECONDS = 600
 _sweeper_stop = threading.Event()
 
 
+def _queued_marker(debate_id) -> str:
+    return f"faultline:recovery-queued:{debate_id}"
+
+
+def requeue_marker_clear(*, debate_id) -> None:
+    """A run holds the debate now, so the marker has done its job. Left in place, it would hide
+    the debate from every sweep for the rest of the grace if this run's worker died as well."""
+    try:
+        cache.delete(_queued_marker(debate_id))
+    except Exception:  # Redis down for a moment: the marker expires by itself
+        logger.warning("Could not clear the recovery marker of debate %s", debate_id, exc_info=True)
+
+
 def debates_recover() -> list:
     """Queue every orphaned debate again; returns the ids queued."""
     queued = []
@@ -35,7 +49,7 @@ def debates_recover() -> list:
     for debate in candidates.only("id", "status", "created_at"):
         if not debate_is_orphaned(debate=debate):
             continue
-        if not cache.add(f"faultline:recovery-queued:{debate.id}", 1, timeout=REQUEUE_GRACE_SECONDS):
+        if not cache.add(_queued_marker(debate.id), 1, timeout=REQUEUE_GRACE_SECONDS):
             continue  # queued by a recent sweep; that task has not started yet
         logger.warning("Debate %s was left %s by a worker that is gone; queueing it again", debate.id, debate.status)
         current_app.send_task("orchestration.run_debate", args=[str(debate.id)])

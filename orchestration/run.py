@@ -29,6 +29,7 @@ from orchestration.loop import DebateRun, RunCancelled
 from orchestration.modes.dialogue import DialogueMode
 from orchestration.modes.graph import GraphMode
 from orchestration.patience import model_wait_delays
+from orchestration.recovery import requeue_marker_clear
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +73,7 @@ def _recovery_allowed(debate: Debate) -> bool:
 def debate_run(*, debate_id) -> Debate:
     """Run (or resume) a debate to its end; raises DebateBusy if another orchestrator holds it."""
     with debate_lease(debate_id) as lease:
+        requeue_marker_clear(debate_id=debate_id)
         try:
             debate = Debate.objects.get(pk=debate_id)
             if debate.status in (Debate.Status.COMPLETED, Debate.Status.STOPPED):

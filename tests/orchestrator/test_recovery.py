@@ -136,3 +136,32 @@ def test_a_debate_that_keeps_killing_its_worker_is_failed_with_a_reason(personas
     assert debate.status == Debate.Status.FAILED
     assert "died 2 times in a row" in debate.failure_reason and "dialogue:1" in debate.failure_reason
     assert Event.objects.filter(debate=debate, kind="debate_failed").count() == 1
+
+
+class WorkerDied(BaseException):
+    """What a SIGKILL leaves behind, in-process: the run stops where it is, nothing is marked
+    failed, and the lease goes with the (dead) connection."""
+
+
+def test_a_debate_whose_second_worker_dies_too_is_queued_again_by_the_next_sweep(personas, monkeypatch):
+    from orchestration import recovery
+    from orchestration.loop import DebateRun
+
+    sent = []
+    monkeypatch.setattr(recovery.current_app, "send_task", lambda name, args: sent.append(args[0]))
+    debate = debate_create(owner=None, topic="Twice unlucky?", personas=personas)
+    Debate.objects.filter(pk=debate.pk).update(status=Debate.Status.RUNNING)  # its first worker died
+    assert debates_recover() == [debate.id]
+
+    def die(self):
+        raise WorkerDied
+
+    monkeypatch.setattr(DebateRun, "execute", die)
+    with pytest.raises(WorkerDied):
+        debate_run(debate_id=debate.id)  # the queued run picks it up, and its worker dies as well
+
+    # Found at once, not after the grace that keeps a backed-up queue from getting it twice
+    # (benchmarks/faults.py, kill-worker: debates stalled ten minutes after a second kill).
+    assert debates_recover() == [debate.id]
+    assert sent == [str(debate.id), str(debate.id)]
+    assert Debate.objects.get(pk=debate.pk).recoveries == 1
