@@ -44,6 +44,9 @@ class Debate(models.Model):
     stop_requested = models.BooleanField(default=False)
     # Runs started on this debate after its worker died, in a row; past a limit it is failed.
     recoveries = models.PositiveSmallIntegerField(default=0)
+    # Disagreement-detection windows scanned so far (1, 2, ...), so a run that follows a dead one
+    # scans the windows it never got to instead of skipping them.
+    detection_windows_done = models.PositiveIntegerField(default=0)
     share_token = models.CharField(max_length=40, unique=True, null=True, blank=True)
     # [{"label": ..., "description": ...}], decided by the orchestrator at the start.
     aspects = models.JSONField(default=list, blank=True)
@@ -141,6 +144,9 @@ class Message(models.Model):
     turn = models.PositiveIntegerField()
     text = models.TextField(blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.STREAMING)
+    # Folded into the position ledger (or skipped by it); a run that follows a dead one folds the
+    # finished messages still False.
+    ledgered = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

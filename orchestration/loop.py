@@ -69,6 +69,7 @@ class DebateRun:
     def execute(self) -> None:
         try:
             self._begin()
+            self._fold_what_a_dead_run_left()
             for step in self.mode.phases():
                 step()
             self.finish(Debate.Status.COMPLETED)
@@ -96,6 +97,12 @@ class DebateRun:
                 started_at=debate.started_at or timezone.now(),
             )
         self.debate.refresh_from_db()
+
+    def _fold_what_a_dead_run_left(self) -> None:
+        """Ledger updates a dead worker had in flight are queued again, in turn order."""
+        missed = Message.objects.filter(debate=self.debate, status=Message.Status.COMPLETE, ledgered=False)
+        for message in missed.order_by("room_id", "turn"):
+            self.fold_into_ledger(message)
 
     def finish(self, status: str) -> None:
         outcome = self.mode.results(status)

@@ -65,6 +65,10 @@ def _scan(debate: Debate, messages: list[Message], candidates: list[Disagreement
     )
 
 
+def _window_done(debate_id, window: int) -> None:
+    Debate.objects.filter(pk=debate_id, detection_windows_done__lt=window).update(detection_windows_done=window)
+
+
 def detection_run(*, debate_id, window: int, message_ids: list[int]) -> list[CruxRoom]:
     """Scan one window; track what it found; open the rooms whose candidates pass the gate."""
     debate = Debate.objects.get(pk=debate_id)
@@ -75,6 +79,7 @@ def detection_run(*, debate_id, window: int, message_ids: list[int]) -> list[Cru
     except ModelError as exc:
         # Detection is an observer: a failed scan skips this window, the debate goes on.
         logger.warning("Disagreement detection skipped window %s of %s: %s", window, debate_id, exc)
+        _window_done(debate_id, window)
         return []
 
     by_name = {p.name.lower(): p.id for p in debate.personas.all()}
@@ -91,6 +96,7 @@ def detection_run(*, debate_id, window: int, message_ids: list[int]) -> list[Cru
     rows = {c.id: c for c in candidates}
     opened = []
     with transaction.atomic():
+        _window_done(debate_id, window)
         for item in tracked:
             row = rows[item.id]
             row.consecutive_windows, row.seen_count, row.last_window = item.consecutive_windows, item.seen_count, item.last_window

@@ -89,6 +89,7 @@ def ledger_update(*, message_id: int) -> bool:
                                      tag=CallTag(debate_id=debate.id, persona=speaker.persona_id, phase="ledger"),
                                      what=f"Ledger update for message {message_id}")
     if update is None:
+        Message.objects.filter(pk=message.pk).update(ledgered=True)  # tried; it is not tried again
         return False
 
     ids = {name.lower(): persona_id for persona_id, name in names.items()}
@@ -107,6 +108,7 @@ def ledger_update(*, message_id: int) -> bool:
                 setattr(target, field, value)
             target.save()
             touched.append(target)
+        Message.objects.filter(pk=message.pk).update(ledgered=True)
         notes, _ = BlackboardNotes.objects.select_for_update().get_or_create(debate=debate)
         notes.epistemic_score += change.epistemic_score
         notes.messages_ledgered += 1

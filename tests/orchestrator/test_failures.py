@@ -104,6 +104,10 @@ def test_a_worker_killed_mid_debate_resumes_without_repeating_or_losing_turns(sc
     seqs = list(Event.objects.filter(debate=debate).values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1))
     assert Event.objects.filter(debate=debate, kind="debate_resumed").count() == 1
+    # Side work the dead worker had in flight is done by the run that followed it, not lost.
+    assert not Message.objects.filter(debate=debate, status="complete", ledgered=False).exists()
+    dialogue = messages.filter(kind__in=["key_argument", "reply", "dismissal"]).count()
+    assert debate.detection_windows_done == dialogue // django_settings.CRUX_DETECTION_EVERY_MESSAGES
 
 
 def test_the_cli_resumes_a_failed_debate(scripted_api, new_debate, capsys):

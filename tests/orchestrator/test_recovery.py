@@ -165,3 +165,26 @@ def test_a_debate_whose_second_worker_dies_too_is_queued_again_by_the_next_sweep
     assert debates_recover() == [debate.id]
     assert sent == [str(debate.id), str(debate.id)]
     assert Debate.objects.get(pk=debate.pk).recoveries == 1
+
+
+def test_a_run_after_a_dead_one_does_the_side_work_it_left(scripted_api, new_debate, settings):
+    from faultline.llm.models import ModelCall
+
+    scripted_api(dispute="none")
+    debate = debate_run(debate_id=new_debate(max_turns=6).id)
+    dialogue = list(Message.objects.filter(debate=debate, kind__in=["key_argument", "reply"]).order_by("turn"))
+    windows = len(dialogue) // settings.CRUX_DETECTION_EVERY_MESSAGES
+    assert windows == 2 and debate.detection_windows_done == 2
+    # As a worker killed late in the dialogue leaves it: two ledger updates and a window in flight.
+    lost = [dialogue[-1].id, dialogue[-2].id]
+    Message.objects.filter(id__in=lost).update(ledgered=False)
+    Debate.objects.filter(pk=debate.pk).update(status=Debate.Status.RUNNING, detection_windows_done=1)
+    ledger_calls = ModelCall.objects.filter(debate=debate, phase="ledger").count()
+    scans = ModelCall.objects.filter(debate=debate, phase="detection").count()
+
+    debate = debate_run(debate_id=debate.id)
+
+    assert not Message.objects.filter(debate=debate, ledgered=False).exists()
+    assert ModelCall.objects.filter(debate=debate, phase="ledger").count() == ledger_calls + 2
+    assert debate.detection_windows_done == 2
+    assert ModelCall.objects.filter(debate=debate, phase="detection").count() == scans + 1
