@@ -26,11 +26,7 @@ SOLVER_NAME = "Faultline argumentation 1.0"
 SOLVER_AUTHOR = "The Faultline project"
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 
-PROBLEMS = tuple(
-    f"{problem}-{semantics.value}"
-    for problem in ("EE", "SE", "DC", "DS")
-    for semantics in Semantics
-)
+PROBLEMS = tuple(f"{problem}-{semantics.value}" for problem in ("EE", "SE", "DC", "DS") for semantics in Semantics)
 
 
 class UsageError(Exception):
@@ -99,9 +95,7 @@ def _run(argv: list[str], out: TextIO) -> int:
     if options.file_format is None:
         raise UsageError("missing -fo FORMAT")
     if options.file_format not in FORMATS:
-        raise UsageError(
-            f"unknown format {options.file_format!r}; supported: [{','.join(FORMATS)}]"
-        )
+        raise UsageError(f"unknown format {options.file_format!r}; supported: [{','.join(FORMATS)}]")
     problem, semantics_code = options.problem.split("-")
     semantics = Semantics(semantics_code)
     if problem in ("DC", "DS") and options.argument is None:
@@ -149,9 +143,7 @@ def _format_extension(framework: ArgumentationFramework, extension: frozenset) -
     return "[" + ",".join(str(a) for a in framework.arguments if a in extension) + "]"
 
 
-def _write_extensions(
-    framework: ArgumentationFramework, extensions: Iterable[frozenset], out: TextIO
-) -> None:
+def _write_extensions(framework: ArgumentationFramework, extensions: Iterable[frozenset], out: TextIO) -> None:
     # Streamed: there may be far too many extensions to hold as one string.
     out.write("[")
     for count, extension in enumerate(extensions):

@@ -79,9 +79,7 @@ class ExtensionEnumerator:
             self._solved[key] = _Replayable(self._combined(region, blocked))
         return self._solved[key]
 
-    def _decompose(
-        self, region: frozenset[int], blocked: frozenset[int]
-    ) -> tuple[frozenset[int], list["_Replayable"]]:
+    def _decompose(self, region: frozenset[int], blocked: frozenset[int]) -> tuple[frozenset[int], list["_Replayable"]]:
         """Grounded-decided IN arguments, and one lazy result stream per independent part."""
         attackers, targets = self._attackers, self._targets
         accepted, defeated = grounded_in_and_out(region, attackers, targets, blocked)
@@ -89,11 +87,7 @@ class ExtensionEnumerator:
         if not undecided:
             return frozenset(accepted), []
         components = strongly_connected_components(undecided, targets)
-        component_of = {
-            argument: position
-            for position, component in enumerate(components)
-            for argument in component
-        }
+        component_of = {argument: position for position, component in enumerate(components) for argument in component}
         parts: list[_Replayable] = []
         for group in weakly_connected_components(undecided, attackers, targets):
             group_components = sorted({component_of[argument] for argument in group})
@@ -116,9 +110,7 @@ class ExtensionEnumerator:
         key = (frozenset(region), blocked)
         if key not in self._searched:
             self._searched[key] = _Replayable(
-                extensions_in_strong_region(
-                    sorted(region), blocked, self._attackers, self._targets, self._semantics
-                )
+                extensions_in_strong_region(sorted(region), blocked, self._attackers, self._targets, self._semantics)
             )
         return self._searched[key]
 

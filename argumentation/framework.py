@@ -42,9 +42,7 @@ class ArgumentationFramework:
         attack_set = set()
         for attacker, target in attacks:
             if attacker not in self._position or target not in self._position:
-                raise ValueError(
-                    f"attack ({attacker!r}, {target!r}) names an argument that is not in the framework"
-                )
+                raise ValueError(f"attack ({attacker!r}, {target!r}) names an argument that is not in the framework")
             attack_set.add((attacker, target))
         self.attacks: frozenset[tuple[Argument, Argument]] = frozenset(attack_set)
 
@@ -168,8 +166,6 @@ class ArgumentationFramework:
 
     def _grounded_indices(self) -> tuple[frozenset[int], frozenset[int]]:
         if self._grounded is None:
-            accepted, defeated = grounded_in_and_out(
-                range(len(self.arguments)), self._attackers, self._targets
-            )
+            accepted, defeated = grounded_in_and_out(range(len(self.arguments)), self._attackers, self._targets)
             self._grounded = frozenset(accepted), frozenset(defeated)
         return self._grounded

@@ -55,7 +55,9 @@ def parse_apx(text: str, source: str = "<apx>") -> ArgumentationFramework:
             statement = _APX_STATEMENT.match(content, position)
             if statement is None:
                 raise ParseError(
-                    source, line_number, f"expected arg(NAME). or att(NAME,NAME). but found {content[position:].strip()!r}"
+                    source,
+                    line_number,
+                    f"expected arg(NAME). or att(NAME,NAME). but found {content[position:].strip()!r}",
                 )
             kind, inside = statement.groups()
             names = [name.strip() for name in inside.split(",")]
@@ -100,9 +102,7 @@ def parse_i23(text: str, source: str = "<i23>") -> ArgumentationFramework:
         attacker, target = (int(field) for field in fields)
         for number in (attacker, target):
             if not 1 <= number <= argument_count:
-                raise ParseError(
-                    source, line_number, f"argument {number} is outside 1..{argument_count}"
-                )
+                raise ParseError(source, line_number, f"argument {number} is outside 1..{argument_count}")
         attacks.append((str(attacker), str(target)))
     if argument_count is None:
         raise ParseError(source, 1, "missing header 'p af N'")

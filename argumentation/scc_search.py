@@ -49,12 +49,8 @@ def extensions_in_strong_region(
     later leaf can be a strict superset of it.
     """
     local_of = {argument: position for position, argument in enumerate(region)}
-    local_attackers = [
-        tuple(local_of[a] for a in attackers[argument] if a in local_of) for argument in region
-    ]
-    local_targets = [
-        tuple(local_of[t] for t in targets[argument] if t in local_of) for argument in region
-    ]
+    local_attackers = [tuple(local_of[a] for a in attackers[argument] if a in local_of) for argument in region]
+    local_targets = [tuple(local_of[t] for t in targets[argument] if t in local_of) for argument in region]
     is_blocked = [argument in blocked for argument in region]
     stable = semantics is Semantics.STABLE
     preferred = semantics is Semantics.PREFERRED
@@ -62,9 +58,7 @@ def extensions_in_strong_region(
     size = len(region)
 
     # Try well-connected arguments first: deciding them propagates furthest.
-    branching_order = sorted(
-        range(size), key=lambda a: -(len(local_attackers[a]) + len(local_targets[a]))
-    )
+    branching_order = sorted(range(size), key=lambda a: -(len(local_attackers[a]) + len(local_targets[a])))
 
     def propagate(labels: list[int], changed: list[int]) -> bool:
         """Apply the consequences of the labels in `changed`; False on conflict."""

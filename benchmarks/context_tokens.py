@@ -76,11 +76,11 @@ def run_debate(messages: int) -> tuple[list[str], str, int]:
     from django.conf import settings
 
     from debates.models import Message
-    from orchestration.run import debate_run
     from debates.services.lifecycle import debate_create
     from debates.services.transcripts import transcript_of
     from faultline.llm import gateway
     from faultline.llm.fake_messages_api import FakeMessagesAPI
+    from orchestration.run import debate_run
     from personas.models import Deck
     from tests.support.scripted_debate import DebateScript
 
@@ -95,8 +95,12 @@ def run_debate(messages: int) -> tuple[list[str], str, int]:
     with FakeMessagesAPI(responder=padded(script)) as api, gateway.trace_calls(observe):
         settings.FAULTLINE_LLM, settings.ANTHROPIC_API_KEY, settings.ANTHROPIC_BASE_URL = "anthropic", "bench", api.url
         gateway.reset_provider()
-        debate = debate_create(owner=None, topic="Is gold still a store of value?", personas=hand,
-                               max_turns=messages - OPENINGS_AND_CLOSINGS)
+        debate = debate_create(
+            owner=None,
+            topic="Is gold still a store of value?",
+            personas=hand,
+            max_turns=messages - OPENINGS_AND_CLOSINGS,
+        )
         debate = debate_run(debate_id=debate.id)
     if debate.status != "completed":
         raise SystemExit(f"the {messages}-message debate ended {debate.status}: {debate.failure_reason}")
@@ -122,8 +126,10 @@ def main() -> None:
     def estimate(text: str) -> int:
         return -(-len(text) // 4)
 
-    print(f"{'messages':>8} | {'calls':>5} | {'context est. p50/max':>20} | {'context BPE p50/max':>19} | "
-          f"{'transcript est.':>15} | {'transcript BPE':>14} | {'max/transcript':>14} | {'seconds':>7}")
+    print(
+        f"{'messages':>8} | {'calls':>5} | {'context est. p50/max':>20} | {'context BPE p50/max':>19} | "
+        f"{'transcript est.':>15} | {'transcript BPE':>14} | {'max/transcript':>14} | {'seconds':>7}"
+    )
     worst = 0
     for length in (int(n) for n in args.lengths.split(",")):
         started = time.perf_counter()
@@ -133,9 +139,12 @@ def main() -> None:
         counted = [bpe(c) for c in contexts] if bpe else [0]
         whole_est, whole_bpe = estimate(transcript), bpe(transcript) if bpe else 0
         worst = max(worst, max(estimated), max(counted))
-        print(f"{count:>8} | {len(contexts):>5} | {statistics.median(estimated):>9.0f} / {max(estimated):>7} | "
-              f"{statistics.median(counted):>8.0f} / {max(counted):>7} | {whole_est:>15} | {whole_bpe:>14} | "
-              f"{max(estimated) / whole_est:>14.2f} | {seconds:>7.1f}", flush=True)
+        print(
+            f"{count:>8} | {len(contexts):>5} | {statistics.median(estimated):>9.0f} / {max(estimated):>7} | "
+            f"{statistics.median(counted):>8.0f} / {max(counted):>7} | {whole_est:>15} | {whole_bpe:>14} | "
+            f"{max(estimated) / whole_est:>14.2f} | {seconds:>7.1f}",
+            flush=True,
+        )
     verdict = "within" if worst <= TARGET else "OVER"
     print(f"\nlargest persona-call context: {worst} tokens ({verdict} the {TARGET}-token target)")
     if worst > TARGET:

@@ -43,11 +43,11 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     call_command("loadseed", verbosity=0)
 
-    from orchestration.run import debate_run
     from debates.services.lifecycle import debate_create
     from faultline.llm import gateway
     from faultline.llm.fake_messages_api import FakeMessagesAPI
     from faultline.llm.models import ModelCall
+    from orchestration.run import debate_run
     from personas.models import Deck
     from tests.support.scripted_debate import DebateScript
 
@@ -56,29 +56,46 @@ def main() -> None:
     for run in range(1, args.runs + 1):
         script = DebateScript(dispute="persistent", surface_after=4, latency=args.latency, chunk_size=40)
         with FakeMessagesAPI(responder=script.respond) as api:
-            settings.FAULTLINE_LLM, settings.ANTHROPIC_API_KEY, settings.ANTHROPIC_BASE_URL = "anthropic", "bench", api.url
+            settings.FAULTLINE_LLM, settings.ANTHROPIC_API_KEY, settings.ANTHROPIC_BASE_URL = (
+                "anthropic",
+                "bench",
+                api.url,
+            )
             gateway.reset_provider()
-            debate = debate_create(owner=None, topic="Is gold still a hedge against inflation?", personas=hand,
-                                   max_turns=args.turns)
+            debate = debate_create(
+                owner=None, topic="Is gold still a hedge against inflation?", personas=hand, max_turns=args.turns
+            )
             started = time.perf_counter()
             debate = debate_run(debate_id=debate.id)
             wall = time.perf_counter() - started
         calls = ModelCall.objects.filter(debate=debate)
         main_turns = calls.filter(role="persona").exclude(phase__startswith="crux_room").count()
-        rows.append({
-            "run": run, "status": debate.status, "wall": wall, "calls": calls.count(), "critical_calls": main_turns,
-            "critical": main_turns * args.latency, "serial": calls.count() * args.latency,
-            "rooms": debate.crux_rooms.count(),
-        })
+        rows.append(
+            {
+                "run": run,
+                "status": debate.status,
+                "wall": wall,
+                "calls": calls.count(),
+                "critical_calls": main_turns,
+                "critical": main_turns * args.latency,
+                "serial": calls.count() * args.latency,
+                "rooms": debate.crux_rooms.count(),
+            }
+        )
         r = rows[-1]
-        print(f"run {run}: {r['status']}, {r['calls']} calls ({r['critical_calls']} on the critical path, "
-              f"{r['rooms']} crux room), wall {r['wall']:.2f} s, critical path {r['critical']:.2f} s, "
-              f"serial {r['serial']:.2f} s, wall/critical {r['wall'] / r['critical']:.3f}", flush=True)
+        print(
+            f"run {run}: {r['status']}, {r['calls']} calls ({r['critical_calls']} on the critical path, "
+            f"{r['rooms']} crux room), wall {r['wall']:.2f} s, critical path {r['critical']:.2f} s, "
+            f"serial {r['serial']:.2f} s, wall/critical {r['wall'] / r['critical']:.3f}",
+            flush=True,
+        )
     wall = statistics.median(r["wall"] for r in rows)
     critical = statistics.median(r["critical"] for r in rows)
     serial = statistics.median(r["serial"] for r in rows)
-    print(f"\nmedian of {len(rows)}: wall {wall:.2f} s | critical path {critical:.2f} s | all calls serially {serial:.2f} s"
-          f" | wall/critical {wall / critical:.3f} | wall/serial {wall / serial:.3f}")
+    print(
+        f"\nmedian of {len(rows)}: wall {wall:.2f} s | critical path {critical:.2f} s | all calls serially {serial:.2f} s"
+        f" | wall/critical {wall / critical:.3f} | wall/serial {wall / serial:.3f}"
+    )
 
 
 if __name__ == "__main__":

@@ -78,8 +78,9 @@ class Child:
         self.name = name
         self.log_path = log_dir / f"{name}.log"
         self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-                                        start_new_session=True)
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+        )
 
     def running(self) -> bool:
         return self.process.poll() is None
@@ -120,11 +121,25 @@ class Workers:
 
         number = len(self.started) + 1
         hostname = f"bench-faults-{number}-{os.getpid()}@localhost"
-        options = ["--pool", "threads", "--concurrency", str(self.concurrency), "--loglevel", "INFO",
-                   "--hostname", hostname]
+        options = [
+            "--pool",
+            "threads",
+            "--concurrency",
+            str(self.concurrency),
+            "--loglevel",
+            "INFO",
+            "--hostname",
+            hostname,
+        ]
         if drop_share:
-            command = [sys.executable, str(ROOT / "benchmarks" / "faults_worker.py"), str(drop_share), str(seed),
-                       "--", *options]
+            command = [
+                sys.executable,
+                str(ROOT / "benchmarks" / "faults_worker.py"),
+                str(drop_share),
+                str(seed),
+                "--",
+                *options,
+            ]
         else:
             command = [sys.executable, "-m", "celery", "-A", "faultline", "worker", *options]
         began = time.monotonic()
@@ -222,8 +237,12 @@ class Clients:
         state = self.state[debate_id]
         while True:
             try:
-                async with connect(f"{self.ws_base}/ws/debates/{debate_id}/", additional_headers=self.headers,
-                                   max_size=None, open_timeout=10) as sock:
+                async with connect(
+                    f"{self.ws_base}/ws/debates/{debate_id}/",
+                    additional_headers=self.headers,
+                    max_size=None,
+                    open_timeout=10,
+                ) as sock:
                     state.connects += 1
                     reporter = asyncio.ensure_future(self._report(sock, state))
                     try:
@@ -307,8 +326,13 @@ def _db(function):
 def unfinished(debate_ids: list[str]) -> list:
     from debates.models import Debate
 
-    return _db(lambda: list(Debate.objects.filter(id__in=debate_ids).exclude(status__in=Debate.FINISHED)
-                            .values_list("id", "status", "phase")))
+    return _db(
+        lambda: list(
+            Debate.objects.filter(id__in=debate_ids)
+            .exclude(status__in=Debate.FINISHED)
+            .values_list("id", "status", "phase")
+        )
+    )
 
 
 def phases(debate_ids: list[str]) -> str:
@@ -348,8 +372,13 @@ def fault_kill_worker(ctx) -> dict:
     kills, boots = [], []
     for target in targets:
         while True:
-            said = _db(lambda: Counter(Message.objects.filter(debate_id__in=ids, room__isnull=True, status="complete")
-                                       .values_list("debate_id", flat=True)))
+            said = _db(
+                lambda: Counter(
+                    Message.objects.filter(debate_id__in=ids, room__isnull=True, status="complete").values_list(
+                        "debate_id", flat=True
+                    )
+                )
+            )
             if max(said.values(), default=0) >= target or not pause(0.1, ids, workers, ctx["label"]):
                 break
         if not pause(rng.uniform(0, 1.0), ids, workers, ctx["label"]):
@@ -360,8 +389,11 @@ def fault_kill_worker(ctx) -> dict:
         say(f"{ctx['label']}: SIGKILL #{len(kills)} of the worker after turn {target}; debates were at: {where}")
         _, boot = workers.start(label=ctx["label"])
         boots.append(boot)
-    return {"faults": f"{len(kills)} × SIGKILL (after turns {', '.join(map(str, targets[:len(kills)]))} of {main_turns})",
-            "back_from": kills, "boots": boots}
+    return {
+        "faults": f"{len(kills)} × SIGKILL (after turns {', '.join(map(str, targets[: len(kills)]))} of {main_turns})",
+        "back_from": kills,
+        "boots": boots,
+    }
 
 
 def fault_kill_closing(ctx) -> dict:
@@ -378,9 +410,17 @@ def fault_kill_closing(ctx) -> dict:
         if all(status in Debate.FINISHED or str(i) in hit for i, status, _ in rows):
             break
         target = len(kills) % 3 + 1
-        closing = [str(i) for i, status, phase in rows if status == "running" and phase == "closing" and str(i) not in hit]
-        said = _db(lambda closing=closing: Counter(str(d) for d in Message.objects.filter(
-            debate_id__in=closing, room__isnull=True, kind="closing", status="complete").values_list("debate_id", flat=True)))
+        closing = [
+            str(i) for i, status, phase in rows if status == "running" and phase == "closing" and str(i) not in hit
+        ]
+        said = _db(
+            lambda closing=closing: Counter(
+                str(d)
+                for d in Message.objects.filter(
+                    debate_id__in=closing, room__isnull=True, kind="closing", status="complete"
+                ).values_list("debate_id", flat=True)
+            )
+        )
         ready = [d for d in closing if said[d] >= target]
         if ready:
             at = time.time()
@@ -388,14 +428,20 @@ def fault_kill_closing(ctx) -> dict:
             kills.append(at)
             landed.append(said[ready[0]])
             hit.update(ready)
-            say(f"{ctx['label']}: SIGKILL #{len(kills)} with {len(ready)} debate(s) in their closings, "
-                f"{said[ready[0]]} closing statement(s) said")
+            say(
+                f"{ctx['label']}: SIGKILL #{len(kills)} with {len(ready)} debate(s) in their closings, "
+                f"{said[ready[0]]} closing statement(s) said"
+            )
             _, boot = workers.start(label=ctx["label"])
             boots.append(boot)
         time.sleep(0.05)
-    return {"faults": f"{len(kills)} × SIGKILL in closings, after {'/'.join(map(str, landed))} of 3 closings "
-                      f"({len(hit)}/{len(ids)} debates hit)",
-            "back_from": kills, "boots": boots, "hit": len(hit)}
+    return {
+        "faults": f"{len(kills)} × SIGKILL in closings, after {'/'.join(map(str, landed))} of 3 closings "
+        f"({len(hit)}/{len(ids)} debates hit)",
+        "back_from": kills,
+        "boots": boots,
+        "hit": len(hit),
+    }
 
 
 def fault_restart_redis(ctx) -> dict:
@@ -445,12 +491,21 @@ def fault_storm(ctx) -> dict:
     ended = time.time()
     answers = model.storm_answers - before
     say(f"{ctx['label']}: the storm is over ({answers} calls answered 529); debates at: {phases(ids)}")
-    return {"faults": f"529 for {args.storm_seconds:.0f} s ({answers} calls)", "back_from": [ended],
-            "storm": (began, ended)}
+    return {
+        "faults": f"529 for {args.storm_seconds:.0f} s ({answers} calls)",
+        "back_from": [ended],
+        "storm": (began, ended),
+    }
 
 
-FAULTS = {"baseline": fault_none, "kill-worker": fault_kill_worker, "kill-closing": fault_kill_closing,
-          "restart-redis": fault_restart_redis, "drop-pushes": fault_drop_pushes, "storm-529": fault_storm}
+FAULTS = {
+    "baseline": fault_none,
+    "kill-worker": fault_kill_worker,
+    "kill-closing": fault_kill_closing,
+    "restart-redis": fault_restart_redis,
+    "drop-pushes": fault_drop_pushes,
+    "storm-529": fault_storm,
+}
 
 
 # ── checks ────────────────────────────────────────────────────────────────────────────────────
@@ -467,8 +522,9 @@ def check_debate(debate_id: str) -> dict:
     seqs = [seq for seq, *_ in events]
     kinds = Counter(kind for _, kind, *_ in events)
     completed = Counter(payload["message_id"] for _, kind, payload, _ in events if kind == EventKind.MESSAGE_COMPLETED)
-    messages = list(Message.objects.filter(debate=debate).values_list("room_id", "turn", "kind", "persona_id",
-                                                                       "status", "text"))
+    messages = list(
+        Message.objects.filter(debate=debate).values_list("room_id", "turn", "kind", "persona_id", "status", "text")
+    )
     personas = debate.participants.count()
     main = [m for m in messages if m[0] is None]
     per_channel = Counter((room, turn) for room, turn, *_ in messages)
@@ -479,8 +535,10 @@ def check_debate(debate_id: str) -> dict:
     openings = Counter(p for _, _, kind, p, status, _ in main if kind == "opening")
     closings = Counter(p for _, _, kind, p, status, _ in main if kind == "closing")
     texts = Counter(text for *_, status, text in messages if status == "complete" and text)
-    dialogue_slots = (sum(1 for _, _, kind, _, status, _ in main if kind in DIALOGUE_KINDS and status == "complete")
-                      + kinds[EventKind.TURN_PASSED])
+    dialogue_slots = (
+        sum(1 for _, _, kind, _, status, _ in main if kind in DIALOGUE_KINDS and status == "complete")
+        + kinds[EventKind.TURN_PASSED]
+    )
     completed_ok = debate.status == Debate.Status.COMPLETED
     return {
         "status": debate.status,
@@ -529,8 +587,10 @@ def run_scenario(name: str, ctx: dict) -> dict:
 
     deck = Deck.objects.get(slug="money-and-markets")
     hand = list(deck.personas.order_by("name")[:3])
-    ids = [str(debate_create(owner=ctx["owner"], topic=TOPIC, personas=hand, deck=deck, max_turns=args.turns).id)
-           for _ in range(args.debates)]
+    ids = [
+        str(debate_create(owner=ctx["owner"], topic=TOPIC, personas=hand, deck=deck, max_turns=args.turns).id)
+        for _ in range(args.debates)
+    ]
     clients.watch(ids)
     say(f"{label}: worker up in {boot:.1f} s, {len(ids)} clients connected; queueing {len(ids)} debates")
     began = time.time()
@@ -538,8 +598,11 @@ def run_scenario(name: str, ctx: dict) -> dict:
         current_app.send_task(RUN_DEBATE_TASK, args=[debate_id])
 
     def queue_debate() -> str:
-        debate_id = str(_db(lambda: debate_create(owner=ctx["owner"], topic=TOPIC, personas=hand, deck=deck,
-                                                  max_turns=args.turns)).id)
+        debate_id = str(
+            _db(
+                lambda: debate_create(owner=ctx["owner"], topic=TOPIC, personas=hand, deck=deck, max_turns=args.turns)
+            ).id
+        )
         clients.watch([debate_id])
         current_app.send_task(RUN_DEBATE_TASK, args=[debate_id])
         return debate_id
@@ -580,8 +643,13 @@ def run_scenario(name: str, ctx: dict) -> dict:
     # Leave nothing behind for the next scenario: stop the workers; give up on what did not finish.
     _db(lambda: Debate.objects.filter(id__in=ids).exclude(status__in=Debate.FINISHED).update(stop_requested=True))
     workers.stop_all()
-    _db(lambda: Debate.objects.filter(id__in=ids).exclude(status__in=Debate.FINISHED).update(
-        status=Debate.Status.FAILED, failure_reason="benchmark: gave up waiting"))
+    _db(
+        lambda: (
+            Debate.objects.filter(id__in=ids)
+            .exclude(status__in=Debate.FINISHED)
+            .update(status=Debate.Status.FAILED, failure_reason="benchmark: gave up waiting")
+        )
+    )
 
     finished_at = [c["finished_at"].timestamp() for c in checks.values() if c["finished_at"]]
     wall = (max(finished_at) if finished_at and not left else time.time()) - began
@@ -593,14 +661,21 @@ def run_scenario(name: str, ctx: dict) -> dict:
             if after:
                 recover.append(min(after) - moment)
     result = {
-        "name": name, "fault": fault, "debates": len(ids), "wall": wall,
+        "name": name,
+        "fault": fault,
+        "debates": len(ids),
+        "wall": wall,
         "statuses": Counter(c["status"] for c in checks.values()),
         "finished": sum(1 for c in checks.values() if c["status"] == "completed"),
-        "checks": checks, "client_missing": client_missing,
+        "checks": checks,
+        "client_missing": client_missing,
         "client_resyncs": sum(max(0, clients.state[d].snapshots - clients.state[d].connects) for d in ids),
         "client_reconnects": sum(clients.state[d].connects - 1 for d in ids),
-        "dropped": dropped, "dropped_last": sum(1 for d, seq, _ in dropped if seq == checks[d]["last_seq"]),
-        "worker_crashes": workers.crashes, "recover": recover, "late": fault.get("late"),
+        "dropped": dropped,
+        "dropped_last": sum(1 for d, seq, _ in dropped if seq == checks[d]["last_seq"]),
+        "worker_crashes": workers.crashes,
+        "recover": recover,
+        "late": fault.get("late"),
     }
     workers.crashes = 0
     say(summary_line(result))
@@ -615,13 +690,16 @@ def total(result: dict, key: str) -> int:
 
 
 def duplicates(result: dict) -> int:
-    return sum(total(result, k) for k in ("dup_channel_turns", "dup_openings", "dup_closings", "dup_completions",
-                                            "dup_texts"))
+    return sum(
+        total(result, k) for k in ("dup_channel_turns", "dup_openings", "dup_closings", "dup_completions", "dup_texts")
+    )
 
 
 def missing_turns(result: dict) -> int:
-    return sum(total(result, k) for k in ("turn_gaps", "missing_openings", "missing_closings", "dialogue_short",
-                                            "left_streaming"))
+    return sum(
+        total(result, k)
+        for k in ("turn_gaps", "missing_openings", "missing_closings", "dialogue_short", "left_streaming")
+    )
 
 
 def extra_finishes(result: dict) -> int:
@@ -630,13 +708,15 @@ def extra_finishes(result: dict) -> int:
 
 def summary_line(r: dict) -> str:
     client_missing = sum(len(m) for m in r["client_missing"].values())
-    return (f"{r['name']}: {r['fault']['faults']}; finished {r['finished']}/{r['debates']} "
-            f"{dict(r['statuses'])}; wall {r['wall']:.1f} s; events lost {total(r, 'events_lost')}; "
-            f"missing at the client {client_missing}; duplicate turns {duplicates(r)}; turns missing "
-            f"{missing_turns(r)}; finish events off by {extra_finishes(r)}; resumes {total(r, 'resumes')}; "
-            f"client resyncs {r['client_resyncs']}, reconnects {r['client_reconnects']}"
-            + (f"; pushes dropped {len(r['dropped'])}" if r["name"] == "drop-pushes" else "")
-            + (f"; worker crashes {r['worker_crashes']}" if r["worker_crashes"] else ""))
+    return (
+        f"{r['name']}: {r['fault']['faults']}; finished {r['finished']}/{r['debates']} "
+        f"{dict(r['statuses'])}; wall {r['wall']:.1f} s; events lost {total(r, 'events_lost')}; "
+        f"missing at the client {client_missing}; duplicate turns {duplicates(r)}; turns missing "
+        f"{missing_turns(r)}; finish events off by {extra_finishes(r)}; resumes {total(r, 'resumes')}; "
+        f"client resyncs {r['client_resyncs']}, reconnects {r['client_reconnects']}"
+        + (f"; pushes dropped {len(r['dropped'])}" if r["name"] == "drop-pushes" else "")
+        + (f"; worker crashes {r['worker_crashes']}" if r["worker_crashes"] else "")
+    )
 
 
 def report(results: list[dict]) -> str:
@@ -654,11 +734,14 @@ def report(results: list[dict]) -> str:
             f"| {r['name']} | {fault} | {r['finished']}/{r['debates']} | {r['wall']:.1f} s "
             f"| {total(r, 'events_lost')} | {sum(len(m) for m in r['client_missing'].values())} | {duplicates(r)} "
             f"| {missing_turns(r)} | {finish_cell} | {total(r, 'resumes')} | {back} "
-            f"| {r['client_resyncs']} / {r['client_reconnects']} |")
+            f"| {r['client_resyncs']} / {r['client_reconnects']} |"
+        )
     lines.append("")
-    lines.append("finish events: debates × debate_finished events each (3×1: three debates, one each). "
-                 "back after fault: longest time from a kill, or the storm's end, to that debate's next "
-                 "debate_resumed event.")
+    lines.append(
+        "finish events: debates × debate_finished events each (3×1: three debates, one each). "
+        "back after fault: longest time from a kill, or the storm's end, to that debate's next "
+        "debate_resumed event."
+    )
     for r in results:
         boots = r["fault"].get("boots")
         extra = []
@@ -670,15 +753,19 @@ def report(results: list[dict]) -> str:
         if r["late"]:
             late_id, queued_at = r["late"]
             started = r["checks"][late_id]["started_at"]
-            extra.append("a debate queued after Redis came back started "
-                         + (f"{started.timestamp() - queued_at:.1f} s later" if started else "never"))
+            extra.append(
+                "a debate queued after Redis came back started "
+                + (f"{started.timestamp() - queued_at:.1f} s later" if started else "never")
+            )
         if r["name"] == "drop-pushes":
             extra.append(f"{len(r['dropped'])} pushes dropped, {r['dropped_last']} of them a debate's last event")
         if r["worker_crashes"]:
             extra.append(f"{r['worker_crashes']} worker(s) exited by themselves and were replaced")
         messages = [c["messages"] for c in r["checks"].values()]
-        extra.append(f"{sum(messages)} messages, {total(r, 'ledger_updates')} ledger updates, "
-                     f"{sum(c['last_seq'] for c in r['checks'].values())} events")
+        extra.append(
+            f"{sum(messages)} messages, {total(r, 'ledger_updates')} ledger updates, "
+            f"{sum(c['last_seq'] for c in r['checks'].values())} events"
+        )
         lines.append(f"- {r['name']}: " + "; ".join(extra))
     return "\n".join(lines)
 
@@ -692,13 +779,18 @@ def _interrupt(signum, frame):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scenarios", default=",".join(SCENARIOS),
-                        help=f"comma-separated, from: {', '.join(SCENARIOS)}")
+    parser.add_argument(
+        "--scenarios", default=",".join(SCENARIOS), help=f"comma-separated, from: {', '.join(SCENARIOS)}"
+    )
     parser.add_argument("--debates", type=int, default=3, help="debates run at once in each scenario")
     parser.add_argument("--turns", type=int, default=12, help="dialogue turns per debate")
     parser.add_argument("--latency", type=float, default=0.1, help="seconds before every fake model call answers")
-    parser.add_argument("--chunk-delay", type=float, default=0.05,
-                        help="seconds between streamed 12-character deltas (0.05: about 60 tokens/s)")
+    parser.add_argument(
+        "--chunk-delay",
+        type=float,
+        default=0.05,
+        help="seconds between streamed 12-character deltas (0.05: about 60 tokens/s)",
+    )
     parser.add_argument("--kills", type=int, default=3, help="kill-worker: how many SIGKILLs")
     parser.add_argument("--redis-after", type=float, default=4.0, help="restart-redis: s after queueing")
     parser.add_argument("--redis-down", type=float, default=5.0, help="restart-redis: s without Redis")
@@ -741,19 +833,25 @@ def main() -> None:
         # An interrupted earlier run may have left debates and tasks behind: they must not run
         # beside ours (a sweep would pick them up).
         Debate.objects.exclude(status__in=Debate.FINISHED).update(
-            status=Debate.Status.FAILED, failure_reason="benchmark: left by an earlier run")
+            status=Debate.Status.FAILED, failure_reason="benchmark: left by an earlier run"
+        )
         celery_app.control.purge()
         redis.Redis.from_url(settings.REDIS_URL).delete("unacked", "unacked_index")
 
-        script = DebateScript(dispute="persistent", surface_after=4, latency=args.latency, chunk_size=12,
-                              chunk_delay=args.chunk_delay)
+        script = DebateScript(
+            dispute="persistent", surface_after=4, latency=args.latency, chunk_size=12, chunk_delay=args.chunk_delay
+        )
         model = Model(script)
         api = FakeMessagesAPI(responder=model.respond).start()
         api._server.handle_error = lambda request, address: None  # a killed worker's cut-off call is expected
         env = {
-            **os.environ, "PYTHONUNBUFFERED": "1",
-            "DATABASE_URL": settings.DATABASE_URL, "REDIS_URL": settings.REDIS_URL,
-            "FAULTLINE_LLM": "anthropic", "ANTHROPIC_API_KEY": "bench", "ANTHROPIC_BASE_URL": api.url,
+            **os.environ,
+            "PYTHONUNBUFFERED": "1",
+            "DATABASE_URL": settings.DATABASE_URL,
+            "REDIS_URL": settings.REDIS_URL,
+            "FAULTLINE_LLM": "anthropic",
+            "ANTHROPIC_API_KEY": "bench",
+            "ANTHROPIC_BASE_URL": api.url,
             "FAULTLINE_RECOVERY_SWEEP_SECONDS": str(SWEEP_SECONDS),
         }
         log_dir = embedded.state_dir() / "logs"
@@ -761,8 +859,12 @@ def main() -> None:
         for old_log in log_dir.glob("*.log"):  # this run's logs only (worker numbers start again at 1)
             old_log.unlink()
         port = _free_port()
-        daphne = Child("daphne", [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                                  "faultline.asgi:application"], env, log_dir)
+        daphne = Child(
+            "daphne",
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "faultline.asgi:application"],
+            env,
+            log_dir,
+        )
         base_url = f"http://127.0.0.1:{port}"
         _wait_for_http(base_url + "/accounts/login/", daphne)
         browser = Client()
@@ -770,8 +872,10 @@ def main() -> None:
         cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"
         clients = Clients(base_url.replace("http", "ws", 1), {"Cookie": cookie, "Origin": base_url})
         workers = Workers(env, log_dir, concurrency=args.debates + 2)
-        say(f"daphne on {base_url}, fake Messages API at {api.url} ({args.latency} s per call, "
-            f"12-char deltas every {args.chunk_delay} s); logs in {log_dir}")
+        say(
+            f"daphne on {base_url}, fake Messages API at {api.url} ({args.latency} s per call, "
+            f"12-char deltas every {args.chunk_delay} s); logs in {log_dir}"
+        )
 
         ctx = {"args": args, "workers": workers, "clients": clients, "model": model, "owner": owner}
         results = []
@@ -780,11 +884,15 @@ def main() -> None:
             results.append(run_scenario(name, ctx))
         print()
         load = os.getloadavg()
-        print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}, {os.cpu_count()} CPUs, "
-              f"{platform.python_implementation()} {platform.python_version()}, load average now {load[0]:.2f}; "
-              f"{time.time() - started:.0f} s in all; command: {' '.join(sys.argv)}")
-        print(f"{args.debates} debates per scenario, {args.turns} dialogue turns, fake model {args.latency} s "
-              f"to first byte, deltas every {args.chunk_delay} s; sweep every {SWEEP_SECONDS} s; seed {args.seed}")
+        print(
+            f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}, {os.cpu_count()} CPUs, "
+            f"{platform.python_implementation()} {platform.python_version()}, load average now {load[0]:.2f}; "
+            f"{time.time() - started:.0f} s in all; command: {' '.join(sys.argv)}"
+        )
+        print(
+            f"{args.debates} debates per scenario, {args.turns} dialogue turns, fake model {args.latency} s "
+            f"to first byte, deltas every {args.chunk_delay} s; sweep every {SWEEP_SECONDS} s; seed {args.seed}"
+        )
         print(report(results))
     finally:
         if clients is not None:

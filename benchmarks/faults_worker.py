@@ -23,7 +23,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faultline.settings")
 
 def main() -> None:
     share, seed = float(sys.argv[1]), int(sys.argv[2])
-    worker_options = sys.argv[sys.argv.index("--") + 1:]
+    worker_options = sys.argv[sys.argv.index("--") + 1 :]
 
     import django
 

@@ -110,8 +110,13 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def summary(values: list[float]) -> dict:
-    return {"n": len(values), "p50": percentile(values, 50), "p95": percentile(values, 95),
-            "max": max(values) if values else math.nan, "min": min(values) if values else math.nan}
+    return {
+        "n": len(values),
+        "p50": percentile(values, 50),
+        "p95": percentile(values, 95),
+        "max": max(values) if values else math.nan,
+        "min": min(values) if values else math.nan,
+    }
 
 
 # ── processes ─────────────────────────────────────────────────────────────────────────────────
@@ -125,8 +130,9 @@ class Child:
         self.name = name
         self.log_path = log_dir / f"{name}.log"
         self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-                                        start_new_session=True)
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+        )
 
     def running(self) -> bool:
         return self.process.poll() is None
@@ -232,8 +238,9 @@ class Taps:
                 await self.layer.group_add(broadcast.group_name(debate_id), channel)
                 self.tasks.append(asyncio.ensure_future(self._published(debate_id, channel)))
                 if ws_base:
-                    socket = await connect(f"{ws_base}/ws/debates/{debate_id}/", additional_headers=headers,
-                                           max_size=None)
+                    socket = await connect(
+                        f"{ws_base}/ws/debates/{debate_id}/", additional_headers=headers, max_size=None
+                    )
                     await socket.recv()  # the snapshot
                     self.tasks.append(asyncio.ensure_future(self._received(debate_id, socket)))
 
@@ -271,8 +278,9 @@ class Taps:
 # ── one scenario: N debates started at once, one page watching each ───────────────────────────
 
 
-def run_scenario(*, label: str, count: int, args, browser, storage_state, base_url: str, db, taps: Taps,
-                 measured: dict[str, int]) -> dict:
+def run_scenario(
+    *, label: str, count: int, args, browser, storage_state, base_url: str, db, taps: Taps, measured: dict[str, int]
+) -> dict:
     """The delays of every event, persisted -> DOM, by kind and by stage."""
     from debates.models import Debate, Event
     from debates.services.lifecycle import debate_create
@@ -285,17 +293,25 @@ def run_scenario(*, label: str, count: int, args, browser, storage_state, base_u
         from django.contrib.auth import get_user_model
 
         owner = get_user_model().objects.get(username="bench")
-        return [str(debate_create(owner=owner, topic=TOPIC, personas=hand, deck=deck, max_turns=args.turns).id)
-                for _ in range(count)]
+        return [
+            str(debate_create(owner=owner, topic=TOPIC, personas=hand, deck=deck, max_turns=args.turns).id)
+            for _ in range(count)
+        ]
 
     debate_ids = db(create)
     cookies = "; ".join(f"{c['name']}={c['value']}" for c in storage_state["cookies"])
-    taps.watch(debate_ids, ws_base=base_url.replace("http", "ws", 1) if args.plain_client else None,
-               headers={"Cookie": cookies, "Origin": base_url})
+    taps.watch(
+        debate_ids,
+        ws_base=base_url.replace("http", "ws", 1) if args.plain_client else None,
+        headers={"Cookie": cookies, "Origin": base_url},
+    )
     contexts, pages = [], []
     for debate_id in debate_ids:
-        context = browser.new_context(storage_state=storage_state, viewport={"width": 1360, "height": 900},
-                                      reduced_motion="reduce" if args.reduced_motion else "no-preference")
+        context = browser.new_context(
+            storage_state=storage_state,
+            viewport={"width": 1360, "height": 900},
+            reduced_motion="reduce" if args.reduced_motion else "no-preference",
+        )
         context.add_init_script(RECORDER)
         page = context.new_page()
         page.set_default_timeout(30_000)
@@ -349,7 +365,9 @@ def run_scenario(*, label: str, count: int, args, browser, storage_state, base_u
         context.close()
 
     def events():
-        return list(Event.objects.filter(debate_id__in=debate_ids).values_list("debate_id", "seq", "kind", "created_at"))
+        return list(
+            Event.objects.filter(debate_id__in=debate_ids).values_list("debate_id", "seq", "kind", "created_at")
+        )
 
     statuses = db(lambda: list(Debate.objects.filter(id__in=debate_ids).values_list("status", flat=True)))
     moments = {"published": taps.published, "received": taps.received, "DOM": landed}
@@ -363,13 +381,24 @@ def run_scenario(*, label: str, count: int, args, browser, storage_state, base_u
         at = {"persisted": created_at.timestamp(), **{name: m[key] for name, m in moments.items() if key in m}}
         for group in ("all events", KIND_GROUPS.get(kind, "other")):
             delays[group].append((at["DOM"] - at["persisted"]) * 1000)
-        for start, end in [("persisted", "published"), ("published", "DOM"), ("published", "received"),
-                           ("persisted", "received")]:
+        for start, end in [
+            ("persisted", "published"),
+            ("published", "DOM"),
+            ("published", "received"),
+            ("persisted", "received"),
+        ]:
             if start in at and end in at:
                 delays[f"{start} -> {end}"].append((at[end] - at[start]) * 1000)
     result = {
-        "label": label, "debates": count, "statuses": statuses, "wall": wall, "cpu": cpu, "missing": missing,
-        "reconnects": reconnects, "resyncs": resyncs, "clock_skew_ms": max(clock_skew, key=abs),
+        "label": label,
+        "debates": count,
+        "statuses": statuses,
+        "wall": wall,
+        "cpu": cpu,
+        "missing": missing,
+        "reconnects": reconnects,
+        "resyncs": resyncs,
+        "clock_skew_ms": max(clock_skew, key=abs),
         "delays": dict(delays),
     }
     n = len(delays["all events"])
@@ -386,7 +415,11 @@ def pooled(runs: list[dict]) -> dict:
     for run in runs:
         for name, values in run["delays"].items():
             delays[name].extend(values)
-    return {"label": runs[0]["label"], "debates": runs[0]["debates"], "delays": {name: summary(values) for name, values in delays.items()}}
+    return {
+        "label": runs[0]["label"],
+        "debates": runs[0]["debates"],
+        "delays": {name: summary(values) for name, values in delays.items()},
+    }
 
 
 def report(base_runs: list[dict], load_runs: list[dict]) -> str:
@@ -405,13 +438,19 @@ def report(base_runs: list[dict], load_runs: list[dict]) -> str:
     empty = summary([])
     groups = [("persisted -> DOM", "all events")] + [(f"  {g}", g) for g in GROUP_ORDER[1:]]
     stages = ["persisted -> published", "published -> DOM", "published -> received", "persisted -> received"]
-    rows = [(title, base["delays"].get(key, empty), load["delays"].get(key, empty))
-            for title, key in groups + [(stage, stage) for stage in stages]
-            if key in base["delays"] or key in load["delays"]]
+    rows = [
+        (title, base["delays"].get(key, empty), load["delays"].get(key, empty))
+        for title, key in groups + [(stage, stage) for stage in stages]
+        if key in base["delays"] or key in load["delays"]
+    ]
     for name, a, b in rows:
         lines.append(f"{name:<26}{cell(a)} {cell(b)}  {ratio(a['p50'], b['p50'])}   {ratio(a['p95'], b['p95'])}")
-    backwards = [f"{r['label']} {name} (min {s['min']:.1f} ms)" for r in (base, load)
-                 for name, s in r["delays"].items() if s["min"] < -1]
+    backwards = [
+        f"{r['label']} {name} (min {s['min']:.1f} ms)"
+        for r in (base, load)
+        for name, s in r["delays"].items()
+        if s["min"] < -1
+    ]
     if backwards:
         lines.append("moments out of order (a tap read its clock late): " + "; ".join(backwards))
     lines.append("")
@@ -419,10 +458,12 @@ def report(base_runs: list[dict], load_runs: list[dict]) -> str:
         for r in pair:
             d = summary(r["delays"]["all events"])
             cpu = ", ".join(f"{k} {v:.1f}" for k, v in r["cpu"].items())
-            lines.append(f"run {number} {r['label']:<8}: p50 {d['p50']:.1f} ms, p95 {d['p95']:.1f} ms; "
-                         f"wall {r['wall']:.1f} s, {dict(Counter(r['statuses']))}, missing {r['missing']}, "
-                         f"reconnects {r['reconnects']}, resyncs {r['resyncs']}, page vs system clock {r['clock_skew_ms']:+.1f} ms; "
-                         f"CPU s: {cpu}")
+            lines.append(
+                f"run {number} {r['label']:<8}: p50 {d['p50']:.1f} ms, p95 {d['p95']:.1f} ms; "
+                f"wall {r['wall']:.1f} s, {dict(Counter(r['statuses']))}, missing {r['missing']}, "
+                f"reconnects {r['reconnects']}, resyncs {r['resyncs']}, page vs system clock {r['clock_skew_ms']:+.1f} ms; "
+                f"CPU s: {cpu}"
+            )
     return "\n".join(lines)
 
 
@@ -439,15 +480,29 @@ def main() -> None:
     parser.add_argument("--baseline", type=int, default=1, help="debates in the baseline run (0: skip it)")
     parser.add_argument("--runs", type=int, default=1, help="baseline + loaded pairs, pooled in the table")
     parser.add_argument("--latency", type=float, default=0.2, help="seconds before every fake model call answers")
-    parser.add_argument("--chunk-delay", type=float, default=0.03,
-                        help="seconds between streamed 12-character deltas (0.03: about 100 tokens/s)")
+    parser.add_argument(
+        "--chunk-delay",
+        type=float,
+        default=0.03,
+        help="seconds between streamed 12-character deltas (0.03: about 100 tokens/s)",
+    )
     parser.add_argument("--turns", type=int, default=30, help="dialogue turns per debate")
-    parser.add_argument("--workers", type=int, default=1,
-                        help="Celery worker processes (thread pool); threads per worker: enough for every debate")
-    parser.add_argument("--plain-client", action="store_true",
-                        help="also watch every debate from a bare Python websocket client (daphne's share of the delay)")
-    parser.add_argument("--reduced-motion", action="store_true",
-                        help="pages prefer reduced motion: no CSS animations (the pulse, typing dots, dealt cards)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="Celery worker processes (thread pool); threads per worker: enough for every debate",
+    )
+    parser.add_argument(
+        "--plain-client",
+        action="store_true",
+        help="also watch every debate from a bare Python websocket client (daphne's share of the delay)",
+    )
+    parser.add_argument(
+        "--reduced-motion",
+        action="store_true",
+        help="pages prefer reduced motion: no CSS animations (the pulse, typing dots, dealt cards)",
+    )
     parser.add_argument("--timeout", type=float, default=900, help="seconds to wait for the debates of a run")
     args = parser.parse_args()
 
@@ -477,13 +532,18 @@ def main() -> None:
         user.set_password(PASSWORD)
         user.save()
 
-        script = DebateScript(dispute="persistent", surface_after=4, latency=args.latency, chunk_size=12,
-                              chunk_delay=args.chunk_delay)
+        script = DebateScript(
+            dispute="persistent", surface_after=4, latency=args.latency, chunk_size=12, chunk_delay=args.chunk_delay
+        )
         api = FakeMessagesAPI(responder=script.respond).start()
         env = {
-            **os.environ, "PYTHONUNBUFFERED": "1",
-            "DATABASE_URL": settings.DATABASE_URL, "REDIS_URL": settings.REDIS_URL,
-            "FAULTLINE_LLM": "anthropic", "ANTHROPIC_API_KEY": "bench", "ANTHROPIC_BASE_URL": api.url,
+            **os.environ,
+            "PYTHONUNBUFFERED": "1",
+            "DATABASE_URL": settings.DATABASE_URL,
+            "REDIS_URL": settings.REDIS_URL,
+            "FAULTLINE_LLM": "anthropic",
+            "ANTHROPIC_API_KEY": "bench",
+            "ANTHROPIC_BASE_URL": api.url,
         }
         log_dir = embedded.state_dir()
         # An interrupted run may have left debates queued, or unacknowledged (kombu would hand
@@ -493,13 +553,36 @@ def main() -> None:
         threads = max(1, math.ceil(max(args.debates, args.baseline) / args.workers))
         hostnames = [f"bench-live-{i}-{os.getpid()}@localhost" for i in range(args.workers)]
         for i, hostname in enumerate(hostnames):
-            children.append(Child(f"worker-{i}", [
-                sys.executable, "-m", "celery", "-A", "faultline", "worker", "--pool", "threads",
-                "--concurrency", str(threads), "--loglevel", "WARNING", "--hostname", hostname,
-            ], env, log_dir))
+            children.append(
+                Child(
+                    f"worker-{i}",
+                    [
+                        sys.executable,
+                        "-m",
+                        "celery",
+                        "-A",
+                        "faultline",
+                        "worker",
+                        "--pool",
+                        "threads",
+                        "--concurrency",
+                        str(threads),
+                        "--loglevel",
+                        "WARNING",
+                        "--hostname",
+                        hostname,
+                    ],
+                    env,
+                    log_dir,
+                )
+            )
         port = _free_port()
-        daphne = Child("daphne", [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                                  "faultline.asgi:application"], env, log_dir)
+        daphne = Child(
+            "daphne",
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "faultline.asgi:application"],
+            env,
+            log_dir,
+        )
         children.append(daphne)
         base_url = f"http://127.0.0.1:{port}"
         _wait_for_http(base_url + "/accounts/login/", daphne)
@@ -507,11 +590,16 @@ def main() -> None:
         while len(celery_app.control.ping(destination=hostnames, timeout=1)) < len(hostnames):
             if time.monotonic() > deadline or not all(c.running() for c in children):
                 raise RuntimeError(f"the Celery worker(s) did not start; see {log_dir}/worker-*.log")
-        say(f"services up: {args.workers} worker process(es) x {threads} threads, daphne on {base_url}, "
-            f"fake Messages API at {api.url} ({args.latency} s per call)")
+        say(
+            f"services up: {args.workers} worker process(es) x {threads} threads, daphne on {base_url}, "
+            f"fake Messages API at {api.url} ({args.latency} s per call)"
+        )
 
-        postmaster = int((embedded.state_dir() / "pgdata" / "postmaster.pid").read_text().split()[0]) \
-            if not os.environ.get("DATABASE_URL") else None
+        postmaster = (
+            int((embedded.state_dir() / "pgdata" / "postmaster.pid").read_text().split()[0])
+            if not os.environ.get("DATABASE_URL")
+            else None
+        )
         measured = {c.name: c.process.pid for c in children}
         if postmaster:
             measured["postgres"] = postmaster
@@ -544,8 +632,15 @@ def main() -> None:
             storage_state = login.storage_state()
             login.close()
 
-            common = {"args": args, "browser": browser, "storage_state": storage_state, "base_url": base_url,
-                      "db": db, "taps": taps, "measured": measured}
+            common = {
+                "args": args,
+                "browser": browser,
+                "storage_state": storage_state,
+                "base_url": base_url,
+                "db": db,
+                "taps": taps,
+                "measured": measured,
+            }
             base_runs, load_runs = [], []
             for _ in range(args.runs):
                 if args.baseline:
@@ -555,12 +650,16 @@ def main() -> None:
 
         load_avg = os.getloadavg()
         print()
-        print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}, {os.cpu_count()} CPUs, "
-              f"{platform.python_implementation()} {platform.python_version()}, load average now "
-              f"{load_avg[0]:.2f}; command: {' '.join(sys.argv)}")
-        print(f"fake model: {args.latency} s to first byte, 12-char deltas every {args.chunk_delay} s; "
-              f"{args.turns} dialogue turns; {args.workers} worker process(es) x {threads} threads"
-              + ("; pages prefer reduced motion" if args.reduced_motion else ""))
+        print(
+            f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}, {os.cpu_count()} CPUs, "
+            f"{platform.python_implementation()} {platform.python_version()}, load average now "
+            f"{load_avg[0]:.2f}; command: {' '.join(sys.argv)}"
+        )
+        print(
+            f"fake model: {args.latency} s to first byte, 12-char deltas every {args.chunk_delay} s; "
+            f"{args.turns} dialogue turns; {args.workers} worker process(es) x {threads} threads"
+            + ("; pages prefer reduced motion" if args.reduced_motion else "")
+        )
         print(report(base_runs or load_runs, load_runs))
     finally:
         if taps is not None:

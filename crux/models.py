@@ -45,8 +45,9 @@ class CruxRoom(models.Model):
         STOPPED = "stopped", "Debate stopped"
 
     debate = models.ForeignKey("debates.Debate", on_delete=models.CASCADE, related_name="crux_rooms")
-    candidate = models.OneToOneField(DisagreementCandidate, null=True, blank=True, on_delete=models.SET_NULL,
-                                     related_name="room")
+    candidate = models.OneToOneField(
+        DisagreementCandidate, null=True, blank=True, on_delete=models.SET_NULL, related_name="room"
+    )
     persona_a = models.ForeignKey("personas.Persona", on_delete=models.PROTECT, related_name="+")
     persona_b = models.ForeignKey("personas.Persona", on_delete=models.PROTECT, related_name="+")
     question = models.TextField()

@@ -42,7 +42,27 @@ class Thresholds:
     pair_cooldown_seconds: float = 300
 
 
-_STOP = {"the", "a", "an", "is", "are", "of", "to", "in", "on", "for", "and", "or", "be", "it", "does", "do", "will", "should", "can"}
+_STOP = {
+    "the",
+    "a",
+    "an",
+    "is",
+    "are",
+    "of",
+    "to",
+    "in",
+    "on",
+    "for",
+    "and",
+    "or",
+    "be",
+    "it",
+    "does",
+    "do",
+    "will",
+    "should",
+    "can",
+}
 
 
 def _words(text: str) -> set[str]:
@@ -83,14 +103,22 @@ def observe(
         candidate = match(candidates + created, finding)
         if candidate is None:
             candidate = TrackedCandidate(
-                id=None, pair=finding.pair, dispute=finding.dispute, consecutive_windows=1, seen_count=1,
-                last_window=window, confidence=finding.confidence, source_message_ids=list(message_ids),
+                id=None,
+                pair=finding.pair,
+                dispute=finding.dispute,
+                consecutive_windows=1,
+                seen_count=1,
+                last_window=window,
+                confidence=finding.confidence,
+                source_message_ids=list(message_ids),
             )
             created.append(candidate)
         elif candidate.last_window == window:
             candidate.confidence = max(candidate.confidence, finding.confidence)  # reported twice in one window
         else:
-            candidate.consecutive_windows = candidate.consecutive_windows + 1 if candidate.last_window == window - 1 else 1
+            candidate.consecutive_windows = (
+                candidate.consecutive_windows + 1 if candidate.last_window == window - 1 else 1
+            )
             candidate.seen_count += 1
             candidate.last_window = window
             candidate.confidence = finding.confidence

@@ -80,8 +80,12 @@ def event_committed(event) -> None:
     def message():
         # Through JSON, as the JSONField stored it, so the consumer's fold sees what a fold of the
         # log sees (string keys, lists, no tuples).
-        return {"type": "debate.event", "seq": event.seq, "kind": str(event.kind),
-                "payload": json.loads(json.dumps(event.payload))}
+        return {
+            "type": "debate.event",
+            "seq": event.seq,
+            "kind": str(event.kind),
+            "payload": json.loads(json.dumps(event.payload)),
+        }
 
     _later(group_name(event.debate_id), message)
 

@@ -37,10 +37,10 @@ from django.utils import timezone
 
 from debates import broadcast, fragments
 from debates.models import Debate, Event
+from debates.payloads import parse_payload
 from debates.selectors import debate_visible_to
 from debates.services.lifecycle import debate_can_resume
 from debates.snapshot import debate_live_view
-from debates.payloads import parse_payload
 from debates.state import DebateView, apply
 
 # Closing with a 4xxx code (rather than refusing the handshake, which browsers report as 1006)
@@ -120,8 +120,9 @@ class DebateConsumer(WebsocketConsumer):
         if user.is_authenticated:
             session = self.scope.get("session")
             session_alive = session is not None and session.session_key and session.exists(session.session_key)
-            user = (get_user_model().objects.filter(pk=user.pk, is_active=True).first()
-                    if session_alive else None) or AnonymousUser()
+            user = (
+                get_user_model().objects.filter(pk=user.pk, is_active=True).first() if session_alive else None
+            ) or AnonymousUser()
         return debate is not None and debate_visible_to(debate=debate, user=user, share_token=self.share_token)
 
     def _revoke(self) -> None:
@@ -186,7 +187,11 @@ class DebateConsumer(WebsocketConsumer):
         # Compared with what this socket has sent, not with what the page has drawn so far: on an
         # open socket nothing sent is lost, and a page still working through a backlog of updates
         # must not be handed a snapshot on top of it.
-        first_missing = (Event.objects.filter(debate_id=self.debate_id, seq__gt=self.view.last_seq)
-                         .order_by("seq").values_list("created_at", flat=True).first())
+        first_missing = (
+            Event.objects.filter(debate_id=self.debate_id, seq__gt=self.view.last_seq)
+            .order_by("seq")
+            .values_list("created_at", flat=True)
+            .first()
+        )
         if first_missing is not None and timezone.now() - first_missing > LOST_AFTER:
             self._send_snapshot()

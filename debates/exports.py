@@ -52,8 +52,10 @@ def _card_md(card) -> list[str]:
     lines = [f"### {card.suit} {md_escape(card.question)}", ""]
     lines.append(f"- Disagreement type: {md_escape(card.disagreement_type)}")
     for position in card.positions:
-        line = (f"- **{md_escape(position.get('name', ''))}**: {md_escape(position.get('position', ''))}"
-                f" — {md_escape(position.get('reasoning', ''))}")
+        line = (
+            f"- **{md_escape(position.get('name', ''))}**: {md_escape(position.get('position', ''))}"
+            f" — {md_escape(position.get('reasoning', ''))}"
+        )
         if position.get("falsifier"):
             line += f" (would change their mind if: {md_escape(position['falsifier'])})"
         lines.append(line)
@@ -81,9 +83,11 @@ def _results_md(results: dict) -> list[str]:
         for crux in cruxes:
             if isinstance(crux, dict):
                 state = "resolved" if crux.get("resolved") else "unresolved"
-                lines.append(f"- {md_escape(crux.get('suit', ''))} {md_escape(crux.get('question', ''))}"
-                             f" ({md_escape(crux.get('disagreement_type', ''))}, {state}):"
-                             f" {md_escape(crux.get('diagnosis', ''))}")
+                lines.append(
+                    f"- {md_escape(crux.get('suit', ''))} {md_escape(crux.get('question', ''))}"
+                    f" ({md_escape(crux.get('disagreement_type', ''))}, {state}):"
+                    f" {md_escape(crux.get('diagnosis', ''))}"
+                )
         lines.append("")
     fault_lines = _list(results.get("fault_lines"))
     if fault_lines:
@@ -91,8 +95,11 @@ def _results_md(results: dict) -> list[str]:
         for fault_line in fault_lines:
             if isinstance(fault_line, dict):
                 sides = fault_line.get("sides") if isinstance(fault_line.get("sides"), dict) else {}
-                stands = "; ".join(f"{side}: {', '.join(md_escape(name) for name in _list(sides.get(side)))}"
-                                   for side in ("YES", "NO", "NUANCED") if _list(sides.get(side)))
+                stands = "; ".join(
+                    f"{side}: {', '.join(md_escape(name) for name in _list(sides.get(side)))}"
+                    for side in ("YES", "NO", "NUANCED")
+                    if _list(sides.get(side))
+                )
                 lines.append(f"- {md_escape(fault_line.get('question', ''))} — {stands}")
         lines.append("")
     flips = _list(results.get("flip_conditions"))
@@ -100,8 +107,10 @@ def _results_md(results: dict) -> list[str]:
         lines += ["### Flip conditions", ""]
         for flip in flips:
             if isinstance(flip, dict):
-                lines.append(f"- **{md_escape(flip.get('persona', ''))}** on {md_escape(flip.get('question', ''))}:"
-                             f" {md_escape(flip.get('falsifier', ''))}")
+                lines.append(
+                    f"- **{md_escape(flip.get('persona', ''))}** on {md_escape(flip.get('question', ''))}:"
+                    f" {md_escape(flip.get('falsifier', ''))}"
+                )
         lines.append("")
     paths = _list(results.get("resolution_paths"))
     if paths:
@@ -115,8 +124,10 @@ def _results_md(results: dict) -> list[str]:
         lines += ["### Evidence ledger", ""]
         for entry in ledger:
             if isinstance(entry, dict):
-                lines.append(f"- **{md_escape(entry.get('persona', ''))}**: {md_escape(entry.get('evidence', ''))}"
-                             f" (for: {md_escape(entry.get('used_for', ''))})")
+                lines.append(
+                    f"- **{md_escape(entry.get('persona', ''))}**: {md_escape(entry.get('evidence', ''))}"
+                    f" (for: {md_escape(entry.get('used_for', ''))})"
+                )
         lines.append("")
     if isinstance(results.get("graph"), dict):
         lines += _graph_md(results["graph"])
@@ -130,8 +141,11 @@ def _graph_md(graph: dict) -> list[str]:
     settled = _list(graph.get("settled"))
     if common or settled:
         lines += ["### Common ground", ""]
-        lines += [f"- {md_escape(item.get('text', ''))} ({md_escape(item.get('holder', ''))})"
-                  for item in common if isinstance(item, dict)]
+        lines += [
+            f"- {md_escape(item.get('text', ''))} ({md_escape(item.get('holder', ''))})"
+            for item in common
+            if isinstance(item, dict)
+        ]
         lines += [f"- Settled: {md_escape(item.get('question', ''))}" for item in settled if isinstance(item, dict)]
         lines.append("")
     camps = [camp for camp in _list(graph.get("camps")) if isinstance(camp, dict)]
@@ -139,22 +153,33 @@ def _graph_md(graph: dict) -> list[str]:
         lines += ["### Camps", ""]
         for number, camp in enumerate(camps, start=1):
             members = ", ".join(md_escape(name) for name in _list(camp.get("personas"))) or "nobody in particular"
-            lines.append(f"- Camp {number} ({members}): " + "; ".join(
-                md_escape(argument.get("text", "")) for argument in _list(camp.get("arguments")) if isinstance(argument, dict)))
+            lines.append(
+                f"- Camp {number} ({members}): "
+                + "; ".join(
+                    md_escape(argument.get("text", ""))
+                    for argument in _list(camp.get("arguments"))
+                    if isinstance(argument, dict)
+                )
+            )
         lines.append("")
     assumptions = [item for item in _list(graph.get("crux_assumptions")) if isinstance(item, dict)]
     if assumptions:
         lines += ["### Crux assumptions", ""]
-        lines += [f"- {md_escape(item.get('assumption', ''))} ({md_escape(item.get('count', 0))} disputed arguments "
-                  f"depend on it) — settle it by asking: {md_escape(item.get('settling_question', ''))}"
-                  for item in assumptions]
+        lines += [
+            f"- {md_escape(item.get('assumption', ''))} ({md_escape(item.get('count', 0))} disputed arguments "
+            f"depend on it) — settle it by asking: {md_escape(item.get('settling_question', ''))}"
+            for item in assumptions
+        ]
         lines.append("")
     trail = [item for item in _list(graph.get("concession_trail")) if isinstance(item, dict)]
     if trail:
         lines += ["### Concession trail", ""]
-        lines += [f"- Round {md_escape(item.get('round', ''))}: **{md_escape(item.get('persona', ''))}** "
-                  f"{md_escape(item.get('effect', 'conceded'))} “{md_escape(item.get('target_text', ''))}” "
-                  f"on {md_escape(item.get('question', ''))}" for item in trail]
+        lines += [
+            f"- Round {md_escape(item.get('round', ''))}: **{md_escape(item.get('persona', ''))}** "
+            f"{md_escape(item.get('effect', 'conceded'))} “{md_escape(item.get('target_text', ''))}” "
+            f"on {md_escape(item.get('question', ''))}"
+            for item in trail
+        ]
         lines.append("")
     return lines
 
@@ -172,8 +197,9 @@ def debate_markdown(*, debate: Debate, view: DebateView, with_failure_reason: bo
         lines.append("- Personas: " + ", ".join(md_escape(p.name) for p in personas))
     provider = view.provider or debate.provider
     if provider:
-        lines.append(f"- Model provider: {md_escape(provider)}"
-                     + (" (offline demo model)" if provider == "local" else ""))
+        lines.append(
+            f"- Model provider: {md_escape(provider)}" + (" (offline demo model)" if provider == "local" else "")
+        )
     lines.append(f"- Turns: {view.turn_count} · Tokens: {view.totals.tokens} · Cost: ${md_escape(view.totals.cost)}")
     lines.append("")
     if view.failure_reason:
@@ -233,7 +259,9 @@ def debate_json(*, debate: Debate, events: list[tuple[int, str, dict]], with_fai
             "mode": debate.mode,
             "length": debate.length,
             "provider": debate.provider,
-            "failure_reason": debate.failure_reason if with_failure_reason else (debate.failure_reason and REASON_WITHHELD),
+            "failure_reason": debate.failure_reason
+            if with_failure_reason
+            else (debate.failure_reason and REASON_WITHHELD),
             "created_at": debate.created_at.isoformat(),
             "started_at": debate.started_at.isoformat() if debate.started_at else None,
             "finished_at": debate.finished_at.isoformat() if debate.finished_at else None,

@@ -34,13 +34,10 @@ class DebateSetupForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "placeholder": "Will Bitcoin replace gold as a store of value?"}),
         error_messages={
             "required": "Type a topic for the debate.",
-            "max_length": f"Keep the topic to {MAX_TOPIC_LENGTH} characters or fewer "
-                          "(it has %(show_value)d).",
+            "max_length": f"Keep the topic to {MAX_TOPIC_LENGTH} characters or fewer (it has %(show_value)d).",
         },
     )
-    length = forms.ChoiceField(
-        choices=Debate.Length.choices, initial=Debate.Length.STANDARD, widget=forms.RadioSelect
-    )
+    length = forms.ChoiceField(choices=Debate.Length.choices, initial=Debate.Length.STANDARD, widget=forms.RadioSelect)
     mode = forms.ChoiceField(
         choices=[(mode.value, mode.label) for mode in AVAILABLE_MODES],
         initial=Debate.Mode.DIALOGUE,

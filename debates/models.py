@@ -74,11 +74,17 @@ class UserQuota(models.Model):
         null=True, blank=True, help_text="Debates running at once. Empty: FAULTLINE_MAX_CONCURRENT_DEBATES."
     )
     daily_spend_usd = models.DecimalField(
-        max_digits=10, decimal_places=2, null=True, blank=True,
+        max_digits=10,
+        decimal_places=2,
+        null=True,
+        blank=True,
         help_text="Estimated model spend per day (UTC), in USD. Empty: FAULTLINE_DAILY_SPEND_USD; 0: no cap.",
     )
     monthly_spend_usd = models.DecimalField(
-        max_digits=10, decimal_places=2, null=True, blank=True,
+        max_digits=10,
+        decimal_places=2,
+        null=True,
+        blank=True,
         help_text="Estimated model spend per calendar month, in USD. Empty: FAULTLINE_MONTHLY_SPEND_USD; 0: no cap.",
     )
 
@@ -152,8 +158,9 @@ class Message(models.Model):
     class Meta:
         ordering = ["created_at", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["debate", "room", "turn"], name="unique_turn_per_channel",
-                                    nulls_distinct=False),
+            models.UniqueConstraint(
+                fields=["debate", "room", "turn"], name="unique_turn_per_channel", nulls_distinct=False
+            ),
         ]
 
     def __str__(self):

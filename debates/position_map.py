@@ -47,8 +47,13 @@ def _circle(count: int) -> list[tuple[float, float]]:
     if count == 1:
         return [(centre, centre)]
     # Start at the top and go clockwise, like seats round a table.
-    return [(round(centre + RADIUS * math.sin(2 * math.pi * i / count), 1),
-             round(centre - RADIUS * math.cos(2 * math.pi * i / count), 1)) for i in range(count)]
+    return [
+        (
+            round(centre + RADIUS * math.sin(2 * math.pi * i / count), 1),
+            round(centre - RADIUS * math.cos(2 * math.pi * i / count), 1),
+        )
+        for i in range(count)
+    ]
 
 
 def _curve(a: MapNode, b: MapNode, bend: float) -> str:

@@ -26,28 +26,64 @@ class TurnKind:
 
 
 _ROWS = [
-    TurnKind(Message.Kind.OPENING, "opening", 350, 5,
-             "Give your opening statement on the topic: 3-5 sentences that say where you stand and why."),
-    TurnKind(Message.Kind.KEY_ARGUMENT, "key argument", 450, 6,
-             "Make your key argument on the current aspect: 4-6 sentences, concrete, in your own voice.",
-             dialogue=True),
-    TurnKind(Message.Kind.REPLY, "reply", 260, 3,
-             "Reply to {addressee}'s last point, by name: 2-3 sentences. If it deserves only a dismissal, "
-             "one sentence. If you have nothing to add right now, reply with exactly PASS.",
-             dialogue=True),
-    TurnKind(Message.Kind.DISMISSAL, "dismissal", 120, 1,
-             "Dismiss {addressee}'s last point in one sentence, by name.", dialogue=True),
-    TurnKind(Message.Kind.CLOSING, "closing", 320, 4,
-             "Closing statement: 2-4 sentences. Where you stand now, anything you conceded, and the one "
-             "question that would settle the disagreement that remains."),
-    TurnKind(Message.Kind.ENTRY, "entry", 220, 3,
-             "You have stepped into a side room with {addressee} to get to the bottom of one disagreement: "
-             '"{question}". State your position on exactly that question in 1-3 sentences.',
-             room=True),
-    TurnKind(Message.Kind.EXCHANGE, "exchange", 260, 3,
-             "Answer what {addressee} just said, directly and by name, in 2-3 sentences. Push on the point "
-             "where the two of you really differ; concede what is right.",
-             room=True),
+    TurnKind(
+        Message.Kind.OPENING,
+        "opening",
+        350,
+        5,
+        "Give your opening statement on the topic: 3-5 sentences that say where you stand and why.",
+    ),
+    TurnKind(
+        Message.Kind.KEY_ARGUMENT,
+        "key argument",
+        450,
+        6,
+        "Make your key argument on the current aspect: 4-6 sentences, concrete, in your own voice.",
+        dialogue=True,
+    ),
+    TurnKind(
+        Message.Kind.REPLY,
+        "reply",
+        260,
+        3,
+        "Reply to {addressee}'s last point, by name: 2-3 sentences. If it deserves only a dismissal, "
+        "one sentence. If you have nothing to add right now, reply with exactly PASS.",
+        dialogue=True,
+    ),
+    TurnKind(
+        Message.Kind.DISMISSAL,
+        "dismissal",
+        120,
+        1,
+        "Dismiss {addressee}'s last point in one sentence, by name.",
+        dialogue=True,
+    ),
+    TurnKind(
+        Message.Kind.CLOSING,
+        "closing",
+        320,
+        4,
+        "Closing statement: 2-4 sentences. Where you stand now, anything you conceded, and the one "
+        "question that would settle the disagreement that remains.",
+    ),
+    TurnKind(
+        Message.Kind.ENTRY,
+        "entry",
+        220,
+        3,
+        "You have stepped into a side room with {addressee} to get to the bottom of one disagreement: "
+        '"{question}". State your position on exactly that question in 1-3 sentences.',
+        room=True,
+    ),
+    TurnKind(
+        Message.Kind.EXCHANGE,
+        "exchange",
+        260,
+        3,
+        "Answer what {addressee} just said, directly and by name, in 2-3 sentences. Push on the point "
+        "where the two of you really differ; concede what is right.",
+        room=True,
+    ),
 ]
 TURN_KINDS: dict[str, TurnKind] = {row.kind.value: row for row in _ROWS}
 assert set(TURN_KINDS) == set(Message.Kind.values), "every Message.Kind needs a row in TURN_KINDS"

@@ -159,14 +159,22 @@ def _redis_start(sock: Path) -> None:
         sock.unlink()
     command = [
         _redis_binary(),
-        "--port", "0",
-        "--unixsocket", str(sock),
-        "--unixsocketperm", "700",
-        "--dir", str(data),
-        "--daemonize", "yes",
-        "--pidfile", str(state_dir() / "redis.pid"),
-        "--logfile", str(state_dir() / "redis.log"),
-        "--save", "60 1",
+        "--port",
+        "0",
+        "--unixsocket",
+        str(sock),
+        "--unixsocketperm",
+        "700",
+        "--dir",
+        str(data),
+        "--daemonize",
+        "yes",
+        "--pidfile",
+        str(state_dir() / "redis.pid"),
+        "--logfile",
+        str(state_dir() / "redis.log"),
+        "--save",
+        "60 1",
     ]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:

@@ -41,9 +41,7 @@ def _development_secret_key() -> str:
     return key_file.read_text().strip()
 
 
-SECRET_KEY = env.str("SECRET_KEY", default="") or (
-    "" if PRODUCTION else _development_secret_key()
-)
+SECRET_KEY = env.str("SECRET_KEY", default="") or ("" if PRODUCTION else _development_secret_key())
 if PRODUCTION and not SECRET_KEY:
     raise environ.ImproperlyConfigured("SECRET_KEY must be set when FAULTLINE_ENV=production")
 
@@ -145,7 +143,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # (acks are late). Set it far beyond the longest debate (hours, with a long model outage waited
 # out); a redelivered task for a debate still held is dropped quietly (orchestration/tasks.py),
 # and a debate whose worker died is picked up by the recovery sweep within a minute, not by this.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT_SECONDS", default=12 * 3600)}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT_SECONDS", default=12 * 3600)
+}
 
 # ── Recovery ──────────────────────────────────────────────────────────────────────────────────
 

@@ -20,7 +20,17 @@ MESSAGE_TOKENS = 110
 # reply 110+90+310+260+150+370+110+100 = 1,500; closing 110+90+310+300+150+200+120+110+100 = 1,490;
 # crux exchange 110+80+200+200+200+420+100 = 1,310.
 STATE, SO_FAR, OTHERS, MINE, MINE_CLOSING, DISPUTES, RECENT, RECENT_CLOSING, CONCESSIONS, INSIGHTS = (
-    110, 90, 310, 260, 300, 150, 370, 120, 200, 110)
+    110,
+    90,
+    310,
+    260,
+    300,
+    150,
+    370,
+    120,
+    200,
+    110,
+)
 
 
 def _positions(debate: Debate) -> dict[int, PositionState]:
@@ -34,8 +44,11 @@ def _debate_state(debate: Debate, persona, names: dict[int, str], aspect_index, 
         section.add("Aspects to come: " + "; ".join(a["label"] for a in debate.aspects), max_line_tokens=40)
     elif aspect_index is not None and debate.aspects:
         aspect = debate.aspects[aspect_index]
-        section.add(f"Current aspect ({aspect_index + 1} of {len(debate.aspects)}): {aspect['label']} — "
-                    f"{aspect['description']}", max_line_tokens=60)
+        section.add(
+            f"Current aspect ({aspect_index + 1} of {len(debate.aspects)}): {aspect['label']} — "
+            f"{aspect['description']}",
+            max_line_tokens=60,
+        )
     section.add("Participants: " + ", ".join(f"{n} (you)" if pid == persona.id else n for pid, n in names.items()))
     return section
 
@@ -50,8 +63,10 @@ def _so_far(debate: Debate, budget=SO_FAR) -> Section:
         section.add(f"Agreed: {decision}", max_line_tokens=30)
     for proposal in notes.proposals[-2:]:
         reactions = "; ".join(f"{name} {reaction}" for name, reaction in proposal["reactions"].items())
-        section.add(f"Proposal by {proposal['by']}: {proposal['proposal']}" + (f" ({reactions})" if reactions else ""),
-                    max_line_tokens=40)
+        section.add(
+            f"Proposal by {proposal['by']}: {proposal['proposal']}" + (f" ({reactions})" if reactions else ""),
+            max_line_tokens=40,
+        )
     if notes.rolling_summary:
         section.add("Earlier rounds: " + notes.rolling_summary.rsplit("\n", 1)[-1], max_line_tokens=40)
     return section
@@ -117,12 +132,16 @@ def _open_disputes(debate: Debate, names, budget=DISPUTES) -> Section:
         stances = ", ".join(f"{p['name']}: {p['position']}" for p in card.positions.values())
         section.add(f"• Crux found: {card.question} ({stances})", max_line_tokens=45)
     claims = DisagreementCandidate.objects.filter(
-        debate=debate, status__in=[DisagreementCandidate.Status.ACTIVE, DisagreementCandidate.Status.IN_CRUX_ROOM],
+        debate=debate,
+        status__in=[DisagreementCandidate.Status.ACTIVE, DisagreementCandidate.Status.IN_CRUX_ROOM],
         consecutive_windows__gte=1,
     ).order_by("-confidence")[:4]
     for claim in claims:
-        section.add(f"• {claim.dispute} — {names.get(claim.persona_a_id)} vs {names.get(claim.persona_b_id)} "
-                    f"[{claim.get_status_display()}]", max_line_tokens=40)
+        section.add(
+            f"• {claim.dispute} — {names.get(claim.persona_a_id)} vs {names.get(claim.persona_b_id)} "
+            f"[{claim.get_status_display()}]",
+            max_line_tokens=40,
+        )
     return section
 
 
@@ -163,8 +182,15 @@ def _your_turn(kind: str, addressee: str, question: str = "") -> Section:
 
 
 def assemble_context(
-    *, debate: Debate, persona, phase: str, aspect_index: int | None = None, addressee: str = "",
-    room=None, other=None, names: dict[int, str] | None = None,
+    *,
+    debate: Debate,
+    persona,
+    phase: str,
+    aspect_index: int | None = None,
+    addressee: str = "",
+    room=None,
+    other=None,
+    names: dict[int, str] | None = None,
 ) -> str:
     """phase: opening | key_argument | reply | closing | entry | exchange (the turn's kind).
     names: persona id -> name of the participants, when the caller already has them."""
@@ -176,11 +202,17 @@ def assemble_context(
         return join([_debate_state(debate, persona, names, None, phase), _your_turn(phase, addressee)])
 
     if phase in ("entry", "exchange"):
-        triggers = list(Message.objects.filter(id__in=room.trigger_message_ids).select_related("persona").order_by("turn"))
+        triggers = list(
+            Message.objects.filter(id__in=room.trigger_message_ids).select_related("persona").order_by("turn")
+        )
         theirs = _your_position(positions.get(other.id), aspect_index, budget=200)
         theirs.title = f"{other.name.upper()}'S POSITION"
-        theirs.lines = [line.replace("You've", "They've").replace("you haven't", "they haven't")
-                        .replace("Your position", "Their position") for line in theirs.lines]
+        theirs.lines = [
+            line.replace("You've", "They've")
+            .replace("you haven't", "they haven't")
+            .replace("Your position", "Their position")
+            for line in theirs.lines
+        ]
         room_frame = Section("THIS ROOM", 80)
         room_frame.add(f'You and {other.name} are here to get to the bottom of: "{room.question}"', max_line_tokens=70)
         sections = [

@@ -53,8 +53,12 @@ class Lanes:
         """Queue ``function`` on ``lane``; None (and nothing runs) once the run has ended."""
         with self._lock:
             if self._closed or self.cancelled.is_set():
-                logger.info("%s: %s job %s not queued, the run has ended", self.name, lane,
-                            getattr(function, "__name__", function))
+                logger.info(
+                    "%s: %s job %s not queued, the run has ended",
+                    self.name,
+                    lane,
+                    getattr(function, "__name__", function),
+                )
                 return None
             future = self._lanes[lane].executor.submit(self._job, function, args, kwargs)
             self._lanes[lane].futures.append(future)

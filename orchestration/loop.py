@@ -84,16 +84,26 @@ class DebateRun:
         debate = self.debate
         with transaction.atomic():
             if not Event.objects.filter(debate=debate, kind=EventKind.DEBATE_STARTED).exists():
-                event_append(debate_id=debate.id, payload=p.DebateStarted(
-                    topic=debate.topic, mode=debate.mode, max_turns=debate.max_turns,
-                    provider=debate.provider or settings.FAULTLINE_LLM,
-                    personas=[p.SeatedPersona(id=s.persona.id, name=s.persona.name, seat=s.seat,
-                                              tagline=s.persona.tagline) for s in self.speakers],
-                ))
+                event_append(
+                    debate_id=debate.id,
+                    payload=p.DebateStarted(
+                        topic=debate.topic,
+                        mode=debate.mode,
+                        max_turns=debate.max_turns,
+                        provider=debate.provider or settings.FAULTLINE_LLM,
+                        personas=[
+                            p.SeatedPersona(
+                                id=s.persona.id, name=s.persona.name, seat=s.seat, tagline=s.persona.tagline
+                            )
+                            for s in self.speakers
+                        ],
+                    ),
+                )
             else:
                 event_append(debate_id=debate.id, payload=p.DebateResumed(from_seq=debate.last_seq))
             Debate.objects.filter(pk=debate.pk).update(
-                status=Debate.Status.RUNNING, failure_reason="",
+                status=Debate.Status.RUNNING,
+                failure_reason="",
                 started_at=debate.started_at or timezone.now(),
             )
         self.debate.refresh_from_db()
@@ -111,16 +121,20 @@ class DebateRun:
             Debate.objects.filter(pk=self.debate.pk).update(
                 status=status, phase="done", results=outcome, finished_at=timezone.now()
             )
-            event_append(debate_id=self.debate.id, payload=p.DebateFinished(
-                status=status, results=outcome, totals=debate_totals(self.debate.id)))
+            event_append(
+                debate_id=self.debate.id,
+                payload=p.DebateFinished(status=status, results=outcome, totals=debate_totals(self.debate.id)),
+            )
 
     def phase(self, phase: str, aspect_index: int | None = None) -> None:
         label = phase if aspect_index is None else f"{phase}:{aspect_index}"
         if self.debate.phase == label:
             return  # already announced before a resume
         with transaction.atomic():
-            event_append(debate_id=self.debate.id, payload=p.PhaseChanged(
-                phase=phase, aspect_index=aspect_index, totals=debate_totals(self.debate.id)))
+            event_append(
+                debate_id=self.debate.id,
+                payload=p.PhaseChanged(phase=phase, aspect_index=aspect_index, totals=debate_totals(self.debate.id)),
+            )
             Debate.objects.filter(pk=self.debate.pk).update(phase=label)
         self.debate.phase = label
 
@@ -150,13 +164,21 @@ class DebateRun:
             return
         prompt = Prompt(
             system_prefix=ASPECT_PLANNER,
-            messages=[{"role": "user", "content": f"Topic: {self.debate.topic}\nParticipants: "
-                       + ", ".join(s.name for s in self.speakers)}],
+            messages=[
+                {
+                    "role": "user",
+                    "content": f"Topic: {self.debate.topic}\nParticipants: " + ", ".join(s.name for s in self.speakers),
+                }
+            ],
             max_tokens=500,
             temperature=0.3,
         )
-        plan = gateway.extract(role=Role.EXTRACTION, prompt=prompt, schema=AspectPlan,
-                               tag=CallTag(debate_id=self.debate.id, phase="planning"))
+        plan = gateway.extract(
+            role=Role.EXTRACTION,
+            prompt=prompt,
+            schema=AspectPlan,
+            tag=CallTag(debate_id=self.debate.id, phase="planning"),
+        )
         aspects = [aspect.model_dump() for aspect in plan.aspects]
         with transaction.atomic():
             Debate.objects.filter(pk=self.debate.pk).update(aspects=aspects)
@@ -165,8 +187,11 @@ class DebateRun:
 
     def openings(self) -> None:
         self.phase("opening")
-        done = set(self.main_messages([Message.Kind.OPENING]).filter(status=Message.Status.COMPLETE)
-                   .values_list("persona_id", flat=True))
+        done = set(
+            self.main_messages([Message.Kind.OPENING])
+            .filter(status=Message.Status.COMPLETE)
+            .values_list("persona_id", flat=True)
+        )
         for speaker in self.speakers:
             if speaker.persona.id not in done:
                 self.say(speaker, Message.Kind.OPENING, phase="opening")
@@ -190,8 +215,14 @@ class DebateRun:
             spoke_on_aspect = (speaker.persona.id, aspect_index) in self.channel.spoke_on
             kind = Message.Kind.REPLY if spoke_on_aspect else Message.Kind.KEY_ARGUMENT
             last_name = self.by_persona[history[-1][0]].name if history else ""
-            message = self.say(speaker, kind, phase=f"dialogue_{kind}", aspect_index=aspect_index,
-                               addressee=last_name, allow_pass=consecutive_passes < len(seats) - 1)
+            message = self.say(
+                speaker,
+                kind,
+                phase=f"dialogue_{kind}",
+                aspect_index=aspect_index,
+                addressee=last_name,
+                allow_pass=consecutive_passes < len(seats) - 1,
+            )
             if message is None:
                 turn_pass(debate=self.debate, persona=speaker.persona)
                 consecutive_passes += 1
@@ -207,8 +238,11 @@ class DebateRun:
         # The closings read the full ledger: every dialogue and crux-room update is in before the
         # first one; after that each may lag by one closing, which the next speaker sees verbatim.
         self.await_ledger(lag=0, rooms=True)
-        done = set(self.main_messages([Message.Kind.CLOSING]).filter(status=Message.Status.COMPLETE)
-                   .values_list("persona_id", flat=True))
+        done = set(
+            self.main_messages([Message.Kind.CLOSING])
+            .filter(status=Message.Status.COMPLETE)
+            .values_list("persona_id", flat=True)
+        )
         for speaker in self.speakers:
             if speaker.persona.id not in done:
                 self.say(speaker, Message.Kind.CLOSING, phase="closing")
@@ -239,9 +273,18 @@ class DebateRun:
         turn = interrupted.turn if interrupted else channel.turns + 1
         self.await_ledger(lag=1)
         context = self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=addressee)
-        message = speak(debate=self.debate, speaker=speaker, kind=kind, turn=turn, context=context, phase=phase,
-                        aspect_index=aspect_index, interrupted=interrupted, allow_pass=allow_pass,
-                        cancelled=self.lanes.cancelled)
+        message = speak(
+            debate=self.debate,
+            speaker=speaker,
+            kind=kind,
+            turn=turn,
+            context=context,
+            phase=phase,
+            aspect_index=aspect_index,
+            interrupted=interrupted,
+            allow_pass=allow_pass,
+            cancelled=self.lanes.cancelled,
+        )
         channel.interrupted = None
         if message is not None:
             channel.said(message)
@@ -249,8 +292,14 @@ class DebateRun:
         return message
 
     def base_context(self, speaker: Speaker, kind: str, *, aspect_index, addressee: str) -> str:
-        return assemble_context(debate=self.debate, persona=speaker.persona, phase=kind, addressee=addressee,
-                                aspect_index=aspect_index, names=self.names)
+        return assemble_context(
+            debate=self.debate,
+            persona=speaker.persona,
+            phase=kind,
+            addressee=addressee,
+            aspect_index=aspect_index,
+            names=self.names,
+        )
 
     def _dialogue_slots_used(self) -> int:
         passes = Event.objects.filter(debate=self.debate, kind=EventKind.TURN_PASSED).count()
@@ -270,8 +319,9 @@ class DebateRun:
         # A reflection is a second model call: it runs with the other notes, not on the ledger
         # lane the next speaker waits for.
         if reflection_due(debate_id=self.debate.id):
-            self.lanes.submit("notes", reflections_generate, debate=self.debate,
-                              round_number=(message.aspect_index or 0) + 1)
+            self.lanes.submit(
+                "notes", reflections_generate, debate=self.debate, round_number=(message.aspect_index or 0) + 1
+            )
 
     def await_ledger(self, lag: int, rooms: bool = False) -> None:
         # The speaker sees the last message verbatim anyway, so its ledger update (still running

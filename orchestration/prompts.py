@@ -37,9 +37,12 @@ def persona_system_prefix(persona: Persona) -> str:
     ]
     if policy:
         parts.append(
-            "Evidence you trust: " + ", ".join(policy.get("acceptedSources", []) or ["(unspecified)"])
-            + ". Evidence you distrust: " + ", ".join(policy.get("rejectedSources", []) or ["(unspecified)"])
-            + ". " + policy.get("weighting", "")
+            "Evidence you trust: "
+            + ", ".join(policy.get("acceptedSources", []) or ["(unspecified)"])
+            + ". Evidence you distrust: "
+            + ", ".join(policy.get("rejectedSources", []) or ["(unspecified)"])
+            + ". "
+            + policy.get("weighting", "")
         )
     if persona.speech_patterns:
         parts.append("HOW YOU SPEAK\n" + _lines(persona.speech_patterns))
@@ -47,7 +50,9 @@ def persona_system_prefix(persona: Persona) -> str:
         parts.append("Words and images you reach for: " + ", ".join(persona.vocabulary))
     if persona.forbidden_phrases:
         parts.append("NEVER SAY any of these phrases:\n" + _lines(f'"{p}"' for p in persona.forbidden_phrases))
-    examples = [f"Situation: {ex.get('situation', '')}\nYou: {ex.get('response', '')}" for ex in persona.voice_examples or []]
+    examples = [
+        f"Situation: {ex.get('situation', '')}\nYou: {ex.get('response', '')}" for ex in persona.voice_examples or []
+    ]
     examples += [f"You once said: {excerpt.content}" for excerpt in persona.anchor_excerpts.all()]
     if examples:
         parts.append("EXAMPLES OF YOUR VOICE\n" + "\n\n".join(examples))
@@ -66,5 +71,3 @@ EVIDENCE_EXTRACTOR = (
     "historical cases, named sources) a participant relied on, and what they used it for. Do not "
     "invent evidence that was not cited."
 )
-
-

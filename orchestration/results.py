@@ -4,13 +4,13 @@ ledger. Cruxes are what the rooms found, not what a final model call imagines.""
 from __future__ import annotations
 
 from crux.models import CruxCard
-from debates.regime import regime_for
 from debates.models import Debate, Message
-from orchestration.prompts import EVIDENCE_EXTRACTOR
-from orchestration.schemas import EvidenceLedger
+from debates.regime import regime_for
 from debates.services.transcripts import transcript_of
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
+from orchestration.prompts import EVIDENCE_EXTRACTOR
+from orchestration.schemas import EvidenceLedger
 
 TRANSCRIPT_LIMIT_CHARS = 24_000
 
@@ -27,9 +27,13 @@ def evidence_ledger(*, debate: Debate) -> list[dict]:
         max_tokens=1500,
         temperature=0.1,
     )
-    ledger = gateway.extract_or_skip(role=Role.EXTRACTION, prompt=prompt, schema=EvidenceLedger,
-                                     tag=CallTag(debate_id=debate.id, phase="evidence_ledger"),
-                                     what=f"Evidence ledger of {debate.id}")
+    ledger = gateway.extract_or_skip(
+        role=Role.EXTRACTION,
+        prompt=prompt,
+        schema=EvidenceLedger,
+        tag=CallTag(debate_id=debate.id, phase="evidence_ledger"),
+        what=f"Evidence ledger of {debate.id}",
+    )
     return [entry.model_dump() for entry in ledger.entries] if ledger else []
 
 
@@ -38,26 +42,37 @@ def debate_results(*, debate: Debate, evidence_ledger: list[dict]) -> dict:
     cruxes, fault_lines, flip_conditions, resolution_paths = [], [], [], []
     for card in cards:
         positions = list(card.positions.values())
-        cruxes.append({
-            "question": card.question, "disagreement_type": card.disagreement_type, "diagnosis": card.diagnosis,
-            "resolved": card.resolved, "resolution": card.resolution, "suit": card.room.suit,
-        })
-        fault_lines.append({
-            "question": card.question,
-            "sides": {side: [p["name"] for p in positions if p["position"] == side] for side in ("YES", "NO", "NUANCED")},
-        })
+        cruxes.append(
+            {
+                "question": card.question,
+                "disagreement_type": card.disagreement_type,
+                "diagnosis": card.diagnosis,
+                "resolved": card.resolved,
+                "resolution": card.resolution,
+                "suit": card.room.suit,
+            }
+        )
+        fault_lines.append(
+            {
+                "question": card.question,
+                "sides": {
+                    side: [p["name"] for p in positions if p["position"] == side] for side in ("YES", "NO", "NUANCED")
+                },
+            }
+        )
         flip_conditions += [
             {"persona": p["name"], "question": card.question, "falsifier": p["falsifier"]}
-            for p in positions if p.get("falsifier")
+            for p in positions
+            if p.get("falsifier")
         ]
         if card.resolved and card.resolution:
             resolution_paths.append({"question": card.question, "path": card.resolution, "resolved": True})
         else:
             settle = "; ".join(f"{p['name']} would move if {p['falsifier']}" for p in positions if p.get("falsifier"))
             resolution_paths.append({"question": card.question, "path": settle or card.diagnosis, "resolved": False})
-    regime = regime_for([
-        {"positions": [p["position"] for p in card.positions.values()], "resolved": card.resolved} for card in cards
-    ])
+    regime = regime_for(
+        [{"positions": [p["position"] for p in card.positions.values()], "resolved": card.resolved} for card in cards]
+    )
     return {
         "regime": regime,
         "cruxes": cruxes,

@@ -37,8 +37,9 @@ def room_run(*, room_id: int, after_message=None, cancelled: threading.Event | N
     speakers = [Speaker(room.persona_a, seats[room.persona_a_id]), Speaker(room.persona_b, seats[room.persona_b_id])]
     cap = settings.CRUX_ROOM_MAX_TURNS
     try:
-        exit_reason = patiently(lambda: _converse(room, debate, speakers, cap, after_message, cancelled),
-                                cancelled=cancelled)
+        exit_reason = patiently(
+            lambda: _converse(room, debate, speakers, cap, after_message, cancelled), cancelled=cancelled
+        )
         if exit_reason != CruxRoom.ExitReason.STOPPED:
             patiently(lambda: card_extract(room), cancelled=cancelled)
         room_close(room, exit_reason=exit_reason)
@@ -62,9 +63,17 @@ def _converse(room: CruxRoom, debate: Debate, speakers: list[Speaker], cap: int,
         other = speakers[1 - turn % 2]
         kind = Message.Kind.ENTRY if turn < 2 else Message.Kind.EXCHANGE
         message = speak(
-            debate=debate, speaker=speaker, kind=kind, turn=turn + 1, room=room, phase=f"crux_room_{kind}",
-            context=assemble_context(debate=debate, persona=speaker.persona, phase=kind, room=room, other=other.persona),
-            interrupted=interrupted, cancelled=cancelled,
+            debate=debate,
+            speaker=speaker,
+            kind=kind,
+            turn=turn + 1,
+            room=room,
+            phase=f"crux_room_{kind}",
+            context=assemble_context(
+                debate=debate, persona=speaker.persona, phase=kind, room=room, other=other.persona
+            ),
+            interrupted=interrupted,
+            cancelled=cancelled,
         )
         if after_message is not None:
             after_message(message)

@@ -21,9 +21,9 @@ from django.utils import timezone
 
 from debates import broadcast
 from debates.models import Debate
+from debates.payloads import DebateFailed, ModelWaiting
 from debates.services.events import event_append
 from debates.services.leases import DebateBusy, LeaseLost, debate_is_being_run, debate_lease
-from debates.payloads import DebateFailed, ModelWaiting
 from faultline.llm.types import ModelError, ModelUnavailable
 from orchestration.loop import DebateRun, RunCancelled
 from orchestration.modes.dialogue import DialogueMode
@@ -40,8 +40,9 @@ __all__ = ["DebateBusy", "debate_fail", "debate_is_being_run", "debate_run"]
 
 def debate_fail(*, debate_id, reason: str) -> None:
     with transaction.atomic():
-        Debate.objects.filter(pk=debate_id).update(status=Debate.Status.FAILED, failure_reason=reason,
-                                                   finished_at=timezone.now())
+        Debate.objects.filter(pk=debate_id).update(
+            status=Debate.Status.FAILED, failure_reason=reason, finished_at=timezone.now()
+        )
         event_append(debate_id=debate_id, payload=DebateFailed(reason=reason))
 
 
@@ -61,12 +62,20 @@ def _recovery_allowed(debate: Debate) -> bool:
     recoveries = debate.recoveries + 1
     Debate.objects.filter(pk=debate.pk).update(recoveries=recoveries)
     if recoveries <= settings.FAULTLINE_MAX_RECOVERIES:
-        logger.warning("Debate %s: picking it up after its worker died (recovery %s of %s)",
-                       debate.id, recoveries, settings.FAULTLINE_MAX_RECOVERIES)
+        logger.warning(
+            "Debate %s: picking it up after its worker died (recovery %s of %s)",
+            debate.id,
+            recoveries,
+            settings.FAULTLINE_MAX_RECOVERIES,
+        )
         return True
-    debate_fail(debate_id=debate.id, reason=(
-        f"The worker running this debate died {recoveries - 1} times in a row (last in phase "
-        f"'{debate.phase or 'start'}'), so it was not tried again. Resume it to try once more."))
+    debate_fail(
+        debate_id=debate.id,
+        reason=(
+            f"The worker running this debate died {recoveries - 1} times in a row (last in phase "
+            f"'{debate.phase or 'start'}'), so it was not tried again. Resume it to try once more."
+        ),
+    )
     return False
 
 
@@ -97,8 +106,12 @@ def _run_with_patience(debate: Debate, lease) -> None:
             delay = next(delays, None)
             if delay is None:
                 logger.warning("Debate %s: the model stayed unavailable for %.0f s: %s", debate.id, waited, exc)
-                debate_fail(debate_id=debate.id, reason=(
-                    f"The model stayed unavailable for {waited:.0f} s ({exc}). Resume the debate when it is back."))
+                debate_fail(
+                    debate_id=debate.id,
+                    reason=(
+                        f"The model stayed unavailable for {waited:.0f} s ({exc}). Resume the debate when it is back."
+                    ),
+                )
                 return
             logger.info("Debate %s: the model is unavailable (%s); trying again in %.0f s", debate.id, exc, delay)
             _wait_for_model(debate.id, delay=delay, waited=waited, reason=str(exc))
@@ -114,6 +127,8 @@ def _run_with_patience(debate: Debate, lease) -> None:
             return
         except Exception as exc:
             logger.exception("Debate %s failed on an unexpected error", debate.id)
-            debate_fail(debate_id=debate.id, reason=(
-                f"An internal error stopped the debate ({type(exc).__name__}). Resume it to try again."))
+            debate_fail(
+                debate_id=debate.id,
+                reason=(f"An internal error stopped the debate ({type(exc).__name__}). Resume it to try again."),
+            )
             return

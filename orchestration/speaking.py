@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from debates.models import Debate, Message
 from debates.services.messages import message_begin, message_finish
 from debates.turns import turn_kind
-from orchestration.lanes import RunCancelled
-from orchestration.voice import StreamingTurn, find_forbidden, is_pass, remove_forbidden, shape_turn, tidy
-from orchestration.prompts import persona_system_prefix
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
+from orchestration.lanes import RunCancelled
+from orchestration.prompts import persona_system_prefix
+from orchestration.voice import StreamingTurn, find_forbidden, is_pass, remove_forbidden, shape_turn, tidy
 
 NO_ANSWER = "(no answer)"
 
@@ -66,7 +66,13 @@ def speak(
     )
     stream = StreamingTurn(
         begin=lambda: message_begin(
-            debate=debate, persona=persona, seat=speaker.seat, kind=kind, turn=turn, room=room, aspect_index=aspect_index
+            debate=debate,
+            persona=persona,
+            seat=speaker.seat,
+            kind=kind,
+            turn=turn,
+            room=room,
+            aspect_index=aspect_index,
         ),
         forbidden=forbidden,
         message=interrupted,
@@ -75,7 +81,9 @@ def speak(
     )
     tag = CallTag(debate_id=debate.id, persona=persona.persona_id, phase=phase)
     limit = row.sentence_limit
-    text = shape_turn(tidy(gateway.stream(role=Role.PERSONA, prompt=prompt, on_text=stream, tag=tag).text, persona.name), limit)
+    text = shape_turn(
+        tidy(gateway.stream(role=Role.PERSONA, prompt=prompt, on_text=stream, tag=tag).text, persona.name), limit
+    )
 
     if find_forbidden(text, forbidden):
         stream.reset()
@@ -86,7 +94,9 @@ def speak(
             messages=prompt.messages,
             max_tokens=prompt.max_tokens,
         )
-        text = shape_turn(tidy(gateway.stream(role=Role.PERSONA, prompt=retry, on_text=stream, tag=tag).text, persona.name), limit)
+        text = shape_turn(
+            tidy(gateway.stream(role=Role.PERSONA, prompt=retry, on_text=stream, tag=tag).text, persona.name), limit
+        )
         if find_forbidden(text, forbidden):
             text = remove_forbidden(text, forbidden)
 

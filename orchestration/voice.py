@@ -34,7 +34,7 @@ def _sentences(text: str) -> tuple[list[tuple[str, str]], str]:
     line break), and the unfinished rest."""
     parts, start = [], 0
     for match in _SENTENCE_BREAK.finditer(text):
-        sentence = text[start:match.end()].strip()
+        sentence = text[start : match.end()].strip()
         if sentence:
             parts.append((sentence, "\n" if "\n" in match.group() else " "))
         start = match.end()
@@ -119,9 +119,16 @@ class StreamingTurn:
     interrupted by a dead worker) can be passed in to be streamed into again.
     """
 
-    def __init__(self, *, begin: Callable[[], Message], forbidden: list[str], message: Message | None = None,
-                 flush_seconds: float = FLUSH_SECONDS, sentence_limit: int = 6,
-                 cancelled: threading.Event | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        begin: Callable[[], Message],
+        forbidden: list[str],
+        message: Message | None = None,
+        flush_seconds: float = FLUSH_SECONDS,
+        sentence_limit: int = 6,
+        cancelled: threading.Event | None = None,
+    ) -> None:
         self.begin = begin
         self.sentence_limit = sentence_limit
         self.cancelled = cancelled
@@ -159,7 +166,9 @@ class StreamingTurn:
         if find_forbidden(self.text, self.forbidden):
             self.tainted = True
             return
-        visible = shape_turn(self.text[: max(0, len(self.text) - self.holdback)], self.sentence_limit, final=False).rstrip()
+        visible = shape_turn(
+            self.text[: max(0, len(self.text) - self.holdback)], self.sentence_limit, final=False
+        ).rstrip()
         if visible and visible != self.pushed and not is_pass(self.text):
             self._push(visible)
 

@@ -46,7 +46,12 @@ class PersonaAdmin(admin.ModelAdmin):
             {
                 "description": "What this persona believes and how they weigh evidence.",
                 "fields": [
-                    "personality", "bias", "stakes", "epistemology", "time_horizon", "flip_conditions",
+                    "personality",
+                    "bias",
+                    "stakes",
+                    "epistemology",
+                    "time_horizon",
+                    "flip_conditions",
                     "evidence_policy",
                 ],
             },
@@ -63,7 +68,8 @@ class PersonaAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return (
-            super().get_queryset(request)
+            super()
+            .get_queryset(request)
             .annotate(excerpt_total=Count("anchor_excerpts", distinct=True))
             .prefetch_related("decks")
         )

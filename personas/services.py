@@ -109,7 +109,8 @@ def persona_seed_load(*, force: bool = False) -> ImportResult | None:
 def _contract_files_at(path: Path) -> list[_ContractFile]:
     if path.is_dir():
         paths = sorted(
-            child for child in path.iterdir()
+            child
+            for child in path.iterdir()
             if child.is_file() and child.suffix.lower() == ".json" and not child.name.startswith(".")
         )
         if not paths:

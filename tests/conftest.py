@@ -92,9 +92,26 @@ def celery_worker_process(django_db_setup, django_db_blocker, worker_messages_ap
     log = open(ROOT / ".faultline" / "test-worker.log", "w")
     hostname = f"test-worker-{os.getpid()}@localhost"
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "faultline", "worker", "--pool", "threads", "--concurrency", "4",
-         "--loglevel", "INFO", "--hostname", hostname],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "faultline",
+            "worker",
+            "--pool",
+            "threads",
+            "--concurrency",
+            "4",
+            "--loglevel",
+            "INFO",
+            "--hostname",
+            hostname,
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 60
     while not celery_app.control.ping(destination=[hostname], timeout=0.5):

@@ -55,7 +55,11 @@ def test_it_starts_everything_and_stops_cleanly_on_ctrl_c(state_dir):
     port = free_port()
     launcher = subprocess.Popen(
         [sys.executable, "-m", "faultline", "run", "--port", str(port), "--concurrency", "2"],
-        cwd=ROOT, env=launcher_env(state), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=ROOT,
+        env=launcher_env(state),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     output = []
     try:
@@ -109,7 +113,11 @@ def test_it_says_clearly_when_the_port_is_taken(state_dir):
 
         result = subprocess.run(
             [sys.executable, "-m", "faultline", "run", "--port", str(port)],
-            cwd=ROOT, env=launcher_env(state_dir), capture_output=True, text=True, timeout=60,
+            cwd=ROOT,
+            env=launcher_env(state_dir),
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
 
     assert result.returncode == 1

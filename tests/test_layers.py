@@ -9,8 +9,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def lint_imports(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(Path(sys.executable).parent / "lint-imports"), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [str(Path(sys.executable).parent / "lint-imports"), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_the_layer_contracts_are_kept():
@@ -29,7 +34,13 @@ def test_an_upward_import_breaks_the_layers(tmp_path):
         shutil.copytree(ROOT / package, tree / package, ignore=shutil.ignore_patterns("__pycache__", "migrations"))
     shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
     (tree / "debates" / "upward.py").write_text("from orchestration import loop  # noqa: F401\n")
-    result = subprocess.run([str(Path(sys.executable).parent / "lint-imports")], cwd=tree, capture_output=True,
-                            text=True, timeout=120, env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"})
+    result = subprocess.run(
+        [str(Path(sys.executable).parent / "lint-imports")],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"},
+    )
     assert result.returncode != 0
     assert "debates.upward" in result.stdout and "orchestration" in result.stdout

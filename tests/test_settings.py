@@ -19,7 +19,10 @@ def manage(*args, **env):
 
 def test_production_settings_pass_the_deploy_check():
     result = manage(
-        "check", "--deploy", "--fail-level", "WARNING",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
         FAULTLINE_ENV="production",
         SECRET_KEY="x" * 20 + "a-long-random-production-secret-key-0123456789",
         ALLOWED_HOSTS="faultline.example.com",

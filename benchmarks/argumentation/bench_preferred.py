@@ -107,12 +107,18 @@ def main() -> None:
     solvers = options.solvers.split(",")
     seeds = [int(seed) for seed in options.seeds.split(",")]
 
-    print(f"# {datetime.date.today()} | {platform.processor() or platform.machine()} | "
-          f"{os.cpu_count()} cores | Python {platform.python_version()} | "
-          f"timeout {options.timeout:g} s | repeats {options.repeats}")
-    print("| family | n | seed | attacks | preferred | " + " | ".join(f"{s} solve" for s in solvers)
-          + " | " + " | ".join(f"{s} process" for s in solvers)
-          + " | pygarg/ours solve | pygarg/ours process | same answer |")
+    print(
+        f"# {datetime.date.today()} | {platform.processor() or platform.machine()} | "
+        f"{os.cpu_count()} cores | Python {platform.python_version()} | "
+        f"timeout {options.timeout:g} s | repeats {options.repeats}"
+    )
+    print(
+        "| family | n | seed | attacks | preferred | "
+        + " | ".join(f"{s} solve" for s in solvers)
+        + " | "
+        + " | ".join(f"{s} process" for s in solvers)
+        + " | pygarg/ours solve | pygarg/ours process | same answer |"
+    )
     print("|" + "---|" * (6 + 2 * len(solvers) + 2))
     all_agree = True
     timed_out: set[tuple[str, str]] = set()
@@ -143,8 +149,11 @@ def main() -> None:
                         timed_out.add((solver, family))
                 finished = [o for o in outcomes.values() if o["status"] == "ok"]
                 answers = {frozenset(o["extensions"]) for o in finished}
-                same = "yes" if len(answers) == 1 and len(finished) == len(solvers) else (
-                    "MISMATCH" if len(answers) > 1 else f"yes ({len(finished)} finished)")
+                same = (
+                    "yes"
+                    if len(answers) == 1 and len(finished) == len(solvers)
+                    else ("MISMATCH" if len(answers) > 1 else f"yes ({len(finished)} finished)")
+                )
                 repeated = [s for s, o in outcomes.items() if o["status"] == "ok" and o["duplicates"]]
                 if repeated:
                     same = f"DUPLICATES from {', '.join(repeated)}"
@@ -152,11 +161,15 @@ def main() -> None:
                 count = finished[0]["count"] if finished else "?"
                 ours = outcomes.get("faultline", {"status": "-"})
                 theirs = outcomes.get("pygarg", {"status": "-"})
-                print(f"| {label} | {size} | {seed} | {len(attacks)} | {count} | "
-                      + " | ".join(format_seconds(outcomes[s], "solve") for s in solvers) + " | "
-                      + " | ".join(format_seconds(outcomes[s], "process") for s in solvers) + " | "
-                      + f"{ratio(theirs, ours, 'solve')} | {ratio(theirs, ours, 'process')} | {same} |",
-                      flush=True)
+                print(
+                    f"| {label} | {size} | {seed} | {len(attacks)} | {count} | "
+                    + " | ".join(format_seconds(outcomes[s], "solve") for s in solvers)
+                    + " | "
+                    + " | ".join(format_seconds(outcomes[s], "process") for s in solvers)
+                    + " | "
+                    + f"{ratio(theirs, ours, 'solve')} | {ratio(theirs, ours, 'process')} | {same} |",
+                    flush=True,
+                )
                 for name, outcome in outcomes.items():
                     if outcome["status"] == "error":
                         print(f"  {name} failed: {outcome['detail']}", file=sys.stderr)

@@ -21,9 +21,7 @@ def debate_framework(size: int, seed: int) -> tuple[list[str], list[tuple[str, s
     return names, sorted(set(attacks))
 
 
-def random_framework(
-    size: int, seed: int, average_degree: float
-) -> tuple[list[str], list[tuple[str, str]]]:
+def random_framework(size: int, seed: int, average_degree: float) -> tuple[list[str], list[tuple[str, str]]]:
     """Erdos-Renyi: each ordered pair (self-attacks included) with probability degree / size."""
     rng = random.Random(f"random-{size}-{seed}-{average_degree}")
     names = [f"a{index}" for index in range(size)]

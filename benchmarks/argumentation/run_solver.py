@@ -99,5 +99,6 @@ def main() -> None:
         for extension in extensions:
             handle.write(" ".join(sorted(str(a) for a in extension)) + "\n")
 
+
 if __name__ == "__main__":
     main()

@@ -15,9 +15,9 @@ from crux.graph.outcome import convergence_reason, graph_outcome
 from crux.graph.prompts import CRYSTALLIZER, map_for_crystallizer
 from crux.graph.schemas import Crystallization
 from debates.models import Debate, Message
-from debates.services.messages import debate_totals
-from debates.services.events import event_append
 from debates.payloads import GraphUpdated
+from debates.services.events import event_append
+from debates.services.messages import debate_totals
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
 
@@ -50,8 +50,12 @@ def _prompt(debate: Debate, participants: list[str], graph: DisputeGraph, labels
     if earlier:
         parts.append("ALREADY READ (context only)\n" + "\n".join(_turn_line(m) for m in earlier))
     parts.append("NEW TURNS\n" + "\n".join(_turn_line(m) for m in window))
-    return Prompt(system_prefix=CRYSTALLIZER, messages=[{"role": "user", "content": "\n\n".join(parts)}],
-                  max_tokens=2500, temperature=0.2)
+    return Prompt(
+        system_prefix=CRYSTALLIZER,
+        messages=[{"role": "user", "content": "\n\n".join(parts)}],
+        max_tokens=2500,
+        temperature=0.2,
+    )
 
 
 def graph_crystallize(*, debate: Debate, through_turn: int, max_rounds: int, final: bool = False) -> str:
@@ -64,7 +68,8 @@ def graph_crystallize(*, debate: Debate, through_turn: int, max_rounds: int, fin
     first = state.crystallized_through + 1
     messages = list(
         Message.objects.filter(debate=debate, room__isnull=True, status=Message.Status.COMPLETE, turn__lte=through_turn)
-        .select_related("persona").order_by("turn")
+        .select_related("persona")
+        .order_by("turn")
     )
     window = [m for m in messages if m.turn >= first]
     if not window:
@@ -74,33 +79,66 @@ def graph_crystallize(*, debate: Debate, through_turn: int, max_rounds: int, fin
     graph = DisputeGraph.from_dict(state.graph)
 
     draft = gateway.extract(
-        role=Role.SYNTHESIS, prompt=_prompt(debate, participants, graph, graph.labels(), earlier, window),
-        schema=Crystallization, tag=CallTag(debate_id=debate.id, phase="crystallization"),
+        role=Role.SYNTHESIS,
+        prompt=_prompt(debate, participants, graph, graph.labels(), earlier, window),
+        schema=Crystallization,
+        tag=CallTag(debate_id=debate.id, phase="crystallization"),
     )
     round_no = len(state.rounds)
     transcript = Transcript(participants=tuple(participants), speakers={m.turn: m.persona.name for m in messages})
     batch = graph.apply_batch(draft.mutations(), transcript, round_no=round_no)
     for rejected in batch.rejected:
-        logger.info("Debate %s, crystallization %s: rejected %s (%s): %s", debate.id, round_no, rejected["op"],
-                    rejected["summary"], rejected["reason"])
+        logger.info(
+            "Debate %s, crystallization %s: rejected %s (%s): %s",
+            debate.id,
+            round_no,
+            rejected["op"],
+            rejected["summary"],
+            rejected["reason"],
+        )
 
     outcome = graph_outcome(graph, participants)
     speakers = {m.turn: m.persona.name for m in window}
-    moves = {tag.turn: {"turn": tag.turn, "persona": speakers[tag.turn], "move": tag.move}
-             for tag in draft.moves if tag.turn in speakers}
-    rounds = [*state.rounds, {"round": round_no, "turns": [first, through_turn], "labels": outcome.labels,
-                              "new_attacks": len(batch.new_attacks), "applied": len(batch.applied),
-                              "rejected": len(batch.rejected), "final": final}]
+    moves = {
+        tag.turn: {"turn": tag.turn, "persona": speakers[tag.turn], "move": tag.move}
+        for tag in draft.moves
+        if tag.turn in speakers
+    }
+    rounds = [
+        *state.rounds,
+        {
+            "round": round_no,
+            "turns": [first, through_turn],
+            "labels": outcome.labels,
+            "new_attacks": len(batch.new_attacks),
+            "applied": len(batch.applied),
+            "rejected": len(batch.rejected),
+            "final": final,
+        },
+    ]
     converged = state.converged or ("" if final else convergence_reason(rounds, max_rounds=max_rounds))
     payload = GraphUpdated(
-        round=round_no, turns=[first, through_turn], final=final, moves=[moves[turn] for turn in sorted(moves)],
-        applied=batch.applied, rejected=batch.rejected, removed=batch.removed, new_attacks=batch.new_attacks,
-        graph=graph.to_dict(), labels=outcome.labels, counts=outcome.counts, camps=outcome.camps,
-        common_ground=outcome.common_ground, disputes=outcome.disputes, regime=outcome.regime,
-        converged=converged, totals=debate_totals(debate.id),
+        round=round_no,
+        turns=[first, through_turn],
+        final=final,
+        moves=[moves[turn] for turn in sorted(moves)],
+        applied=batch.applied,
+        rejected=batch.rejected,
+        removed=batch.removed,
+        new_attacks=batch.new_attacks,
+        graph=graph.to_dict(),
+        labels=outcome.labels,
+        counts=outcome.counts,
+        camps=outcome.camps,
+        common_ground=outcome.common_ground,
+        disputes=outcome.disputes,
+        regime=outcome.regime,
+        converged=converged,
+        totals=debate_totals(debate.id),
     )
     with transaction.atomic():
         DisputeGraphState.objects.filter(pk=state.pk).update(
-            graph=graph.to_dict(), rounds=rounds, crystallized_through=through_turn, converged=converged)
+            graph=graph.to_dict(), rounds=rounds, crystallized_through=through_turn, converged=converged
+        )
         event_append(debate_id=debate.id, payload=payload)
     return converged

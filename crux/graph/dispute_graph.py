@@ -157,8 +157,9 @@ class DisputeGraph:
         if not claim:
             raise Rejected(f"{persona}'s stance says nothing")
         transcript.check_turn(persona, draft.turn)
-        return StanceDraft(persona=persona, side=side, claim=claim, turn=draft.turn,
-                           assumptions=_assumptions(draft.assumptions))
+        return StanceDraft(
+            persona=persona, side=side, claim=claim, turn=draft.turn, assumptions=_assumptions(draft.assumptions)
+        )
 
     def admit(self, mutation: Mutation, transcript: Transcript) -> Mutation:
         """The mutation with names and ids made exact, or Rejected with the rule it breaks."""
@@ -187,7 +188,9 @@ class DisputeGraph:
                 if held := self.stance_held(draft.persona, dispute_id):
                     if held.side == draft.side:
                         raise Rejected(f"{draft.persona} already says {held.side} on {dispute_id}")
-                    raise Rejected(f"{draft.persona} says {held.side} on {dispute_id}; changing sides is a concession first")
+                    raise Rejected(
+                        f"{draft.persona} says {held.side} on {dispute_id}; changing sides is a concession first"
+                    )
                 return AddStance(dispute=dispute_id, stance=draft)
             case AddReason():
                 stance_id = self._node_id(mutation.stance, "S")
@@ -203,13 +206,21 @@ class DisputeGraph:
                 held = self.stance_held(persona, stance.dispute)
                 side = stance.side if relation == SUPPORTS else other_side(stance.side)
                 if held is not None and held.side != side:
-                    raise Rejected(f"{persona} says {held.side} on {stance.dispute}, so cannot {relation[:-1]} {stance_id}")
+                    raise Rejected(
+                        f"{persona} says {held.side} on {stance.dispute}, so cannot {relation[:-1]} {stance_id}"
+                    )
                 if len(self.reasons_of(stance_id)) >= MAX_REASONS_PER_STANCE:
                     raise Rejected(f"{stance_id} already has {MAX_REASONS_PER_STANCE} reasons")
                 if any(r.relation == relation and _key(r.text) == _key(text) for r in self.reasons_of(stance_id)):
                     raise Rejected("that reason is already in the map")
-                return AddReason(stance=stance_id, persona=persona, relation=relation, text=text,
-                                 turn=mutation.turn, assumptions=_assumptions(mutation.assumptions))
+                return AddReason(
+                    stance=stance_id,
+                    persona=persona,
+                    relation=relation,
+                    text=text,
+                    turn=mutation.turn,
+                    assumptions=_assumptions(mutation.assumptions),
+                )
             case Concede():
                 persona = transcript.persona(mutation.persona)
                 target = self._node_id(mutation.target, "SR")
@@ -228,7 +239,9 @@ class DisputeGraph:
                         raise Rejected(f"{persona} holds no stance on {dispute.id} to give up")
                     if held.id != target and held.side == self.stances[target].side:
                         raise Rejected(f"{target} is on {persona}'s own side")
-                return Concede(persona=persona, target=target, turn=mutation.turn, what=_clean(mutation.what, NOTE_CHARS))
+                return Concede(
+                    persona=persona, target=target, turn=mutation.turn, what=_clean(mutation.what, NOTE_CHARS)
+                )
             case Reframe():
                 dispute_id = self._node_id(mutation.dispute, "D")
                 question = _clean(mutation.question, QUESTION_CHARS)
@@ -257,8 +270,16 @@ class DisputeGraph:
         return node_id
 
     def _add_stance(self, dispute_id: str, draft: StanceDraft, round_no: int) -> Stance:
-        stance = Stance(id=self._new_id("S"), dispute=dispute_id, holder=draft.persona, side=draft.side,
-                        claim=draft.claim, turn=draft.turn, round=round_no, assumptions=list(draft.assumptions))
+        stance = Stance(
+            id=self._new_id("S"),
+            dispute=dispute_id,
+            holder=draft.persona,
+            side=draft.side,
+            claim=draft.claim,
+            turn=draft.turn,
+            round=round_no,
+            assumptions=list(draft.assumptions),
+        )
         self.stances[stance.id] = stance
         return stance
 
@@ -266,23 +287,39 @@ class DisputeGraph:
         """Apply an admitted mutation; returns what happened, for the log and the page."""
         match mutation:
             case AddDispute():
-                dispute = Dispute(id=self._new_id("D"), question=mutation.question, turn=mutation.turn,
-                                  disagreement_type=mutation.disagreement_type, round=round_no)
+                dispute = Dispute(
+                    id=self._new_id("D"),
+                    question=mutation.question,
+                    turn=mutation.turn,
+                    disagreement_type=mutation.disagreement_type,
+                    round=round_no,
+                )
                 self.disputes[dispute.id] = dispute
                 stances = [self._add_stance(dispute.id, draft, round_no) for draft in mutation.stances]
                 sides = "; ".join(f"{s.side}: {s.holder}" for s in stances)
                 return _effect(mutation, f"{dispute.id} opened: {dispute.question} ({sides})", persona="")
             case AddStance():
                 stance = self._add_stance(mutation.dispute, mutation.stance, round_no)
-                return _effect(mutation, f"{stance.id}: {stance.holder} says {stance.side} on {stance.dispute}",
-                               persona=stance.holder)
+                return _effect(
+                    mutation,
+                    f"{stance.id}: {stance.holder} says {stance.side} on {stance.dispute}",
+                    persona=stance.holder,
+                )
             case AddReason():
-                reason = Reason(id=self._new_id("R"), stance=mutation.stance, holder=mutation.persona,
-                                relation=mutation.relation, text=mutation.text, turn=mutation.turn, round=round_no,
-                                assumptions=list(mutation.assumptions))
+                reason = Reason(
+                    id=self._new_id("R"),
+                    stance=mutation.stance,
+                    holder=mutation.persona,
+                    relation=mutation.relation,
+                    text=mutation.text,
+                    turn=mutation.turn,
+                    round=round_no,
+                    assumptions=list(mutation.assumptions),
+                )
                 self.reasons[reason.id] = reason
-                return _effect(mutation, f"{reason.id}: {reason.holder} {reason.relation} {reason.stance}",
-                               persona=reason.holder)
+                return _effect(
+                    mutation, f"{reason.id}: {reason.holder} {reason.relation} {reason.stance}", persona=reason.holder
+                )
             case Concede():
                 return self._concede(mutation, round_no)
             case Reframe():
@@ -290,15 +327,26 @@ class DisputeGraph:
                 return _effect(mutation, f"{mutation.dispute} reframed: {mutation.question}", persona=mutation.persona)
             case ProposeCrux():
                 self.disputes[mutation.dispute].crux_proposed_by.append(mutation.persona)
-                return _effect(mutation, f"{mutation.persona} calls {mutation.dispute} the crux", persona=mutation.persona)
+                return _effect(
+                    mutation, f"{mutation.persona} calls {mutation.dispute} the crux", persona=mutation.persona
+                )
         raise TypeError(mutation)
 
     def _concede(self, concession: Concede, round_no: int) -> dict:
         persona, target = concession.persona, concession.target
         dispute = self.dispute_of(target)
-        entry = {"round": round_no, "turn": concession.turn, "persona": persona, "target": target,
-                 "target_text": self.text_of(target), "dispute": dispute.id, "question": dispute.question,
-                 "what": concession.what, "removed": [], "settled": None}
+        entry = {
+            "round": round_no,
+            "turn": concession.turn,
+            "persona": persona,
+            "target": target,
+            "target_text": self.text_of(target),
+            "dispute": dispute.id,
+            "question": dispute.question,
+            "what": concession.what,
+            "removed": [],
+            "settled": None,
+        }
         if target in self.reasons and self.reasons[target].holder != persona:
             self.reasons[target].granted_by.append(persona)
             entry["effect"] = "granted"
@@ -342,10 +390,16 @@ class DisputeGraph:
             return None
         dispute = self.disputes.pop(dispute_id)
         settled = {
-            "dispute": dispute_id, "question": dispute.question, "disagreement_type": dispute.disagreement_type,
-            "answer": sides.pop() if sides else "", "holders": [s.holder for s in stances],
+            "dispute": dispute_id,
+            "question": dispute.question,
+            "disagreement_type": dispute.disagreement_type,
+            "answer": sides.pop() if sides else "",
+            "holders": [s.holder for s in stances],
             "claims": [{"persona": s.holder, "claim": s.claim} for s in stances],
-            "conceded_by": entry["persona"], "what": entry["what"], "round": round_no, "turn": entry["turn"],
+            "conceded_by": entry["persona"],
+            "what": entry["what"],
+            "round": round_no,
+            "turn": entry["turn"],
         }
         entry["removed"] += self._remove([s.id for s in stances])
         entry["removed"].append(dispute_id)
@@ -359,8 +413,13 @@ class DisputeGraph:
         present = set(self.arguments()) | set(self.disputes)
         ordered = in_turn_order(mutations)
         for mutation in ordered[MAX_BATCH:]:
-            result.rejected.append({"op": mutation.op, "summary": mutation.describe(),
-                                    "reason": f"more than {MAX_BATCH} changes in one crystallization"})
+            result.rejected.append(
+                {
+                    "op": mutation.op,
+                    "summary": mutation.describe(),
+                    "reason": f"more than {MAX_BATCH} changes in one crystallization",
+                }
+            )
         for mutation in ordered[:MAX_BATCH]:
             try:
                 admitted = self.admit(mutation, transcript)
@@ -370,7 +429,9 @@ class DisputeGraph:
             result.applied.append(self.apply(admitted, round_no))
         after = self.attacks()
         result.removed = sorted(present - set(self.arguments()) - set(self.disputes), key=_id_order)
-        result.new_attacks = self._describe_attacks([edge for edge in after if edge not in before], set(after), round_no)
+        result.new_attacks = self._describe_attacks(
+            [edge for edge in after if edge not in before], set(after), round_no
+        )
         self.recent_attacks = (result.new_attacks + self.recent_attacks)[:RECENT_ATTACKS]
         remaining = set(self.arguments())
         for attack in self.recent_attacks:
@@ -383,12 +444,19 @@ class DisputeGraph:
             if (target, attacker) in seen:
                 continue
             seen.add((attacker, target))
-            described.append({
-                "from": attacker, "to": target, "mutual": (target, attacker) in all_edges, "round": round_no,
-                "from_holder": self.holder_of(attacker), "to_holder": self.holder_of(target),
-                "from_text": self.text_of(attacker), "to_text": self.text_of(target),
-                "dispute": self.dispute_of(target).id,
-            })
+            described.append(
+                {
+                    "from": attacker,
+                    "to": target,
+                    "mutual": (target, attacker) in all_edges,
+                    "round": round_no,
+                    "from_holder": self.holder_of(attacker),
+                    "to_holder": self.holder_of(target),
+                    "from_text": self.text_of(attacker),
+                    "to_text": self.text_of(target),
+                    "dispute": self.dispute_of(target).id,
+                }
+            )
         return described
 
     # ── persistence ───────────────────────────────────────────────────────────────────────────
@@ -398,14 +466,44 @@ class DisputeGraph:
             return [a.to_dict() for a in items]
 
         return {
-            "disputes": [{"id": d.id, "question": d.question, "disagreement_type": d.disagreement_type, "turn": d.turn,
-                          "round": d.round, "crux_proposed_by": list(d.crux_proposed_by)} for d in self.disputes.values()],
-            "stances": [{"id": s.id, "dispute": s.dispute, "holder": s.holder, "side": s.side, "claim": s.claim,
-                         "turn": s.turn, "round": s.round, "assumptions": assumptions(s.assumptions)}
-                        for s in self.stances.values()],
-            "reasons": [{"id": r.id, "stance": r.stance, "holder": r.holder, "relation": r.relation, "text": r.text,
-                         "turn": r.turn, "round": r.round, "assumptions": assumptions(r.assumptions),
-                         "granted_by": list(r.granted_by)} for r in self.reasons.values()],
+            "disputes": [
+                {
+                    "id": d.id,
+                    "question": d.question,
+                    "disagreement_type": d.disagreement_type,
+                    "turn": d.turn,
+                    "round": d.round,
+                    "crux_proposed_by": list(d.crux_proposed_by),
+                }
+                for d in self.disputes.values()
+            ],
+            "stances": [
+                {
+                    "id": s.id,
+                    "dispute": s.dispute,
+                    "holder": s.holder,
+                    "side": s.side,
+                    "claim": s.claim,
+                    "turn": s.turn,
+                    "round": s.round,
+                    "assumptions": assumptions(s.assumptions),
+                }
+                for s in self.stances.values()
+            ],
+            "reasons": [
+                {
+                    "id": r.id,
+                    "stance": r.stance,
+                    "holder": r.holder,
+                    "relation": r.relation,
+                    "text": r.text,
+                    "turn": r.turn,
+                    "round": r.round,
+                    "assumptions": assumptions(r.assumptions),
+                    "granted_by": list(r.granted_by),
+                }
+                for r in self.reasons.values()
+            ],
             "next_id": dict(self.next_id),
             "settled": list(self.settled),
             "concessions": list(self.concessions),
@@ -419,10 +517,17 @@ class DisputeGraph:
         for d in data.get("disputes", []):
             graph.disputes[d["id"]] = Dispute(**{**d, "crux_proposed_by": list(d.get("crux_proposed_by", []))})
         for s in data.get("stances", []):
-            graph.stances[s["id"]] = Stance(**{**s, "assumptions": [Assumption.from_dict(a) for a in s.get("assumptions", [])]})
+            graph.stances[s["id"]] = Stance(
+                **{**s, "assumptions": [Assumption.from_dict(a) for a in s.get("assumptions", [])]}
+            )
         for r in data.get("reasons", []):
-            graph.reasons[r["id"]] = Reason(**{**r, "assumptions": [Assumption.from_dict(a) for a in r.get("assumptions", [])],
-                                               "granted_by": list(r.get("granted_by", []))})
+            graph.reasons[r["id"]] = Reason(
+                **{
+                    **r,
+                    "assumptions": [Assumption.from_dict(a) for a in r.get("assumptions", [])],
+                    "granted_by": list(r.get("granted_by", [])),
+                }
+            )
         graph.next_id.update(data.get("next_id", {}))
         graph.settled = list(data.get("settled", []))
         graph.concessions = list(data.get("concessions", []))

@@ -13,7 +13,6 @@ SUPPORTS, ATTACKS = "supports", "attacks"
 DISAGREEMENT_TYPES = ("horizon", "evidence", "values", "definition", "claim", "premise")
 
 
-
 class Rejected(Exception):
     """A mutation that breaks a rule of the graph; the message says which."""
 

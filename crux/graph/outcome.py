@@ -61,9 +61,17 @@ def _argument_summary(graph: DisputeGraph, argument_id: str, labels: dict[str, s
     else:
         reason = graph.reasons[argument_id]
         kind, text, relation = "reason", reason.text, reason.relation
-    return {"id": argument_id, "kind": kind, "text": text, "holder": graph.holder_of(argument_id),
-            "side": graph.side_of(argument_id), "relation": relation, "dispute": dispute.id,
-            "question": dispute.question, "label": labels.get(argument_id, "UNDEC")}
+    return {
+        "id": argument_id,
+        "kind": kind,
+        "text": text,
+        "holder": graph.holder_of(argument_id),
+        "side": graph.side_of(argument_id),
+        "relation": relation,
+        "dispute": dispute.id,
+        "question": dispute.question,
+        "label": labels.get(argument_id, "UNDEC"),
+    }
 
 
 def _dispute_status(graph: DisputeGraph, dispute_id: str, labels: dict[str, str]) -> tuple[str, str]:
@@ -83,13 +91,17 @@ def _camps(graph: DisputeGraph, preferred: list[frozenset], personas: list[str])
     order = sorted((p for p in personas if held[p]), key=lambda p: -len(held[p]))
     chosen: dict[int, list[str]] = {}
     for persona in order:
-        best = max(range(len(preferred)),
-                   key=lambda i: (len(preferred[i] & held[persona]), i in chosen, -i))
+        best = max(range(len(preferred)), key=lambda i: (len(preferred[i] & held[persona]), i in chosen, -i))
         chosen.setdefault(best, []).append(persona)
     ranking = sorted(chosen.items(), key=lambda item: (-len(item[1]), min(personas.index(p) for p in item[1])))
     position = {a: i for i, a in enumerate(graph.arguments())}
-    camps = [{"personas": sorted(members, key=personas.index),
-              "arguments": sorted(preferred[index], key=position.__getitem__)} for index, members in ranking]
+    camps = [
+        {
+            "personas": sorted(members, key=personas.index),
+            "arguments": sorted(preferred[index], key=position.__getitem__),
+        }
+        for index, members in ranking
+    ]
     return camps, [p for p in personas if not held[p]]
 
 
@@ -112,10 +124,16 @@ def _crux_assumptions(graph: DisputeGraph, disputed: list[str], framework) -> li
     found: dict[str, dict] = {}
     for argument in disputed:
         for assumption in _depends_on(graph, argument):
-            entry = found.setdefault(_key(assumption.text), {
-                "assumption": assumption.text, "settling_question": "", "dependents": [], "disputes": [],
-                "source": "assumption",
-            })
+            entry = found.setdefault(
+                _key(assumption.text),
+                {
+                    "assumption": assumption.text,
+                    "settling_question": "",
+                    "dependents": [],
+                    "disputes": [],
+                    "source": "assumption",
+                },
+            )
             entry["settling_question"] = entry["settling_question"] or assumption.settling_question
             if argument not in entry["dependents"]:
                 entry["dependents"].append(argument)
@@ -123,10 +141,16 @@ def _crux_assumptions(graph: DisputeGraph, disputed: list[str], framework) -> li
         # Nobody named an assumption: the disputes the camps split on are the cruxes themselves.
         for argument in disputed:
             dispute = graph.dispute_of(argument)
-            entry = found.setdefault(dispute.id, {
-                "assumption": dispute.question, "settling_question": dispute.question, "dependents": [],
-                "disputes": [], "source": "dispute",
-            })
+            entry = found.setdefault(
+                dispute.id,
+                {
+                    "assumption": dispute.question,
+                    "settling_question": dispute.question,
+                    "dependents": [],
+                    "disputes": [],
+                    "source": "dispute",
+                },
+            )
             entry["dependents"].append(argument)
     for entry in found.values():
         entry["count"] = len(entry["dependents"])
@@ -155,11 +179,17 @@ def graph_outcome(graph: DisputeGraph, personas: list[str] | None = None) -> Gra
     for dispute in graph.disputes.values():
         status, winner = _dispute_status(graph, dispute.id, labels)
         stances = graph.stances_of(dispute.id)
-        outcome.disputes.append({
-            "id": dispute.id, "question": dispute.question, "disagreement_type": dispute.disagreement_type,
-            "status": status, "winner": winner, "crux_proposed_by": list(dispute.crux_proposed_by),
-            "sides": {side: [s.holder for s in stances if s.side == side] for side in (YES, NO)},
-        })
+        outcome.disputes.append(
+            {
+                "id": dispute.id,
+                "question": dispute.question,
+                "disagreement_type": dispute.disagreement_type,
+                "status": status,
+                "winner": winner,
+                "crux_proposed_by": list(dispute.crux_proposed_by),
+                "sides": {side: [s.holder for s in stances if s.side == side] for side in (YES, NO)},
+            }
+        )
 
     if len(graph):
         preferred = list(itertools.islice(framework.iter_extensions(Semantics.PREFERRED), MAX_EXTENSIONS))

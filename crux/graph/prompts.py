@@ -39,11 +39,15 @@ def map_for_crystallizer(graph: DisputeGraph, labels: dict[str, str]) -> str:
     for dispute in graph.disputes.values():
         lines.append(f"{dispute.id} [{dispute.disagreement_type}] {dispute.question}")
         for stance in graph.stances_of(dispute.id):
-            lines.append(f"  {stance.id} {stance.side} — {stance.holder}: {stance.claim} [{labels.get(stance.id, 'UNDEC')}]")
+            lines.append(
+                f"  {stance.id} {stance.side} — {stance.holder}: {stance.claim} [{labels.get(stance.id, 'UNDEC')}]"
+            )
             for reason in graph.reasons_of(stance.id):
                 granted = f" (granted by {', '.join(reason.granted_by)})" if reason.granted_by else ""
-                lines.append(f"    {reason.id} {reason.relation} {stance.id} — {reason.holder}: {reason.text}"
-                             f" [{labels.get(reason.id, 'UNDEC')}]{granted}")
+                lines.append(
+                    f"    {reason.id} {reason.relation} {stance.id} — {reason.holder}: {reason.text}"
+                    f" [{labels.get(reason.id, 'UNDEC')}]{granted}"
+                )
     return "\n".join(lines)
 
 
@@ -60,8 +64,13 @@ def map_for_persona(graph: DisputeGraph, labels: dict[str, str], persona: str) -
         )
         status = "open" if any(labels.get(s.id) == "UNDEC" for s in stances) else "decided"
         lines.append(f"• {dispute.question} — {sides} ({status})")
-        against = [r.text for s in stances if s.holder == persona for r in graph.reasons_of(s.id)
-                   if r.relation == "attacks" and persona not in r.granted_by]
+        against = [
+            r.text
+            for s in stances
+            if s.holder == persona
+            for r in graph.reasons_of(s.id)
+            if r.relation == "attacks" and persona not in r.granted_by
+        ]
         if against:
             lines.append("  Objections to you still standing: " + "; ".join(against[:2]))
     lines.append(PERSONA_MAP_HINT)

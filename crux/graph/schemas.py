@@ -69,7 +69,9 @@ class ReasonProposal(BaseModel):
 
 class ConcessionProposal(BaseModel):
     persona: str = Field(description="Exact name of who conceded")
-    target_id: str = Field(description="Id of the stance (S..) they gave up, or the reason (R..) they withdrew or granted")
+    target_id: str = Field(
+        description="Id of the stance (S..) they gave up, or the reason (R..) they withdrew or granted"
+    )
     what: str = Field(description="What they conceded, in a few words")
     turn: int
 
@@ -101,16 +103,35 @@ class Crystallization(BaseModel):
             return tuple(Assumption(text=a.assumption, settling_question=a.settling_question) for a in items)
 
         def stance(s: StanceProposal | StanceAddition) -> StanceDraft:
-            return StanceDraft(persona=s.persona, side=s.side, claim=s.claim, turn=s.turn,
-                               assumptions=assumptions(s.assumptions))
+            return StanceDraft(
+                persona=s.persona, side=s.side, claim=s.claim, turn=s.turn, assumptions=assumptions(s.assumptions)
+            )
 
         return [
-            *(AddDispute(question=d.question, disagreement_type=d.disagreement_type,
-                         stances=tuple(stance(s) for s in d.stances)) for d in self.new_disputes),
+            *(
+                AddDispute(
+                    question=d.question,
+                    disagreement_type=d.disagreement_type,
+                    stances=tuple(stance(s) for s in d.stances),
+                )
+                for d in self.new_disputes
+            ),
             *(AddStance(dispute=s.dispute_id, stance=stance(s)) for s in self.new_stances),
-            *(AddReason(stance=r.stance_id, persona=r.persona, relation=r.relation, text=r.text, turn=r.turn,
-                        assumptions=assumptions(r.assumptions)) for r in self.new_reasons),
+            *(
+                AddReason(
+                    stance=r.stance_id,
+                    persona=r.persona,
+                    relation=r.relation,
+                    text=r.text,
+                    turn=r.turn,
+                    assumptions=assumptions(r.assumptions),
+                )
+                for r in self.new_reasons
+            ),
             *(Concede(persona=c.persona, target=c.target_id, turn=c.turn, what=c.what) for c in self.concessions),
-            *(Reframe(dispute=r.dispute_id, question=r.question, persona=r.persona, turn=r.turn) for r in self.reframes),
+            *(
+                Reframe(dispute=r.dispute_id, question=r.question, persona=r.persona, turn=r.turn)
+                for r in self.reframes
+            ),
             *(ProposeCrux(dispute=c.dispute_id, persona=c.persona, turn=c.turn) for c in self.crux_proposals),
         ]

@@ -11,10 +11,10 @@ from django.utils import timezone
 
 from crux import staging
 from crux.models import CruxRoom, DisagreementCandidate
+from crux.prompts import DISAGREEMENT_DETECTOR
 from crux.schemas import DisagreementScan
 from crux.services.rooms import room_open
 from debates.models import Debate, Message
-from crux.prompts import DISAGREEMENT_DETECTOR
 from debates.services.transcripts import transcript_of
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, ModelError, Prompt, Role
@@ -46,22 +46,28 @@ def _tracked(candidate: DisagreementCandidate) -> staging.TrackedCandidate:
 
 def _scan(debate: Debate, messages: list[Message], candidates: list[DisagreementCandidate]) -> DisagreementScan:
     names = {p.id: p.name for p in debate.personas.all()}
-    known = "\n".join(
-        f"[{c.id}] {names[c.persona_a_id]} vs {names[c.persona_b_id]}: {c.dispute}" for c in candidates
-    ) or "(none yet)"
+    known = (
+        "\n".join(f"[{c.id}] {names[c.persona_a_id]} vs {names[c.persona_b_id]}: {c.dispute}" for c in candidates)
+        or "(none yet)"
+    )
     transcript = transcript_of(messages)
     prompt = Prompt(
         system_prefix=DISAGREEMENT_DETECTOR,
-        messages=[{
-            "role": "user",
-            "content": f"Participants: {', '.join(names.values())}\n\nKNOWN DISPUTES\n{known}\n\n"
-                       f"LATEST MESSAGES\n{transcript}",
-        }],
+        messages=[
+            {
+                "role": "user",
+                "content": f"Participants: {', '.join(names.values())}\n\nKNOWN DISPUTES\n{known}\n\n"
+                f"LATEST MESSAGES\n{transcript}",
+            }
+        ],
         max_tokens=500,
         temperature=0.2,
     )
     return gateway.extract(
-        role=Role.EXTRACTION, prompt=prompt, schema=DisagreementScan, tag=CallTag(debate_id=debate.id, phase="detection")
+        role=Role.EXTRACTION,
+        prompt=prompt,
+        schema=DisagreementScan,
+        tag=CallTag(debate_id=debate.id, phase="detection"),
     )
 
 
@@ -88,8 +94,14 @@ def detection_run(*, debate_id, window: int, message_ids: list[int]) -> list[Cru
         a, b = by_name.get(found.persona_a.strip().lower()), by_name.get(found.persona_b.strip().lower())
         if a is None or b is None or a == b:
             continue
-        findings.append(staging.Finding(pair=staging.pair_of(a, b), dispute=found.dispute.strip(),
-                                        confidence=found.confidence, known_id=found.known_id))
+        findings.append(
+            staging.Finding(
+                pair=staging.pair_of(a, b),
+                dispute=found.dispute.strip(),
+                confidence=found.confidence,
+                known_id=found.known_id,
+            )
+        )
 
     tracked = [_tracked(c) for c in candidates]
     created = staging.observe(tracked, window=window, findings=findings, message_ids=message_ids)
@@ -99,21 +111,36 @@ def detection_run(*, debate_id, window: int, message_ids: list[int]) -> list[Cru
         _window_done(debate_id, window)
         for item in tracked:
             row = rows[item.id]
-            row.consecutive_windows, row.seen_count, row.last_window = item.consecutive_windows, item.seen_count, item.last_window
+            row.consecutive_windows, row.seen_count, row.last_window = (
+                item.consecutive_windows,
+                item.seen_count,
+                item.last_window,
+            )
             row.confidence, row.source_message_ids = item.confidence, item.source_message_ids
-            row.save(update_fields=["consecutive_windows", "seen_count", "last_window", "confidence", "source_message_ids"])
+            row.save(
+                update_fields=["consecutive_windows", "seen_count", "last_window", "confidence", "source_message_ids"]
+            )
         for item in created:
             row = DisagreementCandidate.objects.create(
-                debate=debate, persona_a_id=item.pair[0], persona_b_id=item.pair[1], dispute=item.dispute,
-                consecutive_windows=item.consecutive_windows, seen_count=item.seen_count,
-                last_window=item.last_window, confidence=item.confidence, source_message_ids=item.source_message_ids,
+                debate=debate,
+                persona_a_id=item.pair[0],
+                persona_b_id=item.pair[1],
+                dispute=item.dispute,
+                consecutive_windows=item.consecutive_windows,
+                seen_count=item.seen_count,
+                last_window=item.last_window,
+                confidence=item.confidence,
+                source_message_ids=item.source_message_ids,
             )
             item.id = row.id
             rows[row.id] = row
         # A claim nobody has raised for three windows, and that never reached a room, is dropped.
         DisagreementCandidate.objects.filter(
-            debate=debate, status=DisagreementCandidate.Status.ACTIVE, room__isnull=True,
-            consecutive_windows=0, last_window__lte=window - 3,
+            debate=debate,
+            status=DisagreementCandidate.Status.ACTIVE,
+            room__isnull=True,
+            consecutive_windows=0,
+            last_window__lte=window - 3,
         ).update(status=DisagreementCandidate.Status.ABANDONED)
         now = timezone.now()
         for item in tracked + created:
@@ -121,7 +148,9 @@ def detection_run(*, debate_id, window: int, message_ids: list[int]) -> list[Cru
                 debate=debate, persona_a_id=item.pair[0], persona_b_id=item.pair[1]
             ).aggregate(at=Max("created_at"))["at"]
             if staging.ready_to_open(
-                item, now=now.timestamp(), pair_last_room_at=last_room.timestamp() if last_room else None,
+                item,
+                now=now.timestamp(),
+                pair_last_room_at=last_room.timestamp() if last_room else None,
                 thresholds=thresholds(),
             ):
                 opened.append(room_open(candidate=rows[item.id]))

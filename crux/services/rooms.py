@@ -4,21 +4,19 @@ orchestration/rooms.py."""
 
 from __future__ import annotations
 
-
 from django.db import transaction
 from django.utils import timezone
 
 from crux.models import CruxCard, CruxRoom, DisagreementCandidate
-from crux.schemas import CruxCardDraft, CruxExitCheck
-from debates.models import Message
 from crux.prompts import CRUX_CARD_WRITER, CRUX_EXIT_JUDGE
+from crux.schemas import CruxCardDraft, CruxExitCheck
+from debates import payloads as p
+from debates.models import Message
 from debates.services.events import event_append
 from debates.services.transcripts import transcript_of
-from debates import payloads as p
 from debates.state import SUITS
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
-
 
 
 def room_open(*, candidate: DisagreementCandidate) -> CruxRoom:
@@ -34,12 +32,17 @@ def room_open(*, candidate: DisagreementCandidate) -> CruxRoom:
             suit=SUITS[index % len(SUITS)],
         )
         DisagreementCandidate.objects.filter(pk=candidate.pk).update(status=DisagreementCandidate.Status.IN_CRUX_ROOM)
-        event_append(debate_id=room.debate_id, payload=p.RoomOpened(
-            room_id=room.id,
-            persona_a=p.NamedPersona(id=room.persona_a_id, name=room.persona_a.name),
-            persona_b=p.NamedPersona(id=room.persona_b_id, name=room.persona_b.name),
-            question=room.question, suit=room.suit, trigger_message_ids=room.trigger_message_ids,
-        ))
+        event_append(
+            debate_id=room.debate_id,
+            payload=p.RoomOpened(
+                room_id=room.id,
+                persona_a=p.NamedPersona(id=room.persona_a_id, name=room.persona_a.name),
+                persona_b=p.NamedPersona(id=room.persona_b_id, name=room.persona_b.name),
+                question=room.question,
+                suit=room.suit,
+                trigger_message_ids=room.trigger_message_ids,
+            ),
+        )
     return room
 
 
@@ -50,12 +53,15 @@ def room_close(room: CruxRoom, *, exit_reason: str, failure: str = "") -> None:
         room.failure_reason = failure
         room.finished_at = timezone.now()
         room.save(update_fields=["status", "exit_reason", "failure_reason", "finished_at"])
-        event_append(debate_id=room.debate_id,
-                     payload=p.RoomClosed(room_id=room.id, exit_reason=exit_reason, failure=failure))
+        event_append(
+            debate_id=room.debate_id, payload=p.RoomClosed(room_id=room.id, exit_reason=exit_reason, failure=failure)
+        )
 
 
 def _transcript(room: CruxRoom) -> str:
-    messages = Message.objects.filter(room=room, status=Message.Status.COMPLETE).select_related("persona").order_by("turn")
+    messages = (
+        Message.objects.filter(room=room, status=Message.Status.COMPLETE).select_related("persona").order_by("turn")
+    )
     return transcript_of(messages)
 
 
@@ -66,9 +72,13 @@ def crux_surfaced(room: CruxRoom) -> bool:
         max_tokens=200,
         temperature=0.0,
     )
-    check = gateway.extract_or_skip(role=Role.JUDGING, prompt=prompt, schema=CruxExitCheck,
-                                    tag=CallTag(debate_id=room.debate_id, phase="crux_exit_check"),
-                                    what=f"Exit check in room {room.id}")
+    check = gateway.extract_or_skip(
+        role=Role.JUDGING,
+        prompt=prompt,
+        schema=CruxExitCheck,
+        tag=CallTag(debate_id=room.debate_id, phase="crux_exit_check"),
+        what=f"Exit check in room {room.id}",
+    )
     return check is not None and check.surfaced
 
 
@@ -79,10 +89,15 @@ def card_post(*, debate_id, card: p.Card) -> None:
 
 def _room_card(card: CruxCard, room: CruxRoom) -> p.Card:
     return p.Card(
-        id=card.id, room_id=room.id, question=card.question,
+        id=card.id,
+        room_id=room.id,
+        question=card.question,
         positions=[p.CardPosition(persona_id=int(pid), **data) for pid, data in card.positions.items()],
-        disagreement_type=card.disagreement_type, diagnosis=card.diagnosis,
-        resolved=card.resolved, resolution=card.resolution, suit=room.suit,
+        disagreement_type=card.disagreement_type,
+        diagnosis=card.diagnosis,
+        resolved=card.resolved,
+        resolution=card.resolution,
+        suit=room.suit,
     )
 
 
@@ -90,28 +105,47 @@ def card_extract(room: CruxRoom) -> CruxCard:
     a, b = room.persona_a, room.persona_b
     prompt = Prompt(
         system_prefix=CRUX_CARD_WRITER,
-        messages=[{"role": "user", "content": f"People: {a.name}, {b.name}\nDisagreement that opened the room: "
-                                               f'"{room.question}"\n\nCONVERSATION\n{_transcript(room)}'}],
+        messages=[
+            {
+                "role": "user",
+                "content": f"People: {a.name}, {b.name}\nDisagreement that opened the room: "
+                f'"{room.question}"\n\nCONVERSATION\n{_transcript(room)}',
+            }
+        ],
         max_tokens=900,
         temperature=0.2,
     )
-    draft = gateway.extract(role=Role.SYNTHESIS, prompt=prompt, schema=CruxCardDraft,
-                            tag=CallTag(debate_id=room.debate_id, phase="crux_card"))
+    draft = gateway.extract(
+        role=Role.SYNTHESIS,
+        prompt=prompt,
+        schema=CruxCardDraft,
+        tag=CallTag(debate_id=room.debate_id, phase="crux_card"),
+    )
     by_name = {a.name.lower(): a, b.name.lower(): b}
     positions = {}
-    for position, fallback in zip(draft.positions, (a, b)):
+    # The model may return more or fewer than two positions; only the first two are the pair's.
+    for position, fallback in zip(draft.positions, (a, b), strict=False):
         persona = by_name.get(position.persona.strip().lower(), fallback)
         positions[str(persona.id)] = {
-            "name": persona.name, "position": position.position,
-            "reasoning": position.reasoning, "falsifier": position.falsifier,
+            "name": persona.name,
+            "position": position.position,
+            "reasoning": position.reasoning,
+            "falsifier": position.falsifier,
         }
     for persona in (a, b):  # the model named one person twice: keep both seats on the card
-        positions.setdefault(str(persona.id), {"name": persona.name, "position": "NUANCED", "reasoning": "", "falsifier": ""})
+        positions.setdefault(
+            str(persona.id), {"name": persona.name, "position": "NUANCED", "reasoning": "", "falsifier": ""}
+        )
     with transaction.atomic():
         card = CruxCard.objects.create(
-            room=room, debate_id=room.debate_id, question=draft.question, positions=positions,
-            disagreement_type=draft.disagreement_type, diagnosis=draft.diagnosis,
-            resolved=draft.resolved, resolution=draft.resolution,
+            room=room,
+            debate_id=room.debate_id,
+            question=draft.question,
+            positions=positions,
+            disagreement_type=draft.disagreement_type,
+            diagnosis=draft.diagnosis,
+            resolved=draft.resolved,
+            resolution=draft.resolution,
         )
         card_post(debate_id=room.debate_id, card=_room_card(card, room))
         if room.candidate_id:

@@ -17,9 +17,9 @@ from debates.blackboard import updates
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection, RoundRecord
 from debates.blackboard.schemas import PositionUpdate, ReflectionDraft, RoundRecordDraft
 from debates.models import Debate, Message
+from debates.payloads import LedgerUpdated
 from debates.services.events import event_append
 from debates.services.transcripts import transcript_of
-from debates.payloads import LedgerUpdated
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
 
@@ -55,9 +55,13 @@ def _ledger_payload(state: PositionState, names: dict[int, str]) -> LedgerUpdate
         return [{**item, "name": names.get(item["with"], "?")} for item in items]
 
     return LedgerUpdated(
-        persona_id=state.persona_id, name=names.get(state.persona_id, ""),
-        stance=state.overall_stance, concessions=state.concessions, shifts=state.shifts,
-        agreements=named(state.agreements), disagreements=named(state.disagreements),
+        persona_id=state.persona_id,
+        name=names.get(state.persona_id, ""),
+        stance=state.overall_stance,
+        concessions=state.concessions,
+        shifts=state.shifts,
+        agreements=named(state.agreements),
+        disagreements=named(state.disagreements),
         unanswered=state.unanswered_challenges[-4:],
     )
 
@@ -68,26 +72,41 @@ def ledger_update(*, message_id: int) -> bool:
     debate, speaker = message.debate, message.persona
     names = _participants(debate)
     state, _ = PositionState.objects.get_or_create(debate=debate, persona=speaker)
-    recent = Message.objects.filter(debate=debate, room=message.room, status=Message.Status.COMPLETE,
-                                    turn__lt=message.turn).select_related("persona").order_by("-turn")[:3]
+    recent = (
+        Message.objects.filter(debate=debate, room=message.room, status=Message.Status.COMPLETE, turn__lt=message.turn)
+        .select_related("persona")
+        .order_by("-turn")[:3]
+    )
     context = transcript_of(reversed(list(recent))) or "(none)"
     notes = BlackboardNotes.objects.filter(debate=debate).first()
-    open_proposals = "\n".join(f"- {p['by']}: {p['proposal']}" for p in (notes.proposals if notes else [])[-3:]
-                               if p["by"] != speaker.name) or "(none)"
+    open_proposals = (
+        "\n".join(
+            f"- {p['by']}: {p['proposal']}" for p in (notes.proposals if notes else [])[-3:] if p["by"] != speaker.name
+        )
+        or "(none)"
+    )
     prompt = Prompt(
         system_prefix=LEDGER_KEEPER,
-        messages=[{"role": "user", "content":
-                   f"Participants: {', '.join(names.values())}\n\n{speaker.name}'s current position state:\n"
-                   f"{json.dumps(_state_dict(state), ensure_ascii=False)}\n\nUnanswered challenges listed for "
-                   f"{speaker.name}: {json.dumps(state.unanswered_challenges, ensure_ascii=False)}\n\n"
-                   f"Open proposals by others:\n{open_proposals}\n\n"
-                   f"Recent messages before it:\n{context}\n\n{speaker.name} just said:\n\"{message.text}\""}],
+        messages=[
+            {
+                "role": "user",
+                "content": f"Participants: {', '.join(names.values())}\n\n{speaker.name}'s current position state:\n"
+                f"{json.dumps(_state_dict(state), ensure_ascii=False)}\n\nUnanswered challenges listed for "
+                f"{speaker.name}: {json.dumps(state.unanswered_challenges, ensure_ascii=False)}\n\n"
+                f"Open proposals by others:\n{open_proposals}\n\n"
+                f'Recent messages before it:\n{context}\n\n{speaker.name} just said:\n"{message.text}"',
+            }
+        ],
         max_tokens=600,
         temperature=0.2,
     )
-    update = gateway.extract_or_skip(role=Role.EXTRACTION, prompt=prompt, schema=PositionUpdate,
-                                     tag=CallTag(debate_id=debate.id, persona=speaker.persona_id, phase="ledger"),
-                                     what=f"Ledger update for message {message_id}")
+    update = gateway.extract_or_skip(
+        role=Role.EXTRACTION,
+        prompt=prompt,
+        schema=PositionUpdate,
+        tag=CallTag(debate_id=debate.id, persona=speaker.persona_id, phase="ledger"),
+        what=f"Ledger update for message {message_id}",
+    )
     if update is None:
         Message.objects.filter(pk=message.pk).update(ledgered=True)  # tried; it is not tried again
         return False
@@ -96,8 +115,14 @@ def ledger_update(*, message_id: int) -> bool:
     round_number = (message.aspect_index or 0) + 1
     with transaction.atomic():
         state = PositionState.objects.select_for_update().get(pk=state.pk)
-        change = updates.apply_update(state=_state_dict(state), update=update, speaker_id=speaker.id,
-                                      participants=ids, aspect_index=message.aspect_index, round_number=round_number)
+        change = updates.apply_update(
+            state=_state_dict(state),
+            update=update,
+            speaker_id=speaker.id,
+            participants=ids,
+            aspect_index=message.aspect_index,
+            round_number=round_number,
+        )
         for field, value in change.speaker.items():
             setattr(state, field, value)
         state.save()
@@ -126,13 +151,19 @@ def ledger_update(*, message_id: int) -> bool:
 
 def reflection_due(*, debate_id) -> bool:
     """Enough epistemic events since the last reflection (new disagreements x3, concessions x4, shifts x5)."""
-    return BlackboardNotes.objects.filter(debate_id=debate_id,
-                                          epistemic_score__gte=settings.REFLECTION_THRESHOLD).exists()
+    return BlackboardNotes.objects.filter(
+        debate_id=debate_id, epistemic_score__gte=settings.REFLECTION_THRESHOLD
+    ).exists()
 
 
 def round_record_extract(*, debate: Debate, aspect_index: int) -> RoundRecord | None:
-    messages = Message.objects.filter(debate=debate, room__isnull=True, aspect_index=aspect_index,
-                                      status=Message.Status.COMPLETE).select_related("persona").order_by("turn")
+    messages = (
+        Message.objects.filter(
+            debate=debate, room__isnull=True, aspect_index=aspect_index, status=Message.Status.COMPLETE
+        )
+        .select_related("persona")
+        .order_by("turn")
+    )
     transcript = transcript_of(messages)
     if not transcript:
         return None
@@ -143,25 +174,37 @@ def round_record_extract(*, debate: Debate, aspect_index: int) -> RoundRecord | 
         max_tokens=900,
         temperature=0.2,
     )
-    draft = gateway.extract_or_skip(role=Role.EXTRACTION, prompt=prompt, schema=RoundRecordDraft,
-                                    tag=CallTag(debate_id=debate.id, phase="round_record"),
-                                    what=f"Round record {aspect_index} of {debate.id}")
+    draft = gateway.extract_or_skip(
+        role=Role.EXTRACTION,
+        prompt=prompt,
+        schema=RoundRecordDraft,
+        tag=CallTag(debate_id=debate.id, phase="round_record"),
+        what=f"Round record {aspect_index} of {debate.id}",
+    )
     if draft is None:
         return None
     ids = {name.lower(): pid for pid, name in _participants(debate).items()}
     takes = {
         str(ids[take.persona.strip().lower()]): {"name": take.persona.strip(), **take.model_dump(exclude={"persona"})}
-        for take in draft.takes if take.persona.strip().lower() in ids
+        for take in draft.takes
+        if take.persona.strip().lower() in ids
     }
     with transaction.atomic():
         record, _ = RoundRecord.objects.update_or_create(
-            debate=debate, round_number=aspect_index + 1,
-            defaults={"aspect_index": aspect_index, "takes": takes, "summary": draft.summary,
-                      "new_disagreements": draft.new_disagreements, "shifts": draft.shifts},
+            debate=debate,
+            round_number=aspect_index + 1,
+            defaults={
+                "aspect_index": aspect_index,
+                "takes": takes,
+                "summary": draft.summary,
+                "new_disagreements": draft.new_disagreements,
+                "shifts": draft.shifts,
+            },
         )
         notes, _ = BlackboardNotes.objects.select_for_update().get_or_create(debate=debate)
-        notes.rolling_summary = (notes.rolling_summary + f"\nRound {aspect_index + 1} ({aspect['label']}): "
-                                 f"{draft.summary}").strip()[-2000:]
+        notes.rolling_summary = (
+            notes.rolling_summary + f"\nRound {aspect_index + 1} ({aspect['label']}): {draft.summary}"
+        ).strip()[-2000:]
         notes.save(update_fields=["rolling_summary"])
     return record
 
@@ -178,8 +221,13 @@ def reflections_generate(*, debate: Debate, round_number: int) -> list[Reflectio
     recent = Message.objects.filter(debate=debate, status=Message.Status.COMPLETE).order_by("-created_at")[:6]
     prompt = Prompt(
         system_prefix=REFLECTOR,
-        messages=[{"role": "user", "content": f"Debate on: {debate.topic}\nParticipants: {', '.join(names.values())}\n\n"
-                   f"POSITIONS\n{ledger}\n\nROUNDS\n{records or '-'}\n\nCONTESTED\n{claims or '-'}"}],
+        messages=[
+            {
+                "role": "user",
+                "content": f"Debate on: {debate.topic}\nParticipants: {', '.join(names.values())}\n\n"
+                f"POSITIONS\n{ledger}\n\nROUNDS\n{records or '-'}\n\nCONTESTED\n{claims or '-'}",
+            }
+        ],
         max_tokens=700,
         temperature=0.3,
     )
@@ -190,18 +238,26 @@ def reflections_generate(*, debate: Debate, round_number: int) -> list[Reflectio
             return []
         notes.epistemic_score = 0
         notes.save(update_fields=["epistemic_score"])
-    draft = gateway.extract_or_skip(role=Role.EXTRACTION, prompt=prompt, schema=ReflectionDraft,
-                                    tag=CallTag(debate_id=debate.id, phase="reflection"),
-                                    what=f"Reflection for {debate.id}")
+    draft = gateway.extract_or_skip(
+        role=Role.EXTRACTION,
+        prompt=prompt,
+        schema=ReflectionDraft,
+        tag=CallTag(debate_id=debate.id, phase="reflection"),
+        what=f"Reflection for {debate.id}",
+    )
     if draft is None:
         return []
     ids = {name.lower(): pid for pid, name in names.items()}
     source = [m.id for m in recent]
     return [
         Reflection.objects.create(
-            debate=debate, content=item.content, kind=item.type, importance=item.importance,
+            debate=debate,
+            content=item.content,
+            kind=item.type,
+            importance=item.importance,
             about_persona_ids=[ids[n.strip().lower()] for n in item.about if n.strip().lower() in ids],
-            source_message_ids=source, round_number=round_number,
+            source_message_ids=source,
+            round_number=round_number,
         )
         for item in draft.reflections
     ]

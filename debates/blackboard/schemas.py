@@ -28,25 +28,34 @@ class ProposalReaction(BaseModel):
 class PositionUpdate(BaseModel):
     """What one message changed in its speaker's position (and whom it challenged)."""
 
-    overall_stance: str | None = Field(default=None, max_length=240,
-                                       description="Updated one-sentence stance on the whole topic, or null if unchanged")
-    aspect_position: str | None = Field(default=None, max_length=240,
-                                        description="Their stance on the current aspect, or null if unchanged")
-    evidence: list[str] = Field(default_factory=list, max_length=4,
-                                description="Concrete evidence cited in THIS message (data, studies, cases, sources)")
+    overall_stance: str | None = Field(
+        default=None, max_length=240, description="Updated one-sentence stance on the whole topic, or null if unchanged"
+    )
+    aspect_position: str | None = Field(
+        default=None, max_length=240, description="Their stance on the current aspect, or null if unchanged"
+    )
+    evidence: list[str] = Field(
+        default_factory=list,
+        max_length=4,
+        description="Concrete evidence cited in THIS message (data, studies, cases, sources)",
+    )
     challenges_raised: list[Challenge] = Field(default_factory=list, max_length=3)
     challenges_answered: list[str] = Field(
-        default_factory=list, max_length=5,
-        description="Which of the speaker's listed unanswered challenges this message answers, copied exactly")
+        default_factory=list,
+        max_length=5,
+        description="Which of the speaker's listed unanswered challenges this message answers, copied exactly",
+    )
     new_agreement: Agreement | None = None
     new_disagreement: Disagreement | None = None
     concession: str | None = Field(default=None, max_length=240, description="What they conceded, or null")
     shift: str | None = Field(default=None, max_length=240, description="How their position moved, or null")
     proposal: str | None = Field(default=None, max_length=240, description="A proposal they put to the group, or null")
     proposal_reaction: ProposalReaction | None = Field(
-        default=None, description="Their reaction to one of the open proposals listed, or null")
-    decision: str | None = Field(default=None, max_length=240,
-                                 description="A point everyone now explicitly accepts, or null")
+        default=None, description="Their reaction to one of the open proposals listed, or null"
+    )
+    decision: str | None = Field(
+        default=None, max_length=240, description="A point everyone now explicitly accepts, or null"
+    )
 
 
 class RoundTake(BaseModel):

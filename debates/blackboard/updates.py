@@ -13,8 +13,15 @@ EPISTEMIC_WEIGHTS = {"disagreement": 3, "concession": 4, "shift": 5}
 
 
 def empty_state() -> dict:
-    return {"overall_stance": "", "aspect_positions": {}, "agreements": [], "disagreements": [],
-            "concessions": [], "shifts": [], "last_updated_round": 0}
+    return {
+        "overall_stance": "",
+        "aspect_positions": {},
+        "agreements": [],
+        "disagreements": [],
+        "concessions": [],
+        "shifts": [],
+        "last_updated_round": 0,
+    }
 
 
 @dataclass
@@ -43,8 +50,9 @@ def _clean(text: str | None) -> str | None:
     return text or None
 
 
-def apply_update(*, state: dict, update, speaker_id: int, participants: dict[str, int],
-                 aspect_index: int | None, round_number: int) -> LedgerChange:
+def apply_update(
+    *, state: dict, update, speaker_id: int, participants: dict[str, int], aspect_index: int | None, round_number: int
+) -> LedgerChange:
     """participants: lower-cased name -> persona id. Returns the speaker's new state and side effects."""
     state = {**empty_state(), **state}
     state["aspect_positions"] = {k: dict(v) for k, v in state["aspect_positions"].items()}
@@ -73,13 +81,20 @@ def apply_update(*, state: dict, update, speaker_id: int, participants: dict[str
         if target is not None and _clean(challenge.challenge):
             change.challenges_for.setdefault(target, []).append(challenge.challenge.strip())
     if update.new_agreement and (other := who(update.new_agreement.with_)) is not None:
-        state["agreements"] = _append(state["agreements"], {"with": other, "on": update.new_agreement.on.strip()},
-                                      key=lambda a: (a["with"], a["on"].lower()))
+        state["agreements"] = _append(
+            state["agreements"],
+            {"with": other, "on": update.new_agreement.on.strip()},
+            key=lambda a: (a["with"], a["on"].lower()),
+        )
     if update.new_disagreement and (other := who(update.new_disagreement.with_)) is not None:
-        disagreement = {"with": other, "on": update.new_disagreement.on.strip(),
-                        "intensity": update.new_disagreement.intensity}
-        state["disagreements"], added = _add(state["disagreements"], disagreement,
-                                             key=lambda d: (d["with"], d["on"].lower()))
+        disagreement = {
+            "with": other,
+            "on": update.new_disagreement.on.strip(),
+            "intensity": update.new_disagreement.intensity,
+        }
+        state["disagreements"], added = _add(
+            state["disagreements"], disagreement, key=lambda d: (d["with"], d["on"].lower())
+        )
         change.epistemic_score += EPISTEMIC_WEIGHTS["disagreement"] * added
     # Concessions are never dropped: the closing context lists every one of them.
     concession = _clean(update.concession)

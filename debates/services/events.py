@@ -22,7 +22,11 @@ def event_append(*, debate_id, payload: Payload) -> Event:
                 [debate_id],
             )
             (seq,) = cursor.fetchone()
-        event = Event.objects.create(debate_id=debate_id, seq=seq, kind=payload.event_kind.value,
-                                     payload=payload.model_dump(mode="json", exclude_none=True))
+        event = Event.objects.create(
+            debate_id=debate_id,
+            seq=seq,
+            kind=payload.event_kind.value,
+            payload=payload.model_dump(mode="json", exclude_none=True),
+        )
         transaction.on_commit(lambda: broadcast.event_committed(event))
     return event

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db import transaction
 
 from debates.models import Debate, Message
-from debates.services.events import event_append
 from debates.payloads import MessageCompleted, MessageStarted, Totals, TurnPassed
+from debates.services.events import event_append
 from faultline.llm.selectors import debate_spend
 
 
@@ -20,10 +20,19 @@ def message_begin(*, debate: Debate, persona, seat: int, kind: str, turn: int, r
         message = Message.objects.create(
             debate=debate, room=room, persona=persona, kind=kind, turn=turn, aspect_index=aspect_index
         )
-        event_append(debate_id=debate.id, payload=MessageStarted(
-            message_id=message.id, persona_id=persona.id, persona_name=persona.name, seat=seat, kind=kind,
-            turn=turn, room_id=room.id if room else None, aspect_index=aspect_index,
-        ))
+        event_append(
+            debate_id=debate.id,
+            payload=MessageStarted(
+                message_id=message.id,
+                persona_id=persona.id,
+                persona_name=persona.name,
+                seat=seat,
+                kind=kind,
+                turn=turn,
+                room_id=room.id if room else None,
+                aspect_index=aspect_index,
+            ),
+        )
     return message
 
 
@@ -32,10 +41,14 @@ def message_finish(*, message: Message, text: str) -> None:
         message.text = text
         message.status = Message.Status.COMPLETE
         message.save(update_fields=["text", "status"])
-        event_append(debate_id=message.debate_id, payload=MessageCompleted(
-            message_id=message.id, text=text, totals=debate_totals(message.debate_id)))
+        event_append(
+            debate_id=message.debate_id,
+            payload=MessageCompleted(message_id=message.id, text=text, totals=debate_totals(message.debate_id)),
+        )
 
 
 def turn_pass(*, debate: Debate, persona) -> None:
-    event_append(debate_id=debate.id, payload=TurnPassed(
-        persona_id=persona.id, persona_name=persona.name, totals=debate_totals(debate.id)))
+    event_append(
+        debate_id=debate.id,
+        payload=TurnPassed(persona_id=persona.id, persona_name=persona.name, totals=debate_totals(debate.id)),
+    )

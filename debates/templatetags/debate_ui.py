@@ -29,6 +29,7 @@ STATUS_LABELS = {
     "stopped": "Stopped",
 }
 
+
 @register.filter
 def suit_colour(suit: str) -> str:
     """CSS class for a suit symbol: hearts and diamonds are red, spades and clubs black."""
@@ -89,7 +90,8 @@ def as_dict(value) -> dict:
 @register.filter
 def dialogue_turns(view) -> int:
     return sum(
-        1 for item in view.chat
+        1
+        for item in view.chat
         if item.kind == "pass" or (item.kind == "message" and item.message.kind in DIALOGUE_KINDS)
     )
 

@@ -75,8 +75,11 @@ def debate_export_markdown(request, debate_id):
     debate = debate_for_viewer(request, debate_id)
     view = selectors.debate_view(debate_id=debate.id)
     is_owner = debate.owner_id == request.user.id
-    return _download(exports.debate_markdown(debate=debate, view=view, with_failure_reason=is_owner),
-                     content_type="text/markdown; charset=utf-8", filename=_filename(debate, "md"))
+    return _download(
+        exports.debate_markdown(debate=debate, view=view, with_failure_reason=is_owner),
+        content_type="text/markdown; charset=utf-8",
+        filename=_filename(debate, "md"),
+    )
 
 
 @login_required
@@ -84,5 +87,8 @@ def debate_export_json(request, debate_id):
     debate = debate_for_viewer(request, debate_id)
     events = selectors.debate_events(debate_id=debate.id)
     is_owner = debate.owner_id == request.user.id
-    return _download(exports.debate_json(debate=debate, events=events, with_failure_reason=is_owner),
-                     content_type="application/json; charset=utf-8", filename=_filename(debate, "json"))
+    return _download(
+        exports.debate_json(debate=debate, events=events, with_failure_reason=is_owner),
+        content_type="application/json; charset=utf-8",
+        filename=_filename(debate, "json"),
+    )

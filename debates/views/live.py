@@ -19,31 +19,38 @@ def _live_page(request, debate, *, ws_url: str, is_owner: bool, shared: bool):
     view = debate_live_view(debate_id=debate.id)
     share_url = (
         request.build_absolute_uri(reverse("debate_shared", kwargs={"token": debate.share_token}))
-        if is_owner and debate.share_token else ""
+        if is_owner and debate.share_token
+        else ""
     )
-    return render(request, "debates/live.html", {
-        "debate": debate,
-        "view": view,
-        "ws_url": ws_url,
-        "is_owner": is_owner,
-        "shared": shared,
-        "share_url": share_url,
-        "can_resume": is_owner and lifecycle.debate_can_resume(debate=debate),
-    })
+    return render(
+        request,
+        "debates/live.html",
+        {
+            "debate": debate,
+            "view": view,
+            "ws_url": ws_url,
+            "is_owner": is_owner,
+            "shared": shared,
+            "share_url": share_url,
+            "can_resume": is_owner and lifecycle.debate_can_resume(debate=debate),
+        },
+    )
 
 
 @login_required
 def debate_live(request, debate_id):
     debate = debate_for_viewer(request, debate_id)
-    return _live_page(request, debate, ws_url=f"/ws/debates/{debate.id}/",
-                      is_owner=debate.owner_id == request.user.id, shared=False)
+    return _live_page(
+        request, debate, ws_url=f"/ws/debates/{debate.id}/", is_owner=debate.owner_id == request.user.id, shared=False
+    )
 
 
 def debate_shared(request, token):
     """Anyone with the link may watch, read-only."""
     debate = debate_for_share_token(token)
-    return _live_page(request, debate, ws_url=f"/ws/debates/{debate.id}/?{urlencode({'share': token})}",
-                      is_owner=False, shared=True)
+    return _live_page(
+        request, debate, ws_url=f"/ws/debates/{debate.id}/?{urlencode({'share': token})}", is_owner=False, shared=True
+    )
 
 
 def debate_failure_reason(request, debate_id):
@@ -52,9 +59,12 @@ def debate_failure_reason(request, debate_id):
     reason = ""
     if request.user.is_authenticated:
         # The same empty answer for a debate that is not yours and for one that does not exist.
-        reason = Debate.objects.filter(
-            pk=debate_id, owner=request.user, status=Debate.Status.FAILED
-        ).values_list("failure_reason", flat=True).first() or ""
+        reason = (
+            Debate.objects.filter(pk=debate_id, owner=request.user, status=Debate.Status.FAILED)
+            .values_list("failure_reason", flat=True)
+            .first()
+            or ""
+        )
     return render(request, "debates/partials/failure_reason.html", {"reason": reason})
 
 

@@ -47,8 +47,12 @@ def debate_new(request):
             data = form.cleaned_data
             try:
                 debate = lifecycle.debate_start(
-                    owner=request.user, topic=data["topic"], personas=list(data["personas"]), deck=data["deck"],
-                    length=data["length"], mode=data["mode"],
+                    owner=request.user,
+                    topic=data["topic"],
+                    personas=list(data["personas"]),
+                    deck=data["deck"],
+                    length=data["length"],
+                    mode=data["mode"],
                 )
             except ValidationError as error:
                 form.add_service_errors(error)
@@ -56,30 +60,39 @@ def debate_new(request):
                 return redirect("debate_live", debate_id=debate.id)
     else:
         # First visit, or the no-JavaScript "show this deck" button: keep what was typed, no errors.
-        initial = {"deck": deck, "length": params.get("length", Debate.Length.STANDARD),
-                   "mode": params.get("mode", Debate.Mode.DIALOGUE), "topic": params.get("topic", "")}
+        initial = {
+            "deck": deck,
+            "length": params.get("length", Debate.Length.STANDARD),
+            "mode": params.get("mode", Debate.Mode.DIALOGUE),
+            "topic": params.get("topic", ""),
+        }
         form = DebateSetupForm(initial=initial, deck=deck)
     hand = _hand(deck, checked_ids)
     picked = sum(card["checked"] for card in hand)
     length = form["length"].value() or Debate.Length.STANDARD
     estimate = quotas.debate_cost_estimate()
-    return render(request, "debates/setup.html", {
-        "form": form,
-        "decks": decks,
-        "deck": deck,
-        "hand": hand,
-        "picked": picked,
-        "show_errors": show_errors,
-        "estimate": estimate,
-        "estimate_hand": max(picked, lifecycle.MIN_HAND),
-        "estimate_usd": estimate.for_debate(hand=max(picked, lifecycle.MIN_HAND),
-                                            max_turns=Debate.TURNS_FOR_LENGTH.get(length, 30)),
-        "turns_for_length": Debate.TURNS_FOR_LENGTH,
-        "limits": quotas.quota_limits_for(user=request.user),
-        "modes": Debate.Mode.choices,
-        "hand_min": lifecycle.MIN_HAND,
-        "hand_max": lifecycle.MAX_HAND,
-    })
+    return render(
+        request,
+        "debates/setup.html",
+        {
+            "form": form,
+            "decks": decks,
+            "deck": deck,
+            "hand": hand,
+            "picked": picked,
+            "show_errors": show_errors,
+            "estimate": estimate,
+            "estimate_hand": max(picked, lifecycle.MIN_HAND),
+            "estimate_usd": estimate.for_debate(
+                hand=max(picked, lifecycle.MIN_HAND), max_turns=Debate.TURNS_FOR_LENGTH.get(length, 30)
+            ),
+            "turns_for_length": Debate.TURNS_FOR_LENGTH,
+            "limits": quotas.quota_limits_for(user=request.user),
+            "modes": Debate.Mode.choices,
+            "hand_min": lifecycle.MIN_HAND,
+            "hand_max": lifecycle.MAX_HAND,
+        },
+    )
 
 
 @login_required
@@ -89,10 +102,14 @@ def debate_hand(request):
     decks = list(Deck.objects.prefetch_related("personas"))
     deck = _chosen_deck(request.GET, decks)
     hand = _hand(deck, request.GET.getlist("personas"))
-    return render(request, "debates/partials/hand.html", {
-        "deck": deck,
-        "hand": hand,
-        "picked": sum(card["checked"] for card in hand),
-        "hand_min": lifecycle.MIN_HAND,
-        "hand_max": lifecycle.MAX_HAND,
-    })
+    return render(
+        request,
+        "debates/partials/hand.html",
+        {
+            "deck": deck,
+            "hand": hand,
+            "picked": sum(card["checked"] for card in hand),
+            "hand_min": lifecycle.MIN_HAND,
+            "hand_max": lifecycle.MAX_HAND,
+        },
+    )

@@ -129,7 +129,10 @@ def _handler_for(api: FakeMessagesAPI):
             if reply.status != 200:
                 return self._send_json(
                     reply.status,
-                    {"type": "error", "error": {"type": reply.error_type or "api_error", "message": "scripted failure"}},
+                    {
+                        "type": "error",
+                        "error": {"type": reply.error_type or "api_error", "message": "scripted failure"},
+                    },
                     reply.headers,
                 )
             message = {

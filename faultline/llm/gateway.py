@@ -42,8 +42,20 @@ logger = logging.getLogger(__name__)
 SchemaT = TypeVar("SchemaT", bound=BaseModel)
 
 __all__ = [
-    "CallTag", "Completion", "ModelError", "Prompt", "ProviderError", "Role", "StructuredOutputError",
-    "extract", "generate", "model_for", "provider", "provider_status", "stream", "trace_calls",
+    "CallTag",
+    "Completion",
+    "ModelError",
+    "Prompt",
+    "ProviderError",
+    "Role",
+    "StructuredOutputError",
+    "extract",
+    "generate",
+    "model_for",
+    "provider",
+    "provider_status",
+    "stream",
+    "trace_calls",
 ]
 
 
@@ -110,7 +122,9 @@ def generate(*, role: Role, prompt: Prompt, tag: CallTag = CallTag()) -> Complet
     return _call(role, prompt, tag, lambda p, model: p.complete(model=model, prompt=prompt))
 
 
-def stream(*, role: Role, prompt: Prompt, on_text: Callable[[str], bool | None], tag: CallTag = CallTag()) -> Completion:
+def stream(
+    *, role: Role, prompt: Prompt, on_text: Callable[[str], bool | None], tag: CallTag = CallTag()
+) -> Completion:
     """Stream text pieces to ``on_text``; if it returns True the provider stops generating
     (stop_reason "stop_requested") and the text so far is the completion."""
     return _call(role, prompt, tag, lambda p, model: p.stream(model=model, prompt=prompt, on_text=on_text), True)
@@ -119,7 +133,9 @@ def stream(*, role: Role, prompt: Prompt, on_text: Callable[[str], bool | None],
 def extract(*, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag = CallTag()) -> SchemaT:
     """Structured output validated against ``schema``; one repair attempt, then StructuredOutputError."""
     json_schema = _strict_schema(schema)
-    completion = _call(role, prompt, tag, lambda p, model: p.complete_json(model=model, prompt=prompt, schema=json_schema))
+    completion = _call(
+        role, prompt, tag, lambda p, model: p.complete_json(model=model, prompt=prompt, schema=json_schema)
+    )
     try:
         return _validate(schema, completion)
     except StructuredOutputError as first_error:
@@ -139,7 +155,9 @@ def extract(*, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag =
             ],
         )
         logger.warning("Structured output for %s failed validation, repairing once: %s", role, first_error)
-        retry = _call(role, repair, tag, lambda p, model: p.complete_json(model=model, prompt=repair, schema=json_schema))
+        retry = _call(
+            role, repair, tag, lambda p, model: p.complete_json(model=model, prompt=repair, schema=json_schema)
+        )
         try:
             return _validate(schema, retry)
         except StructuredOutputError as second_error:
@@ -148,8 +166,9 @@ def extract(*, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag =
             ) from second_error
 
 
-def extract_or_skip(*, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag = CallTag(),
-                    what: str) -> SchemaT | None:
+def extract_or_skip(
+    *, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag = CallTag(), what: str
+) -> SchemaT | None:
     """``extract`` for side work a debate can go on without: a model failure (after the repair
     retry) is logged as "<what> skipped" and comes back as None."""
     try:

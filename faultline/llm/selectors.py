@@ -27,9 +27,13 @@ def debate_cost(*, debate_id) -> dict:
 def debate_spend(*, debate_id) -> dict:
     """Cost and tokens of every model call of one debate so far, in one query (events carry it)."""
     totals = ModelCall.objects.filter(debate_id=debate_id).aggregate(
-        cost=Sum("cost_usd"), input_tokens=Sum("input_tokens"), output_tokens=Sum("output_tokens"))
-    return {"cost": totals["cost"] or Decimal("0"), "input_tokens": totals["input_tokens"] or 0,
-            "output_tokens": totals["output_tokens"] or 0}
+        cost=Sum("cost_usd"), input_tokens=Sum("input_tokens"), output_tokens=Sum("output_tokens")
+    )
+    return {
+        "cost": totals["cost"] or Decimal("0"),
+        "input_tokens": totals["input_tokens"] or 0,
+        "output_tokens": totals["output_tokens"] or 0,
+    }
 
 
 def spend_by_owner(*, user, since) -> Decimal:
@@ -37,4 +41,3 @@ def spend_by_owner(*, user, since) -> Decimal:
     debates included."""
     calls = ModelCall.objects.filter(Q(debate__owner=user) | Q(owner_of_deleted_debate=user), created_at__gte=since)
     return calls.aggregate(cost=Sum("cost_usd"))["cost"] or Decimal("0")
-

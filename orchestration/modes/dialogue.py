@@ -34,9 +34,19 @@ class DialogueMode(Mode):
 
     def phases(self):
         run = self.run
-        return [run.start_planning, self._restart_live_rooms, self._scan_missed_windows, run.openings, run.await_planning, run.dialogue,
-                self._await_rooms, self._start_evidence_ledger, run.closings, self._await_evidence,
-                run.await_notes]
+        return [
+            run.start_planning,
+            self._restart_live_rooms,
+            self._scan_missed_windows,
+            run.openings,
+            run.await_planning,
+            run.dialogue,
+            self._await_rooms,
+            self._start_evidence_ledger,
+            run.closings,
+            self._await_evidence,
+            run.await_notes,
+        ]
 
     # ── hooks ─────────────────────────────────────────────────────────────────────────────────
 
@@ -53,7 +63,7 @@ class DialogueMode(Mode):
         if not dialogue or len(dialogue) % every:
             return
         window = len(dialogue) // every
-        message_ids = dialogue[-settings.CRUX_DETECTION_WINDOW_MESSAGES:]
+        message_ids = dialogue[-settings.CRUX_DETECTION_WINDOW_MESSAGES :]
         self.run.lanes.submit("detection", self._detect, window, message_ids)
 
     def wind_down(self) -> None:
@@ -75,8 +85,13 @@ class DialogueMode(Mode):
             logger.exception("Detection window %s of debate %s failed", window, self.run.debate.id)
 
     def _start_room(self, room_id: int) -> None:
-        self.run.lanes.submit("rooms", room_run, room_id=room_id, after_message=self.run.fold_into_ledger,
-                              cancelled=self.run.lanes.cancelled)
+        self.run.lanes.submit(
+            "rooms",
+            room_run,
+            room_id=room_id,
+            after_message=self.run.fold_into_ledger,
+            cancelled=self.run.lanes.cancelled,
+        )
 
     def _scan_missed_windows(self) -> None:
         """Detection windows a dead worker never finished are scanned now, in order (staging counts
@@ -84,7 +99,7 @@ class DialogueMode(Mode):
         every = settings.CRUX_DETECTION_EVERY_MESSAGES
         dialogue = self.run.channel.dialogue_ids
         for window in range(self.run.debate.detection_windows_done + 1, len(dialogue) // every + 1):
-            message_ids = dialogue[: window * every][-settings.CRUX_DETECTION_WINDOW_MESSAGES:]
+            message_ids = dialogue[: window * every][-settings.CRUX_DETECTION_WINDOW_MESSAGES :]
             self.run.lanes.submit("detection", self._detect, window, message_ids)
 
     def _restart_live_rooms(self) -> None:

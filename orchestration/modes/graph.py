@@ -22,10 +22,10 @@ from crux.graph.dispute_graph import DisputeGraph
 from crux.graph.outcome import graph_outcome
 from crux.graph.prompts import map_for_persona
 from crux.graph.results import graph_cards, graph_results
-from debates.models import Message
-from debates.regime import UNDETERMINED
 from crux.services.rooms import card_post
+from debates.models import Message
 from debates.payloads import Card, CardPosition
+from debates.regime import UNDETERMINED
 from debates.state import SUITS
 from faultline.llm.types import ModelError
 from orchestration.modes.base import Mode
@@ -51,9 +51,18 @@ class GraphMode(Mode):
 
     def phases(self):
         run = self.run
-        return [run.start_planning, run.openings, self._crystallize_openings, run.await_planning, run.dialogue,
-                self._log_convergence, run.closings, self._crystallize_final, self._await_crystallizations,
-                run.await_notes]
+        return [
+            run.start_planning,
+            run.openings,
+            self._crystallize_openings,
+            run.await_planning,
+            run.dialogue,
+            self._log_convergence,
+            run.closings,
+            self._crystallize_final,
+            self._await_crystallizations,
+            run.await_notes,
+        ]
 
     # ── hooks ─────────────────────────────────────────────────────────────────────────────────
 
@@ -107,13 +116,22 @@ class GraphMode(Mode):
         outcome = graph_outcome(graph, [s.name for s in self.run.speakers])
         ids = {s.name: s.persona.id for s in self.run.speakers}
         for index, card in enumerate(graph_cards(graph, outcome)):
-            card_post(debate_id=self.run.debate.id, card=Card(
-                id=f"graph-{card['key']}", room_id=None, question=card["question"],
-                positions=[CardPosition(persona_id=ids.get(position["name"]), **position)
-                           for position in card["positions"]],
-                disagreement_type=card["disagreement_type"], diagnosis=card["diagnosis"],
-                resolved=card["resolved"], resolution=card["resolution"], suit=SUITS[index % len(SUITS)],
-            ))
+            card_post(
+                debate_id=self.run.debate.id,
+                card=Card(
+                    id=f"graph-{card['key']}",
+                    room_id=None,
+                    question=card["question"],
+                    positions=[
+                        CardPosition(persona_id=ids.get(position["name"]), **position) for position in card["positions"]
+                    ],
+                    disagreement_type=card["disagreement_type"],
+                    diagnosis=card["diagnosis"],
+                    resolved=card["resolved"],
+                    resolution=card["resolution"],
+                    suit=SUITS[index % len(SUITS)],
+                ),
+            )
 
     # ── the map ───────────────────────────────────────────────────────────────────────────────
 
@@ -132,8 +150,11 @@ class GraphMode(Mode):
 
     def _crystallize(self, *, minimum: int, final: bool = False) -> None:
         """Queue a crystallization once ``minimum`` turns have been said since the last one queued."""
-        turns = list(self.run.main_messages().filter(status=Message.Status.COMPLETE, turn__gt=self.scheduled_through)
-                     .values_list("turn", flat=True))
+        turns = list(
+            self.run.main_messages()
+            .filter(status=Message.Status.COMPLETE, turn__gt=self.scheduled_through)
+            .values_list("turn", flat=True)
+        )
         if len(turns) < minimum:
             return
         self.scheduled_through = max(turns)
@@ -142,8 +163,7 @@ class GraphMode(Mode):
     def _crystallize_job(self, through_turn: int, final: bool) -> str:
         debate = self.run.debate
         try:
-            return graph_crystallize(debate=debate, through_turn=through_turn, max_rounds=self.max_rounds,
-                                     final=final)
+            return graph_crystallize(debate=debate, through_turn=through_turn, max_rounds=self.max_rounds, final=final)
         except ModelError as exc:  # the model's usual failures: one line, the next window retries
             logger.warning("Crystallization through turn %s of debate %s skipped: %s", through_turn, debate.id, exc)
             return ""

@@ -37,10 +37,7 @@ def _all_semantics(arguments, attacks):
 
     def defends(subset, argument):
         # Every attacker of the argument is attacked by some member.
-        return all(
-            any((member, attacker) in attacks for member in subset)
-            for attacker in attackers[argument]
-        )
+        return all(any((member, attacker) in attacks for member in subset) for attacker in attackers[argument])
 
     def admissible(subset):
         return conflict_free(subset) and all(defends(subset, a) for a in subset)
@@ -50,16 +47,10 @@ def _all_semantics(arguments, attacks):
 
     def stable(subset):
         return conflict_free(subset) and all(
-            any((member, outsider) in attacks for member in subset)
-            for outsider in arguments
-            if outsider not in subset
+            any((member, outsider) in attacks for member in subset) for outsider in arguments if outsider not in subset
         )
 
-    subsets = [
-        frozenset(chosen)
-        for size in range(len(arguments) + 1)
-        for chosen in combinations(arguments, size)
-    ]
+    subsets = [frozenset(chosen) for size in range(len(arguments) + 1) for chosen in combinations(arguments, size)]
     admissible_sets = [s for s in subsets if admissible(s)]
     complete_sets = [s for s in admissible_sets if complete(s)]
     return {
@@ -67,8 +58,6 @@ def _all_semantics(arguments, attacks):
         # Least complete extension: the one inside every other.
         Semantics.GROUNDED: {s for s in complete_sets if all(s <= o for o in complete_sets)},
         # Maximal admissible sets.
-        Semantics.PREFERRED: {
-            s for s in admissible_sets if not any(s < o for o in admissible_sets)
-        },
+        Semantics.PREFERRED: {s for s in admissible_sets if not any(s < o for o in admissible_sets)},
         Semantics.STABLE: {s for s in subsets if stable(s)},
     }

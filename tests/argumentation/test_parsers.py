@@ -7,12 +7,7 @@ from argumentation import ParseError, parse_apx, parse_i23
 
 def test_it_reads_apx_with_comments_spaces_and_blank_lines():
     framework = parse_apx(
-        "% header comment\n"
-        "arg(a).\n"
-        "\n"
-        "   arg( b ) .   arg(c).  % two on one line\n"
-        "att(a, b).\n"
-        "att ( b ,c ).\n"
+        "% header comment\narg(a).\n\n   arg( b ) .   arg(c).  % two on one line\natt(a, b).\natt ( b ,c ).\n"
     )
 
     assert framework.arguments == ("a", "b", "c")

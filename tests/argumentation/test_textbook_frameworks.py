@@ -25,9 +25,7 @@ def test_it_finds_exactly_the_known_extensions(example, semantics):
 @every_semantics
 def test_the_known_answers_agree_with_brute_force(example, semantics):
     # Guards the hand-written expectations themselves.
-    assert example.extensions[semantics] == reference_extensions(
-        example.arguments, example.attacks, semantics
-    )
+    assert example.extensions[semantics] == reference_extensions(example.arguments, example.attacks, semantics)
 
 
 @by_name

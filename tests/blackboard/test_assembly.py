@@ -2,11 +2,11 @@
 
 import pytest
 
-from orchestration.context import assemble_context
 from debates.blackboard.budget import estimate_tokens
 from debates.blackboard.models import BlackboardNotes, PositionState
 from debates.models import Message
 from debates.services.lifecycle import debate_create
+from orchestration.context import assemble_context
 from tests.factories import PersonaFactory
 
 pytestmark = pytest.mark.django_db
@@ -18,8 +18,10 @@ LIMIT = 1500
 def debate():
     personas = [PersonaFactory(name=name) for name in ("Ada Hardmoney", "Bram Macro", "Cleo Central")]
     debate = debate_create(owner=None, topic="Is gold still a store of value?", personas=personas)
-    debate.aspects = [{"label": "Evidence", "description": "What the record shows."},
-                      {"label": "Policy", "description": "What central banks do."}]
+    debate.aspects = [
+        {"label": "Evidence", "description": "What the record shows."},
+        {"label": "Policy", "description": "What central banks do."},
+    ]
     debate.save()
     return debate, personas
 
@@ -30,20 +32,39 @@ def huge_ledger(debate, personas):
     for persona in personas:
         others = [p for p in personas if p != persona]
         PositionState.objects.create(
-            debate=debate, persona=persona, overall_stance=long[:240],
-            aspect_positions={str(i): {"position": long[:240], "evidence": [f"{long[:200]} {j}" for j in range(8)],
-                                       "challenged": [f"{long[:240]} {j}" for j in range(8)]} for i in range(2)},
+            debate=debate,
+            persona=persona,
+            overall_stance=long[:240],
+            aspect_positions={
+                str(i): {
+                    "position": long[:240],
+                    "evidence": [f"{long[:200]} {j}" for j in range(8)],
+                    "challenged": [f"{long[:240]} {j}" for j in range(8)],
+                }
+                for i in range(2)
+            },
             agreements=[{"with": o.id, "on": long[:200]} for o in others],
             disagreements=[{"with": o.id, "on": long[:200], "intensity": "strong"} for o in others],
             concessions=[f"concession {j}: {long[:200]}" for j in range(12)],
             shifts=[long[:240]] * 8,
         )
-    BlackboardNotes.objects.create(debate=debate, rolling_summary=long * 3, decisions=[long[:240]] * 4,
-                                   proposals=[{"by": "Bram Macro", "proposal": long[:240],
-                                               "reactions": {"Ada Hardmoney": "opposes: " + long}}] * 3)
+    BlackboardNotes.objects.create(
+        debate=debate,
+        rolling_summary=long * 3,
+        decisions=[long[:240]] * 4,
+        proposals=[{"by": "Bram Macro", "proposal": long[:240], "reactions": {"Ada Hardmoney": "opposes: " + long}}]
+        * 3,
+    )
     for turn in range(1, 61):
-        Message.objects.create(debate=debate, persona=personas[turn % 3], kind="reply", aspect_index=1, turn=turn,
-                               text=long * 3, status="complete")
+        Message.objects.create(
+            debate=debate,
+            persona=personas[turn % 3],
+            kind="reply",
+            aspect_index=1,
+            turn=turn,
+            text=long * 3,
+            status="complete",
+        )
 
 
 def user_part(context: str) -> int:
@@ -60,22 +81,46 @@ def test_the_opening_is_a_cold_start(debate):
 def test_a_reply_shows_every_section_of_the_seed(debate):
     debate, personas = debate
     ada, bram, _ = personas
-    PositionState.objects.create(debate=debate, persona=ada, overall_stance="Gold protects savers.",
-                                 aspect_positions={"0": {"position": "", "evidence": ["the 1970s data"],
-                                                         "challenged": ["Does it apply after 1980?"]}},
-                                 concessions=["gold pays no yield"])
-    PositionState.objects.create(debate=debate, persona=bram, overall_stance="Liquidity decides.",
-                                 disagreements=[{"with": ada.id, "on": "the 1970s", "intensity": "strong"}])
-    BlackboardNotes.objects.create(debate=debate, decisions=["inflation hurts savers"],
-                                   proposals=[{"by": "Bram Macro", "proposal": "look at real rates",
-                                               "reactions": {"Ada Hardmoney": "opposes"}}])
-    Message.objects.create(debate=debate, persona=bram, kind="reply", aspect_index=0, turn=1,
-                           text="The 1970s prove nothing.", status="complete")
+    PositionState.objects.create(
+        debate=debate,
+        persona=ada,
+        overall_stance="Gold protects savers.",
+        aspect_positions={
+            "0": {"position": "", "evidence": ["the 1970s data"], "challenged": ["Does it apply after 1980?"]}
+        },
+        concessions=["gold pays no yield"],
+    )
+    PositionState.objects.create(
+        debate=debate,
+        persona=bram,
+        overall_stance="Liquidity decides.",
+        disagreements=[{"with": ada.id, "on": "the 1970s", "intensity": "strong"}],
+    )
+    BlackboardNotes.objects.create(
+        debate=debate,
+        decisions=["inflation hurts savers"],
+        proposals=[{"by": "Bram Macro", "proposal": "look at real rates", "reactions": {"Ada Hardmoney": "opposes"}}],
+    )
+    Message.objects.create(
+        debate=debate,
+        persona=bram,
+        kind="reply",
+        aspect_index=0,
+        turn=1,
+        text="The 1970s prove nothing.",
+        status="complete",
+    )
 
     context = assemble_context(debate=debate, persona=ada, phase="reply", aspect_index=0, addressee="Bram Macro")
 
-    for heading in ("DEBATE STATE", "SO FAR", "WHERE EVERYONE STANDS", "YOUR POSITION SO FAR", "RECENT EXCHANGE",
-                    "YOUR TURN"):
+    for heading in (
+        "DEBATE STATE",
+        "SO FAR",
+        "WHERE EVERYONE STANDS",
+        "YOUR POSITION SO FAR",
+        "RECENT EXCHANGE",
+        "YOUR TURN",
+    ):
         assert f"── {heading} ──" in context
     assert "Current aspect (1 of 2): Evidence" in context
     assert "Agreed: inflation hurts savers" in context and "look at real rates (Ada Hardmoney opposes)" in context

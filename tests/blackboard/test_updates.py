@@ -10,14 +10,27 @@ PARTICIPANTS = {"ada": ADA, "bram": BRAM, "cleo": CLEO}
 
 
 def apply(state, **update):
-    return updates.apply_update(state=state, update=PositionUpdate.model_validate(update), speaker_id=ADA,
-                                participants=PARTICIPANTS, aspect_index=0, round_number=1)
+    return updates.apply_update(
+        state=state,
+        update=PositionUpdate.model_validate(update),
+        speaker_id=ADA,
+        participants=PARTICIPANTS,
+        aspect_index=0,
+        round_number=1,
+    )
 
 
 def test_evidence_and_challenges_land_on_the_right_people():
-    change = apply({}, overall_stance="Gold wins.", evidence=["1970s data", "1970s data"],
-                   challenges_raised=[{"to": "Bram", "challenge": "Why now?"}, {"to": "Nobody", "challenge": "x"},
-                                      {"to": "Ada", "challenge": "talking to myself"}])
+    change = apply(
+        {},
+        overall_stance="Gold wins.",
+        evidence=["1970s data", "1970s data"],
+        challenges_raised=[
+            {"to": "Bram", "challenge": "Why now?"},
+            {"to": "Nobody", "challenge": "x"},
+            {"to": "Ada", "challenge": "talking to myself"},
+        ],
+    )
     assert change.speaker["overall_stance"] == "Gold wins."
     assert change.speaker["aspect_positions"]["0"]["evidence"] == ["1970s data"]
     assert change.challenges_for == {BRAM: ["Why now?"]}
@@ -40,23 +53,32 @@ def test_concessions_are_kept_forever_and_scored_once():
 
 
 def test_epistemic_score_weights_disagreements_concessions_and_shifts():
-    change = apply({}, new_disagreement={"with": "Cleo", "on": "rates", "intensity": "strong"},
-                   concession="timing", shift="softer on gold")
+    change = apply(
+        {},
+        new_disagreement={"with": "Cleo", "on": "rates", "intensity": "strong"},
+        concession="timing",
+        shift="softer on gold",
+    )
     assert change.epistemic_score == 3 + 4 + 5
     assert change.speaker["disagreements"] == [{"with": CLEO, "on": "rates", "intensity": "strong"}]
-    assert apply(change.speaker, new_disagreement={"with": "Cleo", "on": "Rates", "intensity": "mild"}).epistemic_score == 0
+    assert (
+        apply(change.speaker, new_disagreement={"with": "Cleo", "on": "Rates", "intensity": "mild"}).epistemic_score
+        == 0
+    )
 
 
 def test_a_relation_with_a_stranger_or_oneself_is_dropped():
-    change = apply({}, new_agreement={"with": "Zed", "on": "x"}, new_disagreement={"with": "Ada", "on": "y",
-                                                                                    "intensity": "mild"})
+    change = apply(
+        {}, new_agreement={"with": "Zed", "on": "x"}, new_disagreement={"with": "Ada", "on": "y", "intensity": "mild"}
+    )
     assert change.speaker["agreements"] == [] and change.speaker["disagreements"] == []
 
 
 def test_a_reaction_lands_on_the_latest_proposal_of_that_person_only():
     proposals = [{"by": "Bram", "proposal": "old", "reactions": {}}, {"by": "Bram", "proposal": "new", "reactions": {}}]
-    reacted = updates.record_reaction(proposals, ProposalReaction(proposed_by="bram", reaction="opposes",
-                                                                  note="too slow"), "Cleo")
+    reacted = updates.record_reaction(
+        proposals, ProposalReaction(proposed_by="bram", reaction="opposes", note="too slow"), "Cleo"
+    )
     assert reacted[1]["reactions"] == {"Cleo": "opposes: too slow"} and reacted[0]["reactions"] == {}
     assert proposals[1]["reactions"] == {}, "the input is not mutated"
     own = updates.record_reaction(proposals, ProposalReaction(proposed_by="Bram", reaction="supports"), "Bram")

@@ -29,8 +29,10 @@ def chromium_path() -> str:
     path = shutil.which("chromium") or "/usr/bin/chromium"
     if Path(path).exists():
         return path
-    message = ("Debian's chromium is needed for the browser tests and is not installed: "
-               "run `apt-get install chromium` (as root; `make test` does it for you).")
+    message = (
+        "Debian's chromium is needed for the browser tests and is not installed: "
+        "run `apt-get install chromium` (as root; `make test` does it for you)."
+    )
     # Skipping must be asked for, and never in CI: a browser test that quietly does not run is
     # worse than one that fails.
     if os.environ.get("FAULTLINE_SKIP_BROWSER") and not (
@@ -78,7 +80,10 @@ def live_server_url(django_db_setup, django_db_blocker, worker_messages_api):
     log = open(log_path, "w")
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "faultline.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

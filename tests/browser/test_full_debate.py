@@ -17,10 +17,13 @@ DEBATE_TIMEOUT_MS = 240_000
 
 def messages_in(page, container: str) -> list[tuple[str, str, bool]]:
     """(id, text, still streaming) of every message shown in a container, in page order."""
-    return [tuple(m) for m in page.eval_on_selector_all(
-        f"{container} article.msg",
-        "els => els.map(e => [e.id, e.querySelector('.msg-text').textContent, e.classList.contains('is-streaming')])",
-    )]
+    return [
+        tuple(m)
+        for m in page.eval_on_selector_all(
+            f"{container} article.msg",
+            "els => els.map(e => [e.id, e.querySelector('.msg-text').textContent, e.classList.contains('is-streaming')])",
+        )
+    ]
 
 
 def assert_no_duplicates(messages) -> None:
@@ -33,8 +36,9 @@ def saved_messages(debate_id, *, room: bool) -> list[tuple[str, str, bool]]:
     return [(f"msg-{m.id}", m.text, False) for m in rows]
 
 
-def test_a_debate_from_signup_to_replay(page, live_server_url, celery_worker_process, hostile_model, server_side,
-                                       screenshot):
+def test_a_debate_from_signup_to_replay(
+    page, live_server_url, celery_worker_process, hostile_model, server_side, screenshot
+):
     server_side(call_command, "loadseed", verbosity=0)
 
     # ── sign up ───────────────────────────────────────────────────────────────────────────────
@@ -63,8 +67,9 @@ def test_a_debate_from_signup_to_replay(page, live_server_url, celery_worker_pro
 
     # ── it streams ────────────────────────────────────────────────────────────────────────────
     page.wait_for_selector("#chat-log article.msg.is-streaming", timeout=60_000)
-    page.wait_for_function("() => document.querySelectorAll('#chat-log article.msg:not(.is-streaming)').length >= 2",
-                           timeout=60_000)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#chat-log article.msg:not(.is-streaming)').length >= 2", timeout=60_000
+    )
 
     # ── reload mid-debate: nothing missing, nothing doubled ───────────────────────────────────
     before = messages_in(page, "#chat-log")

@@ -21,8 +21,7 @@ def set_up_user():
     get_user_model().objects.create_user("mapper", password=PASSWORD)
 
 
-def test_a_graph_mode_debate_draws_its_map_live(page, live_server_url, celery_worker_process, server_side,
-                                                screenshot):
+def test_a_graph_mode_debate_draws_its_map_live(page, live_server_url, celery_worker_process, server_side, screenshot):
     server_side(set_up_user)
     page.goto(f"{live_server_url}/accounts/login/")
     page.fill("#id_username", "mapper")
@@ -46,10 +45,12 @@ def test_a_graph_mode_debate_draws_its_map_live(page, live_server_url, celery_wo
     # the map appears and grows while the debate is live, every node coloured by its label
     page.wait_for_selector("#graph-panel .gnode", timeout=DEBATE_TIMEOUT_MS)
     first = page.locator("#graph-panel .gnode").count()
-    page.wait_for_function(f"() => document.querySelectorAll('#graph-panel .gnode').length > {first}",
-                           timeout=DEBATE_TIMEOUT_MS)
-    labels = page.eval_on_selector_all("#graph-panel .gnode-stance, #graph-panel .gnode-reason",
-                                       "els => els.map(e => e.dataset.label)")
+    page.wait_for_function(
+        f"() => document.querySelectorAll('#graph-panel .gnode').length > {first}", timeout=DEBATE_TIMEOUT_MS
+    )
+    labels = page.eval_on_selector_all(
+        "#graph-panel .gnode-stance, #graph-panel .gnode-reason", "els => els.map(e => e.dataset.label)"
+    )
     assert labels and set(labels) <= {"IN", "OUT", "UNDEC"}  # arguments; disputes show open / settled
     counts = [int(page.locator(f"#graph-panel .gcount-{k}-value").text_content()) for k in ("in", "out", "undec")]
     assert sum(counts) > 0

@@ -77,8 +77,9 @@ def test_the_live_page_follows_the_event_log(page, live_server_url, server_side,
     page.wait_for_timeout(400)
     screenshot(page, "event-log-drawer-open")
     server_side(log.close_room, room)
-    card = server_side(log.post_card, room, question=f"Does the long run matter more? {HOSTILE}",
-                       reasoning=f"Decades. {HOSTILE}")
+    card = server_side(
+        log.post_card, room, question=f"Does the long run matter more? {HOSTILE}", reasoning=f"Decades. {HOSTILE}"
+    )
     page.wait_for_selector(f"#card-{card.id}")
     tab.locator(".tab-suit").wait_for()
     assert page.locator(f"#card-{card.id} .corner-tl").text_content() == room.suit
@@ -89,8 +90,9 @@ def test_the_live_page_follows_the_event_log(page, live_server_url, server_side,
 
     # the debate finishes: results appear, the banner links to them
     server_side(log.say, personas[2], "Closing: both clocks matter.", kind="closing")
-    server_side(log.complete, sample_results(f"Does the long run matter more? {HOSTILE}",
-                                             names=("Ada Hardmoney", "Bram Macro")))
+    server_side(
+        log.complete, sample_results(f"Does the long run matter more? {HOSTILE}", names=("Ada Hardmoney", "Bram Macro"))
+    )
     page.wait_for_selector("#results h2")
     page.wait_for_selector("#debate-banner a[href='#results']")
     assert page.locator("#status-line .status-pill").text_content() == "Completed"
@@ -159,7 +161,8 @@ def test_the_owner_stops_and_shares_and_a_visitor_watches_read_only(browser, pag
     # the visitor already watching is disconnected at once, and told why
     visitor.wait_for_function("document.documentElement.dataset.live === 'forbidden'")
     assert "no longer shared" in visitor.evaluate(
-        "getComputedStyle(document.querySelector('.connection'), '::after').content")
+        "getComputedStyle(document.querySelector('.connection'), '::after').content"
+    )
     visitor.reload()
     assert "Not Found" in visitor.content() or visitor.locator("#chat-log").count() == 0
     visitor.context.close()

@@ -23,8 +23,9 @@ def open_live_page(page, live_server_url, debate) -> None:
     page.evaluate("window.__notReloaded = true")
 
 
-def test_a_lost_update_followed_by_another_is_repaired_on_the_open_page(page, live_server_url, server_side,
-                                                                        monkeypatch):
+def test_a_lost_update_followed_by_another_is_repaired_on_the_open_page(
+    page, live_server_url, server_side, monkeypatch
+):
     debate, personas, log = server_side(a_debate, ("Ada Hardmoney", "Bram Macro"))
     open_live_page(page, live_server_url, debate)
     lost = server_side(lambda: debate.events.count()) + 2  # the next message's completion

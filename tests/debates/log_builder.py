@@ -33,14 +33,18 @@ class DebateLog:
         return dict(self.totals)
 
     def start(self, *, provider: str = "anthropic") -> DebateLog:
-        self._append(EventKind.DEBATE_STARTED, {
-            "topic": self.debate.topic,
-            "mode": self.debate.mode,
-            "max_turns": self.debate.max_turns,
-            "provider": provider,
-            "personas": [{"id": p.id, "name": p.name, "seat": self.seats[p.id], "tagline": p.tagline}
-                         for p in self.personas],
-        })
+        self._append(
+            EventKind.DEBATE_STARTED,
+            {
+                "topic": self.debate.topic,
+                "mode": self.debate.mode,
+                "max_turns": self.debate.max_turns,
+                "provider": provider,
+                "personas": [
+                    {"id": p.id, "name": p.name, "seat": self.seats[p.id], "tagline": p.tagline} for p in self.personas
+                ],
+            },
+        )
         Debate.objects.filter(pk=self.debate.pk).update(status=Debate.Status.RUNNING)
         return self
 
@@ -55,13 +59,22 @@ class DebateLog:
     def begin(self, persona, *, kind: str = "reply", room: CruxRoom | None = None) -> Message:
         key = room.id if room else None
         self.turns[key] = self.turns.get(key, 0) + 1
-        message = Message.objects.create(debate=self.debate, room=room, persona=persona, kind=kind,
-                                         turn=self.turns[key])
-        self._append(EventKind.MESSAGE_STARTED, {
-            "message_id": message.id, "persona_id": persona.id, "persona_name": persona.name,
-            "seat": self.seats[persona.id], "kind": kind, "turn": message.turn,
-            "room_id": room.id if room else None, "aspect_index": None,
-        })
+        message = Message.objects.create(
+            debate=self.debate, room=room, persona=persona, kind=kind, turn=self.turns[key]
+        )
+        self._append(
+            EventKind.MESSAGE_STARTED,
+            {
+                "message_id": message.id,
+                "persona_id": persona.id,
+                "persona_name": persona.name,
+                "seat": self.seats[persona.id],
+                "kind": kind,
+                "turn": message.turn,
+                "room_id": room.id if room else None,
+                "aspect_index": None,
+            },
+        )
         return message
 
     def stream(self, message: Message, text: str) -> Message:
@@ -78,18 +91,27 @@ class DebateLog:
         return self.finish(self.begin(persona, kind=kind, room=room), text)
 
     def pass_turn(self, persona) -> DebateLog:
-        self._append(EventKind.TURN_PASSED, {"persona_id": persona.id, "persona_name": persona.name,
-                                             "totals": self._spend(5)})
+        self._append(
+            EventKind.TURN_PASSED, {"persona_id": persona.id, "persona_name": persona.name, "totals": self._spend(5)}
+        )
         return self
 
     def open_room(self, a, b, question: str) -> CruxRoom:
         index = CruxRoom.objects.filter(debate=self.debate).count()
-        room = CruxRoom.objects.create(debate=self.debate, persona_a=a, persona_b=b, question=question,
-                                       suit=SUITS[index % len(SUITS)])
-        self._append(EventKind.ROOM_OPENED, {
-            "room_id": room.id, "persona_a": {"id": a.id, "name": a.name}, "persona_b": {"id": b.id, "name": b.name},
-            "question": question, "suit": room.suit, "trigger_message_ids": [],
-        })
+        room = CruxRoom.objects.create(
+            debate=self.debate, persona_a=a, persona_b=b, question=question, suit=SUITS[index % len(SUITS)]
+        )
+        self._append(
+            EventKind.ROOM_OPENED,
+            {
+                "room_id": room.id,
+                "persona_a": {"id": a.id, "name": a.name},
+                "persona_b": {"id": b.id, "name": b.name},
+                "question": question,
+                "suit": room.suit,
+                "trigger_message_ids": [],
+            },
+        )
         return room
 
     def close_room(self, room: CruxRoom, *, exit_reason: str = "surfaced") -> DebateLog:
@@ -97,36 +119,72 @@ class DebateLog:
         self._append(EventKind.ROOM_CLOSED, {"room_id": room.id, "exit_reason": exit_reason, "failure": ""})
         return self
 
-    def post_card(self, room: CruxRoom, *, question: str = "", reasoning: str = "Because the data say so.",
-                  falsifier: str = "A decade of contrary data.", diagnosis: str = "They weigh time differently.",
-                  resolved: bool = False, resolution: str = "", disagreement_type: str = "horizon") -> CruxCard:
+    def post_card(
+        self,
+        room: CruxRoom,
+        *,
+        question: str = "",
+        reasoning: str = "Because the data say so.",
+        falsifier: str = "A decade of contrary data.",
+        diagnosis: str = "They weigh time differently.",
+        resolved: bool = False,
+        resolution: str = "",
+        disagreement_type: str = "horizon",
+    ) -> CruxCard:
         a, b = room.persona_a, room.persona_b
         positions = {
             str(a.id): {"name": a.name, "position": "YES", "reasoning": reasoning, "falsifier": falsifier},
             str(b.id): {"name": b.name, "position": "NO", "reasoning": reasoning, "falsifier": falsifier},
         }
-        card = CruxCard.objects.create(room=room, debate=self.debate, question=question or room.question,
-                                       positions=positions, disagreement_type=disagreement_type[:20],
-                                       diagnosis=diagnosis, resolved=resolved, resolution=resolution)
-        self._append(EventKind.CARD_POSTED, {"card": {
-            "id": card.id, "room_id": room.id, "question": card.question,
-            "positions": [{"persona_id": int(pid), **data} for pid, data in positions.items()],
-            "disagreement_type": disagreement_type, "diagnosis": diagnosis, "resolved": resolved,
-            "resolution": resolution, "suit": room.suit,
-        }})
+        card = CruxCard.objects.create(
+            room=room,
+            debate=self.debate,
+            question=question or room.question,
+            positions=positions,
+            disagreement_type=disagreement_type[:20],
+            diagnosis=diagnosis,
+            resolved=resolved,
+            resolution=resolution,
+        )
+        self._append(
+            EventKind.CARD_POSTED,
+            {
+                "card": {
+                    "id": card.id,
+                    "room_id": room.id,
+                    "question": card.question,
+                    "positions": [{"persona_id": int(pid), **data} for pid, data in positions.items()],
+                    "disagreement_type": disagreement_type,
+                    "diagnosis": diagnosis,
+                    "resolved": resolved,
+                    "resolution": resolution,
+                    "suit": room.suit,
+                }
+            },
+        )
         return card
 
-    def ledger(self, persona, *, stance: str, concessions=(), shifts=(), unanswered=(), agrees=(),
-               disagrees=()) -> DebateLog:
+    def ledger(
+        self, persona, *, stance: str, concessions=(), shifts=(), unanswered=(), agrees=(), disagrees=()
+    ) -> DebateLog:
         """A LEDGER_UPDATED event, shaped like debates/blackboard/ledger.py's payload.
         agrees / disagrees: (persona, point) pairs."""
-        self._append(EventKind.LEDGER_UPDATED, {
-            "persona_id": persona.id, "name": persona.name, "stance": stance, "concessions": list(concessions),
-            "shifts": list(shifts), "unanswered": list(unanswered),
-            "agreements": [{"with": other.id, "on": point, "name": other.name} for other, point in agrees],
-            "disagreements": [{"with": other.id, "on": point, "intensity": "strong", "name": other.name}
-                              for other, point in disagrees],
-        })
+        self._append(
+            EventKind.LEDGER_UPDATED,
+            {
+                "persona_id": persona.id,
+                "name": persona.name,
+                "stance": stance,
+                "concessions": list(concessions),
+                "shifts": list(shifts),
+                "unanswered": list(unanswered),
+                "agreements": [{"with": other.id, "on": point, "name": other.name} for other, point in agrees],
+                "disagreements": [
+                    {"with": other.id, "on": point, "intensity": "strong", "name": other.name}
+                    for other, point in disagrees
+                ],
+            },
+        )
         return self
 
     def complete(self, results: dict | None = None, *, status: str = "completed") -> DebateLog:
@@ -143,8 +201,16 @@ class DebateLog:
 def sample_results(text: str = "Will it hold?", names=("Ada", "Bram")) -> dict:
     return {
         "regime": "polarized",
-        "cruxes": [{"question": text, "disagreement_type": "horizon", "diagnosis": text, "resolved": False,
-                    "resolution": "", "suit": "♠"}],
+        "cruxes": [
+            {
+                "question": text,
+                "disagreement_type": "horizon",
+                "diagnosis": text,
+                "resolved": False,
+                "resolution": "",
+                "suit": "♠",
+            }
+        ],
         "fault_lines": [{"question": text, "sides": {"YES": [names[0]], "NO": [names[1]], "NUANCED": []}}],
         "flip_conditions": [{"persona": names[0], "question": text, "falsifier": text}],
         "resolution_paths": [{"question": text, "path": text, "resolved": False}],

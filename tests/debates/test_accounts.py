@@ -5,9 +5,14 @@ pytestmark = pytest.mark.django_db
 
 
 def test_signup_creates_the_account_and_logs_in(client):
-    response = client.post("/accounts/signup/", {
-        "username": "newcomer", "password1": "a-long-test-passphrase-42", "password2": "a-long-test-passphrase-42",
-    })
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "newcomer",
+            "password1": "a-long-test-passphrase-42",
+            "password2": "a-long-test-passphrase-42",
+        },
+    )
 
     assert response.status_code == 302
     assert response["Location"] == "/debates/new/"

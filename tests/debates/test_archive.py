@@ -54,8 +54,9 @@ def test_replay_answers_htmx_with_just_the_replay_region(owner_client, debate, l
     log.start()
     log.say(personas[0], "First words.")
 
-    response = owner_client.get(f"/debates/{debate.id}/replay/", {"step": 1},
-                                HTTP_HX_REQUEST="true", HTTP_HX_TARGET="replay")
+    response = owner_client.get(
+        f"/debates/{debate.id}/replay/", {"step": 1}, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="replay"
+    )
 
     content = response.content.decode()
     assert content.startswith('<div id="replay"')

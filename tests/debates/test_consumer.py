@@ -52,8 +52,16 @@ def test_it_sends_a_snapshot_on_connect(owner_client, debate, personas):
         return snapshot
 
     snapshot = run(scenario)
-    for region in ["status-line", "debate-banner", "chat-log", "crux-cards", "positions", "drawer-tabs", "drawer-panels",
-                   "results"]:
+    for region in [
+        "status-line",
+        "debate-banner",
+        "chat-log",
+        "crux-cards",
+        "positions",
+        "drawer-tabs",
+        "drawer-panels",
+        "results",
+    ]:
         assert re.search(rf'id="{region}"[^>]*hx-swap-oob="true"', snapshot), region
     assert "Gold has history." in snapshot
     assert "Liquidity is the half-said" in snapshot  # a reload mid-message shows the text so far
@@ -75,10 +83,18 @@ def test_it_forwards_new_events_and_drops_those_in_the_snapshot(owner_client, de
         ws = communicator(debate, client=owner_client)
         assert (await ws.connect(timeout=TIMEOUT))[0]
         await ws.receive_from(timeout=TIMEOUT)
-        await sync_to_async(publish)(debate, {"type": "debate.event", "seq": snapshot_seq, "kind": "turn_passed",
-                                              "payload": {"persona_name": "already shown"}})
-        await sync_to_async(broadcast.message_progress)(debate_id=debate.id, message_id=streaming.id,
-                                                        text="Streaming so far")
+        await sync_to_async(publish)(
+            debate,
+            {
+                "type": "debate.event",
+                "seq": snapshot_seq,
+                "kind": "turn_passed",
+                "payload": {"persona_name": "already shown"},
+            },
+        )
+        await sync_to_async(broadcast.message_progress)(
+            debate_id=debate.id, message_id=streaming.id, text="Streaming so far"
+        )
         await sync_to_async(log.say)(personas[2], "After connecting.")
         received = [await ws.receive_from(timeout=TIMEOUT) for _ in range(3)]
         assert await ws.receive_nothing(timeout=0.5)
@@ -98,8 +114,9 @@ def drop_pushes(monkeypatch, seqs: set[int]) -> None:
     monkeypatch.setattr(broadcast, "event_committed", lambda event: None if event.seq in seqs else real(event))
 
 
-def test_a_gap_in_sequence_numbers_resyncs_the_socket_with_a_fresh_snapshot(owner_client, debate, personas,
-                                                                           monkeypatch):
+def test_a_gap_in_sequence_numbers_resyncs_the_socket_with_a_fresh_snapshot(
+    owner_client, debate, personas, monkeypatch
+):
     log = DebateLog(debate).start()
     lost = debate.events.count() + 2  # the completion of the next message
 
@@ -125,8 +142,7 @@ def test_a_gap_in_sequence_numbers_resyncs_the_socket_with_a_fresh_snapshot(owne
     assert "Said after the loss." in after
 
 
-def test_a_lost_last_event_is_resent_once_the_page_reports_it_is_behind(owner_client, debate, personas,
-                                                                         monkeypatch):
+def test_a_lost_last_event_is_resent_once_the_page_reports_it_is_behind(owner_client, debate, personas, monkeypatch):
     log = DebateLog(debate).start()
     message = log.begin(personas[0])
     last = debate.events.count() + 1
@@ -180,8 +196,7 @@ def test_a_late_streaming_update_never_overwrites_a_finished_message(owner_clien
         await ws.receive_from(timeout=TIMEOUT)
         await sync_to_async(log.finish)(message, "The finished text.")
         completed = await ws.receive_from(timeout=TIMEOUT)
-        await sync_to_async(broadcast.message_progress)(debate_id=debate.id, message_id=message.id,
-                                                        text="The fini")
+        await sync_to_async(broadcast.message_progress)(debate_id=debate.id, message_id=message.id, text="The fini")
         late = await ws.receive_nothing(timeout=0.5)
         await ws.disconnect()
         return completed, late
@@ -191,8 +206,9 @@ def test_a_late_streaming_update_never_overwrites_a_finished_message(owner_clien
     assert late, "the stale text was forwarded"
 
 
-def test_an_event_committed_while_the_snapshot_is_read_arrives_exactly_once(owner_client, debate, personas,
-                                                                            monkeypatch):
+def test_an_event_committed_while_the_snapshot_is_read_arrives_exactly_once(
+    owner_client, debate, personas, monkeypatch
+):
     """The consumer joins the group before reading the snapshot: an event committed in between is
     in the snapshot and its broadcast is dropped; one committed just after is forwarded once."""
     log = DebateLog(debate).start()
@@ -297,10 +313,14 @@ def test_a_share_token_lets_anyone_watch(debate, personas):
 
 def test_a_foreign_origin_is_refused(owner_client, debate):
     async def scenario():
-        ws = WebsocketCommunicator(application, f"/ws/debates/{debate.id}/", headers=[
-            (b"origin", b"http://evil.example"),
-            (b"cookie", f"sessionid={owner_client.cookies['sessionid'].value}".encode()),
-        ])
+        ws = WebsocketCommunicator(
+            application,
+            f"/ws/debates/{debate.id}/",
+            headers=[
+                (b"origin", b"http://evil.example"),
+                (b"cookie", f"sessionid={owner_client.cookies['sessionid'].value}".encode()),
+            ],
+        )
         connected, _ = await ws.connect(timeout=TIMEOUT)
         return connected
 

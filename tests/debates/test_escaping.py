@@ -13,7 +13,7 @@ from tests.debates.log_builder import HOSTILE, DebateLog, sample_results
 
 pytestmark = pytest.mark.django_db
 
-LIVE_MARKUP = ["<script>alert(1)", "<img src=x", "<img src=\"x\"", 'onerror="alert(2)"']
+LIVE_MARKUP = ["<script>alert(1)", "<img src=x", '<img src="x"', 'onerror="alert(2)"']
 
 
 def assert_inert(html: str) -> None:
@@ -35,9 +35,16 @@ def hostile(make_debate, personas):
     room = log.open_room(personas[0], personas[2], f"Room {HOSTILE}")
     log.say(personas[0], f"Room talk {HOSTILE}", kind="entry", room=room)
     log.close_room(room)
-    log.post_card(room, question=f"Card {HOSTILE}", reasoning=f"Reason {HOSTILE}", falsifier=f"Flip {HOSTILE}",
-                  diagnosis=f"Diagnosis {HOSTILE}", resolved=True, resolution=f"Resolution {HOSTILE}",
-                  disagreement_type=HOSTILE)
+    log.post_card(
+        room,
+        question=f"Card {HOSTILE}",
+        reasoning=f"Reason {HOSTILE}",
+        falsifier=f"Flip {HOSTILE}",
+        diagnosis=f"Diagnosis {HOSTILE}",
+        resolved=True,
+        resolution=f"Resolution {HOSTILE}",
+        disagreement_type=HOSTILE,
+    )
     log.ledger(personas[0], stance=f"Stance {HOSTILE}")
     log.fail(f"Failure {HOSTILE}")
     log.complete(sample_results(f"Result {HOSTILE}", names=(f"Ada {HOSTILE}", f"Bram {HOSTILE}")))
@@ -62,8 +69,18 @@ def test_every_partial_keeps_hostile_text_inert(hostile):
         for marker in LIVE_MARKUP:
             assert marker not in html, f"{name}: {marker!r}"
     assert_inert(rendered["snapshot"])
-    for text in ["Opening", "Room talk", "Card", "Reason", "Flip", "Diagnosis", "Resolution", "Result", "Room",
-                 "Stance"]:
+    for text in [
+        "Opening",
+        "Room talk",
+        "Card",
+        "Reason",
+        "Flip",
+        "Diagnosis",
+        "Resolution",
+        "Result",
+        "Room",
+        "Stance",
+    ]:
         assert f"{text} &lt;script&gt;alert(1)&lt;/script&gt;" in rendered["snapshot"], text
 
 
@@ -136,6 +153,14 @@ def test_markdown_of_a_folded_view_directly(hostile):
 def test_event_kinds_are_all_covered_by_the_hostile_log(hostile):
     kinds = set(hostile.events.values_list("kind", flat=True))
 
-    assert kinds >= {EventKind.MESSAGE_STARTED, EventKind.MESSAGE_COMPLETED, EventKind.ROOM_OPENED,
-                     EventKind.ROOM_CLOSED, EventKind.CARD_POSTED, EventKind.DEBATE_FAILED,
-                     EventKind.DEBATE_FINISHED, EventKind.ASPECTS_SET, EventKind.PHASE_CHANGED}
+    assert kinds >= {
+        EventKind.MESSAGE_STARTED,
+        EventKind.MESSAGE_COMPLETED,
+        EventKind.ROOM_OPENED,
+        EventKind.ROOM_CLOSED,
+        EventKind.CARD_POSTED,
+        EventKind.DEBATE_FAILED,
+        EventKind.DEBATE_FINISHED,
+        EventKind.ASPECTS_SET,
+        EventKind.PHASE_CHANGED,
+    }

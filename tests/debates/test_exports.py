@@ -82,6 +82,10 @@ def test_a_hostile_topic_with_newlines_exports_as_one_heading(owner_client, make
     lines = text.splitlines()
     assert lines[0] == "# Is gold dead? # Fake heading ## Results - injected item ### and more"
     headings = [line for line in lines if line.startswith("#")]
-    assert headings == [lines[0], "## Main channel", "## Crux rooms",
-                        "### ♠ Ada Hardmoney vs Bram Macro: Long run? ## Fake room heading"]
+    assert headings == [
+        lines[0],
+        "## Main channel",
+        "## Crux rooms",
+        "### ♠ Ada Hardmoney vs Bram Macro: Long run? ## Fake room heading",
+    ]
     assert "> A message may keep\n> its own lines." in text, "message text keeps its lines, quoted"

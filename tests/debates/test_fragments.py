@@ -59,18 +59,26 @@ def test_each_event_redraws_its_regions(debate, personas):
 
 def test_a_ledger_update_redraws_where_they_stand(debate, personas):
     log = DebateLog(debate).start()
-    log.ledger(personas[1], stance="Liquidity decides.", concessions=["history matters a little"],
-               shifts=["from 'never' to 'rarely'"], unanswered=["why?"],
-               disagrees=[(personas[0], "whether <b>history</b> decides")])
+    log.ledger(
+        personas[1],
+        stance="Liquidity decides.",
+        concessions=["history matters a little"],
+        shifts=["from 'never' to 'rarely'"],
+        unanswered=["why?"],
+        disagrees=[(personas[0], "whether <b>history</b> decides")],
+    )
     log.ledger(personas[2], stance="Both clocks.", agrees=[(personas[1], "liquidity")])
 
     kind, html = fragments_by_event(debate)[-1]
 
     assert kind == EventKind.LEDGER_UPDATED
-    assert html.startswith('<section id="positions" class="positions" aria-labelledby="positions-heading" '
-                           'hx-swap-oob="true">')
+    assert html.startswith(
+        '<section id="positions" class="positions" aria-labelledby="positions-heading" hx-swap-oob="true">'
+    )
     assert "Liquidity decides." in html and "1 concession · 1 shift · 1 unanswered challenge" in html
-    assert "<li>history matters a little</li>" in html and "<li>from &#x27;never&#x27; to &#x27;rarely&#x27;</li>" in html
+    assert (
+        "<li>history matters a little</li>" in html and "<li>from &#x27;never&#x27; to &#x27;rarely&#x27;</li>" in html
+    )
     # the position map: one edge per relation, drawn between the right pair, its point escaped
     assert 'id="position-map"' in html
     assert html.count('class="map-edge map-disagree is-strong"') == 1 and html.count('class="map-edge map-agree"') == 1
@@ -102,8 +110,16 @@ def test_the_snapshot_replaces_every_region_but_the_drawer_itself(debate, person
 
     html = fragments.snapshot(view)
 
-    regions = ["status-line", "debate-banner", "chat-log", "crux-cards", "positions", "drawer-tabs", "drawer-panels",
-               "results"]
+    regions = [
+        "status-line",
+        "debate-banner",
+        "chat-log",
+        "crux-cards",
+        "positions",
+        "drawer-tabs",
+        "drawer-panels",
+        "results",
+    ]
     for region in regions:
         assert f'id="{region}"' in html
     assert 'id="drawer"' not in html  # it keeps which room the reader opened

@@ -133,7 +133,9 @@ def test_stop_needs_post(owner_client, debate):
     assert owner_client.get(f"/debates/{debate.id}/stop/").status_code == 405
 
 
-def test_a_failed_debate_shows_its_owner_the_reason_every_message_and_resume(owner_client, debate, log, personas, monkeypatch):
+def test_a_failed_debate_shows_its_owner_the_reason_every_message_and_resume(
+    owner_client, debate, log, personas, monkeypatch
+):
     log.start()
     log.say(personas[0], "First words.")
     log.say(personas[1], "Second words.")
@@ -185,7 +187,7 @@ def test_it_labels_text_from_the_offline_demo_model(owner_client, debate, log):
     content = owner_client.get(f"/debates/{debate.id}/").content.decode()
 
     assert 'class="debate-hand"' in content
-    hand = content[content.index('class="debate-hand"'):]
+    hand = content[content.index('class="debate-hand"') :]
     assert "offline demo model" in hand[: hand.index("</ul>")]
 
 

@@ -8,9 +8,12 @@ ADA, BRAM, CLEO = (SimpleNamespace(id=i, name=n, seat=s) for i, n, s in ((7, "Ad
 
 
 def entry(agreements=(), disagreements=(), concessions=()):
-    return {"agreements": [{"with": w, "on": on} for w, on in agreements],
-            "disagreements": [{"with": w, "on": on, "intensity": i} for w, on, i in disagreements],
-            "concessions": list(concessions), "shifts": []}
+    return {
+        "agreements": [{"with": w, "on": on} for w, on in agreements],
+        "disagreements": [{"with": w, "on": on, "intensity": i} for w, on, i in disagreements],
+        "concessions": list(concessions),
+        "shifts": [],
+    }
 
 
 def test_no_ledger_yet_gives_nodes_and_no_edges():
@@ -20,13 +23,21 @@ def test_no_ledger_yet_gives_nodes_and_no_edges():
 
 
 def test_a_relation_recorded_by_both_sides_is_one_edge_with_its_points_once():
-    drawn = position_map([ADA, BRAM, CLEO], {
-        "7": entry(disagreements=[(8, "rates", "mild")]),
-        8: entry(disagreements=[(7, "Rates", "strong"), (7, "timing", "mild")], concessions=["gold is old"]),
-    })
+    drawn = position_map(
+        [ADA, BRAM, CLEO],
+        {
+            "7": entry(disagreements=[(8, "rates", "mild")]),
+            8: entry(disagreements=[(7, "Rates", "strong"), (7, "timing", "mild")], concessions=["gold is old"]),
+        },
+    )
     [edge] = drawn["edges"]
-    assert (edge.kind, edge.a.name, edge.b.name, edge.points, edge.strong) == ("disagree", "Ada", "Bram",
-                                                                              ["rates", "timing"], True)
+    assert (edge.kind, edge.a.name, edge.b.name, edge.points, edge.strong) == (
+        "disagree",
+        "Ada",
+        "Bram",
+        ["rates", "timing"],
+        True,
+    )
     assert drawn["nodes"][1].concessions == 1
 
 
@@ -37,6 +48,11 @@ def test_agreement_and_disagreement_between_one_pair_bow_apart():
 
 
 def test_names_that_are_not_in_the_debate_or_the_speaker_itself_are_ignored():
-    drawn = position_map([ADA, BRAM], {7: entry(agreements=[(7, "myself"), (99, "a stranger"), ("x", "junk")]),
-                                       "nobody": entry(agreements=[(8, "?")])})
+    drawn = position_map(
+        [ADA, BRAM],
+        {
+            7: entry(agreements=[(7, "myself"), (99, "a stranger"), ("x", "junk")]),
+            "nobody": entry(agreements=[(8, "?")]),
+        },
+    )
     assert drawn["edges"] == []

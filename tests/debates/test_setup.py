@@ -32,8 +32,9 @@ def test_it_swaps_the_hand_for_another_deck_keeping_shared_picks(owner_client, d
 
     other = DeckFactory(slug="other", name="Other", personas=personas[2:])
 
-    response = owner_client.get("/debates/new/hand/", {"deck": other.pk, "personas": [personas[0].pk, personas[2].pk]},
-                                HTTP_HX_REQUEST="true")
+    response = owner_client.get(
+        "/debates/new/hand/", {"deck": other.pk, "personas": [personas[0].pk, personas[2].pk]}, HTTP_HX_REQUEST="true"
+    )
 
     content = response.content.decode()
     assert content.startswith('<div id="hand"')
@@ -43,10 +44,16 @@ def test_it_swaps_the_hand_for_another_deck_keeping_shared_picks(owner_client, d
 
 
 def test_start_creates_the_debate_and_redirects_to_it(owner_client, user, deck, personas, started):
-    response = owner_client.post("/debates/new/", {
-        "deck": deck.pk, "personas": [personas[0].pk, personas[1].pk], "topic": "  Is gold obsolete?  ",
-        "length": "short", "mode": "dialogue",
-    })
+    response = owner_client.post(
+        "/debates/new/",
+        {
+            "deck": deck.pk,
+            "personas": [personas[0].pk, personas[1].pk],
+            "topic": "  Is gold obsolete?  ",
+            "length": "short",
+            "mode": "dialogue",
+        },
+    )
 
     debate = Debate.objects.get()
     assert response.status_code == 302
@@ -60,10 +67,16 @@ def test_start_creates_the_debate_and_redirects_to_it(owner_client, user, deck, 
 
 
 def test_it_rejects_an_empty_topic_and_keeps_the_hand(owner_client, deck, personas, started):
-    response = owner_client.post("/debates/new/", {
-        "deck": deck.pk, "personas": [personas[0].pk, personas[2].pk], "topic": "   ", "length": "long",
-        "mode": "dialogue",
-    })
+    response = owner_client.post(
+        "/debates/new/",
+        {
+            "deck": deck.pk,
+            "personas": [personas[0].pk, personas[2].pk],
+            "topic": "   ",
+            "length": "long",
+            "mode": "dialogue",
+        },
+    )
 
     content = response.content.decode()
     assert response.status_code == 200
@@ -77,10 +90,16 @@ def test_it_rejects_an_empty_topic_and_keeps_the_hand(owner_client, deck, person
 def test_it_rejects_a_topic_over_500_characters_and_keeps_it(owner_client, deck, personas, started):
     topic = "Why " + "x" * 520
 
-    response = owner_client.post("/debates/new/", {
-        "deck": deck.pk, "personas": [personas[0].pk, personas[1].pk], "topic": topic, "length": "standard",
-        "mode": "dialogue",
-    })
+    response = owner_client.post(
+        "/debates/new/",
+        {
+            "deck": deck.pk,
+            "personas": [personas[0].pk, personas[1].pk],
+            "topic": topic,
+            "length": "standard",
+            "mode": "dialogue",
+        },
+    )
 
     content = response.content.decode()
     assert "Keep the topic to 500 characters or fewer" in content
@@ -96,10 +115,16 @@ def test_it_rejects_a_hand_of_the_wrong_size(owner_client, deck, personas, start
     deck.personas.add(*extra)
     hand = (personas + extra)[:picked]
 
-    response = owner_client.post("/debates/new/", {
-        "deck": deck.pk, "personas": [p.pk for p in hand], "topic": "Will it rain?", "length": "standard",
-        "mode": "dialogue",
-    })
+    response = owner_client.post(
+        "/debates/new/",
+        {
+            "deck": deck.pk,
+            "personas": [p.pk for p in hand],
+            "topic": "Will it rain?",
+            "length": "standard",
+            "mode": "dialogue",
+        },
+    )
 
     content = response.content.decode()
     assert f"Pick between 2 and 6 personas (you picked {picked})." in content
@@ -112,20 +137,32 @@ def test_it_rejects_a_persona_from_another_deck(owner_client, deck, started):
 
     outsider = PersonaFactory(name="Outsider")
 
-    response = owner_client.post("/debates/new/", {
-        "deck": deck.pk, "personas": [outsider.pk, deck.personas.first().pk], "topic": "T", "length": "standard",
-        "mode": "dialogue",
-    })
+    response = owner_client.post(
+        "/debates/new/",
+        {
+            "deck": deck.pk,
+            "personas": [outsider.pk, deck.personas.first().pk],
+            "topic": "T",
+            "length": "standard",
+            "mode": "dialogue",
+        },
+    )
 
     assert "not in this deck" in response.content.decode()
     assert not Debate.objects.exists()
 
 
 def test_it_rejects_a_mode_without_an_engine(owner_client, deck, personas, started):
-    response = owner_client.post("/debates/new/", {
-        "deck": deck.pk, "personas": [personas[0].pk, personas[1].pk], "topic": "T", "length": "standard",
-        "mode": "blitz",
-    })
+    response = owner_client.post(
+        "/debates/new/",
+        {
+            "deck": deck.pk,
+            "personas": [personas[0].pk, personas[1].pk],
+            "topic": "T",
+            "length": "standard",
+            "mode": "blitz",
+        },
+    )
 
     assert "Pick the dialogue or the graph mode." in response.content.decode()
     assert not Debate.objects.exists()
@@ -141,10 +178,16 @@ def test_it_shows_service_errors_next_to_their_field(owner_client, deck, persona
 
     monkeypatch.setattr(lifecycle, "debate_start", refuse)
 
-    response = owner_client.post("/debates/new/", {
-        "deck": deck.pk, "personas": [personas[0].pk, personas[1].pk], "topic": "Fine topic", "length": "standard",
-        "mode": "dialogue",
-    })
+    response = owner_client.post(
+        "/debates/new/",
+        {
+            "deck": deck.pk,
+            "personas": [personas[0].pk, personas[1].pk],
+            "topic": "Fine topic",
+            "length": "standard",
+            "mode": "dialogue",
+        },
+    )
 
     content = response.content.decode()
     assert 'id="topic-errors"' in content and "The service says no." in content

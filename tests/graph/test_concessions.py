@@ -8,20 +8,33 @@ from tests.graph.builders import HAYES, SAYLOR, SCHIFF, bitcoin_graph, reason, t
 def test_giving_up_a_stance_removes_it_its_reasons_and_the_one_sided_dispute():
     transcript = table(SAYLOR, HAYES)
     graph = bitcoin_graph()
-    graph.apply_batch([reason("S1", SAYLOR, "supports", "Fixed supply.", 1),
-                       reason("S1", HAYES, "attacks", "Adoption stalled in 2022.", 2)], transcript)
+    graph.apply_batch(
+        [
+            reason("S1", SAYLOR, "supports", "Fixed supply.", 1),
+            reason("S1", HAYES, "attacks", "Adoption stalled in 2022.", 2),
+        ],
+        transcript,
+    )
     assert len(graph) == 4
 
     result = graph.apply_batch([Concede(persona=SAYLOR, target="S1", turn=3, what="adoption can stall")], transcript)
 
     assert len(graph) == 0 and not graph.disputes
     assert result.removed == ["D1", "R1", "R2", "S1", "S2"]
-    assert graph.settled == [{
-        "dispute": "D1", "question": "Is Bitcoin's adoption deterministic, whatever policy does?",
-        "disagreement_type": "claim", "answer": "NO", "holders": [HAYES],
-        "claims": [{"persona": HAYES, "claim": "Bitcoin success is contingent on policy mistakes"}],
-        "conceded_by": SAYLOR, "what": "adoption can stall", "round": 0, "turn": 3,
-    }]
+    assert graph.settled == [
+        {
+            "dispute": "D1",
+            "question": "Is Bitcoin's adoption deterministic, whatever policy does?",
+            "disagreement_type": "claim",
+            "answer": "NO",
+            "holders": [HAYES],
+            "claims": [{"persona": HAYES, "claim": "Bitcoin success is contingent on policy mistakes"}],
+            "conceded_by": SAYLOR,
+            "what": "adoption can stall",
+            "round": 0,
+            "turn": 3,
+        }
+    ]
     trail = graph.concessions[0]
     assert trail["effect"] == "gave up stance" and trail["target"] == "S1" and trail["settled"]["answer"] == "NO"
 
@@ -89,11 +102,16 @@ def test_you_cannot_concede_what_is_on_your_own_side_or_twice():
     graph = bitcoin_graph()
     graph.apply_batch([reason("S1", SAYLOR, "supports", "Fixed supply.", 1)], transcript)
 
-    result = graph.apply_batch([
-        Concede(persona=HAYES, target="R1", turn=2),
-        Concede(persona=HAYES, target="R1", turn=4),
-        Concede(persona=SAYLOR, target="S9", turn=3),
-    ], transcript)
+    result = graph.apply_batch(
+        [
+            Concede(persona=HAYES, target="R1", turn=2),
+            Concede(persona=HAYES, target="R1", turn=4),
+            Concede(persona=SAYLOR, target="S9", turn=3),
+        ],
+        transcript,
+    )
 
     assert [r["reason"] for r in result.rejected] == [
-        "no stance or reason 'S9' in the map", f"{HAYES} already granted R1"]
+        "no stance or reason 'S9' in the map",
+        f"{HAYES} already granted R1",
+    ]

@@ -20,8 +20,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def graph_debate(personas):
     def create(max_turns=30):
-        return debate_create(owner=None, topic="Is hard money the future?", personas=personas, max_turns=max_turns,
-                             mode=Debate.Mode.GRAPH)
+        return debate_create(
+            owner=None,
+            topic="Is hard money the future?",
+            personas=personas,
+            max_turns=max_turns,
+            mode=Debate.Mode.GRAPH,
+        )
 
     return create
 
@@ -68,14 +73,19 @@ def test_it_builds_the_map_converges_and_computes_results_from_it(scripted_api, 
     assert graph["concession_trail"][0]["persona"] == bram
     assert graph["convergence"]["reason"] == state.converged
     assert results["fault_lines"][0]["sides"] == {"YES": [ada], "NO": [bram, cleo], "NUANCED": []}
-    assert {"persona": ada, "question": DebateScript.GRAPH_DISPUTE,
-            "falsifier": "Drawdowns wipe out savers first."} in results["flip_conditions"]
+    assert {
+        "persona": ada,
+        "question": DebateScript.GRAPH_DISPUTE,
+        "falsifier": "Drawdowns wipe out savers first.",
+    } in results["flip_conditions"]
     assert results["evidence_ledger"] == []
     assert not CruxRoom.objects.filter(debate=debate).exists()
 
     # Crux cards, dealt the way the dialogue mode deals them: the open dispute, then the settled one.
     assert [(card.question, card.resolved) for card in view.cards] == [
-        (DebateScript.GRAPH_DISPUTE, False), (DebateScript.GRAPH_SIDE_DISPUTE, True)]
+        (DebateScript.GRAPH_DISPUTE, False),
+        (DebateScript.GRAPH_SIDE_DISPUTE, True),
+    ]
     assert view.graph["round"] == updates[-1]["round"] and view.results == results
 
     # No model call after the last crystallization: the results cost nothing.
@@ -123,7 +133,8 @@ def test_a_map_no_crystallization_could_build_is_undetermined_not_consensus(scri
     assert debate.results["regime"] == "undetermined"
     assert debate_view(debate_id=debate.id).results["regime"] == "undetermined"
     assert regime_label("undetermined").startswith("Undetermined") and "Regime: **Undetermined" in debate_markdown(
-        debate=debate, view=debate_view(debate_id=debate.id))
+        debate=debate, view=debate_view(debate_id=debate.id)
+    )
 
 
 def test_a_failed_graph_debate_resumes_from_its_persisted_map(scripted_api, graph_debate):
@@ -132,7 +143,8 @@ def test_a_failed_graph_debate_resumes_from_its_persisted_map(scripted_api, grap
     api, script = scripted_api()
     healthy = api.responder
     api.responder = lambda body: (
-        Reply.overloaded() if not body.get("output_config") and script.calls.get("persona", 0) >= 10 else healthy(body))
+        Reply.overloaded() if not body.get("output_config") and script.calls.get("persona", 0) >= 10 else healthy(body)
+    )
     debate = graph_debate(max_turns=30)
 
     debate = debate_run(debate_id=debate.id)
@@ -148,7 +160,9 @@ def test_a_failed_graph_debate_resumes_from_its_persisted_map(scripted_api, grap
     updates = list(Event.objects.filter(debate=debate, kind="graph_updated").values_list("payload", flat=True))
     assert [u["round"] for u in updates] == list(range(len(updates))) and len(updates) > len(before)
     # Each window starts where the last one ended: no turn read twice, none skipped.
-    assert all(later["turns"][0] == earlier["turns"][1] + 1 for earlier, later in zip(updates, updates[1:], strict=False))
+    assert all(
+        later["turns"][0] == earlier["turns"][1] + 1 for earlier, later in zip(updates, updates[1:], strict=False)
+    )
     assert updates[0]["turns"][0] == 1
     assert debate.results["graph"]["concession_trail"]
 
@@ -159,8 +173,17 @@ def test_rundebate_runs_the_graph_mode_and_prints_what_the_map_computed(scripted
     from debates.exports import debate_markdown
 
     scripted_api()
-    call_command("rundebate", "--personas", ",".join(p.name for p in personas), "--topic", "Is hard money the future?",
-                 "--mode", "graph", "--max-turns", "30")
+    call_command(
+        "rundebate",
+        "--personas",
+        ",".join(p.name for p in personas),
+        "--topic",
+        "Is hard money the future?",
+        "--mode",
+        "graph",
+        "--max-turns",
+        "30",
+    )
 
     out = capsys.readouterr().out
     debate = Debate.objects.get()

@@ -7,10 +7,10 @@ from crux.graph import crystallization
 from crux.graph.schemas import Crystallization
 from debates import fragments
 from debates.models import Debate, Event
-from orchestration.loop import DebateRun
-from orchestration.modes.graph import GraphMode
 from debates.selectors import debate_view
 from debates.services.lifecycle import debate_create
+from orchestration.loop import DebateRun
+from orchestration.modes.graph import GraphMode
 from tests.debates.log_builder import HOSTILE, DebateLog
 
 pytestmark = pytest.mark.django_db
@@ -31,10 +31,16 @@ def test_setup_starts_a_graph_debate(owner_client, deck, personas, monkeypatch):
     monkeypatch.setattr(lifecycle, "run_enqueue", lambda *, debate_id: queued.append(str(debate_id)))
 
     page = owner_client.get("/debates/new/").content.decode()
-    response = owner_client.post("/debates/new/", {
-        "deck": deck.pk, "personas": [p.pk for p in personas[:2]], "topic": "Is Bitcoin inevitable?",
-        "length": "short", "mode": "graph",
-    })
+    response = owner_client.post(
+        "/debates/new/",
+        {
+            "deck": deck.pk,
+            "personas": [p.pk for p in personas[:2]],
+            "topic": "Is Bitcoin inevitable?",
+            "length": "short",
+            "mode": "graph",
+        },
+    )
 
     assert '<input type="radio" name="mode" value="graph"' in page and "coming soon" not in page
     debate = Debate.objects.get()
@@ -42,7 +48,9 @@ def test_setup_starts_a_graph_debate(owner_client, deck, personas, monkeypatch):
     assert debate.mode == Debate.Mode.GRAPH and queued == [str(debate.id)]
 
 
-def test_a_graph_debate_no_worker_has_started_yet_already_shows_the_map_and_no_room_drawer(owner_client, user, personas):
+def test_a_graph_debate_no_worker_has_started_yet_already_shows_the_map_and_no_room_drawer(
+    owner_client, user, personas
+):
     debate = debate_create(owner=user, topic="Is hard money the future?", personas=personas, mode=Debate.Mode.GRAPH)
     assert not Event.objects.filter(debate=debate).exists()  # nothing folded says "graph" yet
 
@@ -63,19 +71,60 @@ def mapped(user, personas, monkeypatch):
     log = DebateLog(debate).start()
     log.say(ada, f"Hard money wins {HOSTILE}", kind="opening")
     log.say(bram, "Liquidity wins.", kind="opening")
-    draft = Crystallization.model_validate({
-        "moves": [{"turn": 1, "move": "CLAIM"}, {"turn": 2, "move": "CHALLENGE"}],
-        "new_disputes": [{"question": f"Will hard money win? {HOSTILE}", "disagreement_type": "values", "stances": [
-            {"persona": ada.name, "side": "YES", "claim": f"Claim {HOSTILE}", "turn": 1,
-             "assumptions": [{"assumption": f"Assumption {HOSTILE}", "settling_question": f"Settle {HOSTILE}"}]},
-            {"persona": bram.name, "side": "NO", "claim": "Liquidity decides.", "turn": 2, "assumptions": []},
-        ]}],
-        "new_reasons": [{"stance_id": "S1", "persona": bram.name, "relation": "attacks", "text": f"Reason {HOSTILE}",
-                         "turn": 2, "assumptions": []}],
-    })
-    draft.new_disputes.append(Crystallization.model_validate({"new_disputes": [{
-        "question": f"One-sided {HOSTILE}", "disagreement_type": "claim",
-        "stances": [{"persona": ada.name, "side": "YES", "claim": "Alone.", "turn": 1, "assumptions": []}]}]}).new_disputes[0])
+    draft = Crystallization.model_validate(
+        {
+            "moves": [{"turn": 1, "move": "CLAIM"}, {"turn": 2, "move": "CHALLENGE"}],
+            "new_disputes": [
+                {
+                    "question": f"Will hard money win? {HOSTILE}",
+                    "disagreement_type": "values",
+                    "stances": [
+                        {
+                            "persona": ada.name,
+                            "side": "YES",
+                            "claim": f"Claim {HOSTILE}",
+                            "turn": 1,
+                            "assumptions": [
+                                {"assumption": f"Assumption {HOSTILE}", "settling_question": f"Settle {HOSTILE}"}
+                            ],
+                        },
+                        {
+                            "persona": bram.name,
+                            "side": "NO",
+                            "claim": "Liquidity decides.",
+                            "turn": 2,
+                            "assumptions": [],
+                        },
+                    ],
+                }
+            ],
+            "new_reasons": [
+                {
+                    "stance_id": "S1",
+                    "persona": bram.name,
+                    "relation": "attacks",
+                    "text": f"Reason {HOSTILE}",
+                    "turn": 2,
+                    "assumptions": [],
+                }
+            ],
+        }
+    )
+    draft.new_disputes.append(
+        Crystallization.model_validate(
+            {
+                "new_disputes": [
+                    {
+                        "question": f"One-sided {HOSTILE}",
+                        "disagreement_type": "claim",
+                        "stances": [
+                            {"persona": ada.name, "side": "YES", "claim": "Alone.", "turn": 1, "assumptions": []}
+                        ],
+                    }
+                ]
+            }
+        ).new_disputes[0]
+    )
     monkeypatch.setattr(crystallization.gateway, "extract", lambda **kwargs: draft)
     crystallization.graph_crystallize(debate=debate, through_turn=2, max_rounds=10)
     return debate
@@ -102,7 +151,11 @@ def test_replay_and_websocket_fragments_draw_the_same_panel(owner_client, mapped
     pushed = fragments.for_event(view, update.kind, update.payload)
     snapshot = fragments.snapshot(view)
 
-    assert 'id="gnode-S1"' in replay and 'id="gnode-S1"' not in before and "The map appears after the opening statements" in before
+    assert (
+        'id="gnode-S1"' in replay
+        and 'id="gnode-S1"' not in before
+        and "The map appears after the opening statements" in before
+    )
     assert '<section id="graph-panel"' in pushed and 'hx-swap-oob="true"' in pushed and 'id="gnode-S1"' in pushed
     assert 'id="graph-panel"' in snapshot
     for html in (replay, pushed, snapshot):

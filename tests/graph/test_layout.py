@@ -7,8 +7,13 @@ from tests.graph.builders import HAYES, SAYLOR, SCHIFF, bitcoin_graph, reason, t
 def test_it_places_disputes_stances_and_reasons_in_rows():
     transcript = table()
     graph = bitcoin_graph(transcript)
-    graph.apply_batch([reason("S1", SAYLOR, "supports", "Fixed supply.", 1),
-                       reason("S1", HAYES, "attacks", "Adoption stalled in 2022. " * 6, 2)], transcript)
+    graph.apply_batch(
+        [
+            reason("S1", SAYLOR, "supports", "Fixed supply.", 1),
+            reason("S1", HAYES, "attacks", "Adoption stalled in 2022. " * 6, 2),
+        ],
+        transcript,
+    )
 
     drawing = graph_layout(graph.to_dict(), graph.labels())
 
@@ -29,8 +34,10 @@ def test_the_colours_follow_the_labelling():
 
     transcript = table(SAYLOR, HAYES)
     graph = bitcoin_graph()
-    graph.apply_batch([reason("S1", HAYES, "attacks", "Adoption stalled.", 2),
-                       Concede(persona=SAYLOR, target="R1", turn=3)], transcript)
+    graph.apply_batch(
+        [reason("S1", HAYES, "attacks", "Adoption stalled.", 2), Concede(persona=SAYLOR, target="R1", turn=3)],
+        transcript,
+    )
 
     states = {node["id"]: node["state"] for node in graph_layout(graph.to_dict(), graph.labels())["nodes"]}
 
@@ -48,8 +55,13 @@ def test_a_wide_dispute_shares_the_row():
     graph = bitcoin_graph(transcript)
     from crux.graph import AddStance, StanceDraft
 
-    graph.apply_batch([AddStance(dispute="D1", stance=StanceDraft(SCHIFF, "NO", "No.", 3)),
-                       AddStance(dispute="D1", stance=StanceDraft("Dev Degen", "YES", "Yes.", 4))], transcript)
+    graph.apply_batch(
+        [
+            AddStance(dispute="D1", stance=StanceDraft(SCHIFF, "NO", "No.", 3)),
+            AddStance(dispute="D1", stance=StanceDraft("Dev Degen", "YES", "Yes.", 4)),
+        ],
+        transcript,
+    )
 
     stances = [n for n in graph_layout(graph.to_dict(), graph.labels())["nodes"] if n["kind"] == "stance"]
 

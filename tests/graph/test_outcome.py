@@ -8,7 +8,7 @@ from tests.graph.builders import HAYES, SAYLOR, SCHIFF, bitcoin_graph, dispute, 
 
 
 def test_the_seed_example_is_polarized_not_common_ground():
-    """"Bitcoin adoption is deterministic" vs "Bitcoin success is contingent on policy mistakes",
+    """ "Bitcoin adoption is deterministic" vs "Bitcoin success is contingent on policy mistakes",
     with no attack edge proposed between them: the old engine called both common ground."""
     outcome = graph_outcome(bitcoin_graph(), [SAYLOR, HAYES])
 
@@ -25,11 +25,18 @@ def test_the_seed_example_is_polarized_not_common_ground():
 def test_camps_gather_personas_who_argue_the_same_way():
     transcript = table()
     graph = bitcoin_graph(transcript)
-    graph.apply_batch([
-        AddStance(dispute="D1", stance=StanceDraft(SCHIFF, "NO", "Policy decides everything.", 3)),
-        dispute("Is gold a better hedge?", (SAYLOR, "NO", "Gold is a pet rock.", 4), (SCHIFF, "YES", "Gold is money.", 6),
-                (HAYES, "YES", "Gold has its moments.", 5)),
-    ], transcript)
+    graph.apply_batch(
+        [
+            AddStance(dispute="D1", stance=StanceDraft(SCHIFF, "NO", "Policy decides everything.", 3)),
+            dispute(
+                "Is gold a better hedge?",
+                (SAYLOR, "NO", "Gold is a pet rock.", 4),
+                (SCHIFF, "YES", "Gold is money.", 6),
+                (HAYES, "YES", "Gold has its moments.", 5),
+            ),
+        ],
+        transcript,
+    )
 
     outcome = graph_outcome(graph, [SAYLOR, HAYES, SCHIFF])
 
@@ -41,22 +48,37 @@ def test_camps_gather_personas_who_argue_the_same_way():
 def test_crux_assumptions_rank_by_dependent_arguments_then_centrality():
     transcript = table(SAYLOR, HAYES, turns=20)
     graph = bitcoin_graph(transcript)
-    graph.apply_batch([
-        reason("S1", SAYLOR, "supports", "Network effects compound.", 1, "network effects beat policy"),
-        reason("S2", HAYES, "supports", "Every rally followed money printing.", 2, "liquidity drives price"),
-        reason("S1", HAYES, "attacks", "Adoption stalled when rates rose.", 4, "liquidity drives price",
-               "rates matter more than halvings"),
-        reason("S2", SAYLOR, "attacks", "Halvings drove the 2016 run, not policy.", 3, "network effects beat policy"),
-        reason("S2", SAYLOR, "attacks", "Nation states are buying.", 5, "network effects beat policy"),
-    ], transcript)
+    graph.apply_batch(
+        [
+            reason("S1", SAYLOR, "supports", "Network effects compound.", 1, "network effects beat policy"),
+            reason("S2", HAYES, "supports", "Every rally followed money printing.", 2, "liquidity drives price"),
+            reason(
+                "S1",
+                HAYES,
+                "attacks",
+                "Adoption stalled when rates rose.",
+                4,
+                "liquidity drives price",
+                "rates matter more than halvings",
+            ),
+            reason(
+                "S2", SAYLOR, "attacks", "Halvings drove the 2016 run, not policy.", 3, "network effects beat policy"
+            ),
+            reason("S2", SAYLOR, "attacks", "Nation states are buying.", 5, "network effects beat policy"),
+        ],
+        transcript,
+    )
 
     outcome = graph_outcome(graph, [SAYLOR, HAYES])
 
     ranked = [(c["assumption"], c["count"]) for c in outcome.crux_assumptions]
     # "network effects beat policy": R4, R5 and S1 (through its supporting R1) and R1 itself = 4;
     # "liquidity drives price": R2, R3, S2 = 3; "rates matter": R3 alone.
-    assert ranked == [("network effects beat policy", 4), ("liquidity drives price", 3),
-                      ("rates matter more than halvings", 1)]
+    assert ranked == [
+        ("network effects beat policy", 4),
+        ("liquidity drives price", 3),
+        ("rates matter more than halvings", 1),
+    ]
     assert outcome.crux_assumptions[0]["settling_question"] == "Is it so that network effects beat policy?"
     assert outcome.crux_assumptions[0]["disputes"] == ["D1"]
     assert outcome.crux_assumptions[0]["centrality"] > 0
@@ -65,10 +87,13 @@ def test_crux_assumptions_rank_by_dependent_arguments_then_centrality():
 def test_centrality_breaks_ties_between_equally_shared_assumptions():
     transcript = table(SAYLOR, HAYES, turns=20)
     graph = bitcoin_graph(transcript)
-    graph.apply_batch([
-        reason("S2", HAYES, "supports", "Printing drove rallies.", 2, "a quiet premise"),
-        reason("S1", HAYES, "attacks", "Rates stalled adoption.", 4, "a central premise"),
-    ], transcript)
+    graph.apply_batch(
+        [
+            reason("S2", HAYES, "supports", "Printing drove rallies.", 2, "a quiet premise"),
+            reason("S1", HAYES, "attacks", "Rates stalled adoption.", 4, "a central premise"),
+        ],
+        transcript,
+    )
 
     outcome = graph_outcome(graph, [SAYLOR, HAYES])
 
@@ -83,8 +108,10 @@ def test_centrality_breaks_ties_between_equally_shared_assumptions():
 def test_a_dispute_settled_by_concession_makes_an_open_split_partial():
     transcript = table(SAYLOR, HAYES, turns=20)
     graph = bitcoin_graph(transcript)
-    graph.apply_batch([dispute("Is gold a better hedge?", (SAYLOR, "NO", "Pet rock.", 3), (HAYES, "YES", "Sometimes.", 4))],
-                      transcript)
+    graph.apply_batch(
+        [dispute("Is gold a better hedge?", (SAYLOR, "NO", "Pet rock.", 3), (HAYES, "YES", "Sometimes.", 4))],
+        transcript,
+    )
     assert graph_outcome(graph).regime == "polarized"
 
     graph.apply_batch([Concede(persona=HAYES, target="S4", turn=6, what="gold is not the better hedge")], transcript)
@@ -118,14 +145,31 @@ def random_maps(draw):
                 others = [p for p in PEOPLE if p != speaker]
                 other = draw(st.sampled_from(others))
                 other_turn = next(t for t, p in transcript.speakers.items() if p == other)
-                batch.append(dispute(f"Question {draw(st.integers(0, 9))}?", (speaker, "YES", "yes", turn),
-                                     (other, draw(st.sampled_from(["YES", "NO"])), "no", other_turn)))
+                batch.append(
+                    dispute(
+                        f"Question {draw(st.integers(0, 9))}?",
+                        (speaker, "YES", "yes", turn),
+                        (other, draw(st.sampled_from(["YES", "NO"])), "no", other_turn),
+                    )
+                )
             elif choice == 1:
-                batch.append(AddStance(dispute=f"D{draw(st.integers(1, 6))}",
-                                       stance=StanceDraft(speaker, draw(st.sampled_from(["YES", "NO"])), "me too", turn)))
+                batch.append(
+                    AddStance(
+                        dispute=f"D{draw(st.integers(1, 6))}",
+                        stance=StanceDraft(speaker, draw(st.sampled_from(["YES", "NO"])), "me too", turn),
+                    )
+                )
             elif choice == 2:
-                batch.append(reason(f"S{draw(st.integers(1, 12))}", speaker, draw(st.sampled_from(["supports", "attacks"])),
-                                    f"because {draw(st.integers(0, 99))}", turn, f"premise {draw(st.integers(0, 3))}"))
+                batch.append(
+                    reason(
+                        f"S{draw(st.integers(1, 12))}",
+                        speaker,
+                        draw(st.sampled_from(["supports", "attacks"])),
+                        f"because {draw(st.integers(0, 99))}",
+                        turn,
+                        f"premise {draw(st.integers(0, 3))}",
+                    )
+                )
             else:
                 target = draw(st.sampled_from(["S", "R"])) + str(draw(st.integers(1, 12)))
                 batch.append(Concede(persona=speaker, target=target, turn=turn))

@@ -50,7 +50,10 @@ def test_it_uses_the_model_configured_for_the_role(fake_anthropic, settings):
     gateway.generate(role=Role.JUDGING, prompt=PROMPT)
 
     models = [request["model"] for request in fake_anthropic.requests]
-    assert models == [settings.FAULTLINE_MODELS["anthropic"]["persona"], settings.FAULTLINE_MODELS["anthropic"]["judging"]]
+    assert models == [
+        settings.FAULTLINE_MODELS["anthropic"]["persona"],
+        settings.FAULTLINE_MODELS["anthropic"]["judging"],
+    ]
 
 
 def test_default_models_are_not_flagged_deprecated_by_the_sdk(settings):

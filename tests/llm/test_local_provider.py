@@ -40,7 +40,9 @@ def test_it_produces_text(local_model):
 
 
 def test_it_streams_text(local_model):
-    prompt = Prompt(system_prefix="You are terse.", messages=[{"role": "user", "content": "Name a colour."}], max_tokens=12)
+    prompt = Prompt(
+        system_prefix="You are terse.", messages=[{"role": "user", "content": "Name a colour."}], max_tokens=12
+    )
     pieces = []
 
     completion = gateway.stream(role=Role.PERSONA, prompt=prompt, on_text=pieces.append)
@@ -63,8 +65,11 @@ def test_it_produces_schema_valid_json(local_model):
 
 
 def test_it_stops_generating_when_the_caller_has_enough(local_model):
-    prompt = Prompt(system_prefix="You are a storyteller.", messages=[{"role": "user", "content": "Tell a long story."}],
-                    max_tokens=200)
+    prompt = Prompt(
+        system_prefix="You are a storyteller.",
+        messages=[{"role": "user", "content": "Tell a long story."}],
+        max_tokens=200,
+    )
     pieces = []
 
     def take_two(piece):

@@ -10,11 +10,18 @@ from tests.support.scripted_debate import FORBIDDEN_SAMPLE, DebateScript
 def make_persona(name: str, **extra) -> Persona:
     slug = name.lower().replace(" ", "-")
     defaults = dict(
-        persona_id=slug, name=name, version="2026-11-01T00:00:00Z", personality=f"{name} has a worldview.",
-        bias="Sees what confirms it.", stakes="Reputation.", epistemology="Trusts data.",
-        time_horizon="Decades.", flip_conditions="A decade of contrary data.",
+        persona_id=slug,
+        name=name,
+        version="2026-11-01T00:00:00Z",
+        personality=f"{name} has a worldview.",
+        bias="Sees what confirms it.",
+        stakes="Reputation.",
+        epistemology="Trusts data.",
+        time_horizon="Decades.",
+        flip_conditions="A decade of contrary data.",
         evidence_policy={"acceptedSources": ["data"], "rejectedSources": ["hype"], "weighting": "Data first."},
-        speech_patterns=["Declarative sentences."], forbidden_phrases=[FORBIDDEN_SAMPLE, "I understand your perspective"],
+        speech_patterns=["Declarative sentences."],
+        forbidden_phrases=[FORBIDDEN_SAMPLE, "I understand your perspective"],
     )
     defaults.update(extra)
     return Persona.objects.create(**defaults)

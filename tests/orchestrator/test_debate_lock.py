@@ -36,9 +36,8 @@ def test_a_second_runner_is_refused_while_looking_never_blocks_one():
     held.wait(10)
     try:
         assert debate_is_being_run(debate_id=debate_id)
-        with pytest.raises(DebateBusy):
-            with debate_lease(debate_id):
-                pass
+        with pytest.raises(DebateBusy), debate_lease(debate_id):
+            pass
     finally:
         release.set()
         thread.join()

@@ -32,8 +32,17 @@ def test_round_three_remembers_round_one_and_the_closing_lists_every_concession(
     scripted_api(memory=True, dispute="none")
     trace = tmp_path / "trace.jsonl"
 
-    call_command("rundebate", "--personas", ",".join(NAMES), "--topic", "Is gold still a store of value?",
-                 "--max-turns", "18", "--trace", str(trace))
+    call_command(
+        "rundebate",
+        "--personas",
+        ",".join(NAMES),
+        "--topic",
+        "Is gold still a store of value?",
+        "--max-turns",
+        "18",
+        "--trace",
+        str(trace),
+    )
 
     debate = Debate.objects.get()
     assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
@@ -49,8 +58,10 @@ def test_round_three_remembers_round_one_and_the_closing_lists_every_concession(
         assert MEMORY_EVIDENCE in context, f"{call['persona']} lost the evidence by round 3"
         assert MEMORY_CHALLENGE in context, f"{call['persona']} lost the unanswered challenge by round 3"
 
-    concessions = {re.search(r"I concede that (.+?) \(point", m.text).group(1)
-                   for m in Message.objects.filter(debate=debate, text__contains="I concede that")}
+    concessions = {
+        re.search(r"I concede that (.+?) \(point", m.text).group(1)
+        for m in Message.objects.filter(debate=debate, text__contains="I concede that")
+    }
     assert concessions, "the script makes the third persona concede"
     closings = [c for c in calls if "CONCESSIONS MADE IN THIS DEBATE" in context_text(c)]
     assert len(closings) == len(NAMES)
@@ -61,13 +72,23 @@ def test_round_three_remembers_round_one_and_the_closing_lists_every_concession(
 
 
 def test_epistemic_events_past_the_threshold_make_a_reflection_the_personas_then_see(
-        scripted_api, personas, tmp_path, settings):
+    scripted_api, personas, tmp_path, settings
+):
     scripted_api(memory=True, dispute="none")
     settings.REFLECTION_THRESHOLD = 4  # one concession (x4) is enough
     trace = tmp_path / "trace.jsonl"
 
-    call_command("rundebate", "--personas", ",".join(NAMES), "--topic", "Is gold still a store of value?",
-                 "--max-turns", "18", "--trace", str(trace))
+    call_command(
+        "rundebate",
+        "--personas",
+        ",".join(NAMES),
+        "--topic",
+        "Is gold still a store of value?",
+        "--max-turns",
+        "18",
+        "--trace",
+        str(trace),
+    )
 
     debate = Debate.objects.get()
     assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
@@ -83,7 +104,8 @@ def test_epistemic_events_past_the_threshold_make_a_reflection_the_personas_then
 
 
 def test_a_malformed_ledger_extraction_is_retried_once_then_skipped_and_the_debate_goes_on(
-        scripted_api, new_debate, caplog):
+    scripted_api, new_debate, caplog
+):
     api, script = scripted_api(memory=True, dispute="none")
     respond = script.respond
 
@@ -98,6 +120,7 @@ def test_a_malformed_ledger_extraction_is_retried_once_then_skipped_and_the_deba
     caplog.set_level(logging.WARNING)
 
     from orchestration.run import debate_run
+
     debate = debate_run(debate_id=debate.id)
 
     assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
@@ -112,6 +135,7 @@ def test_extraction_calls_and_their_cost_sit_beside_persona_calls(scripted_api, 
     debate = new_debate(max_turns=6)
 
     from orchestration.run import debate_run
+
     debate_run(debate_id=debate.id)
 
     cost = debate_cost(debate_id=debate.id)

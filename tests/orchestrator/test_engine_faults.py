@@ -31,7 +31,9 @@ def run_in_background(debate_id) -> threading.Thread:
 
 
 def assert_one_clean_finish(debate):
-    turns = list(Message.objects.filter(debate=debate, room__isnull=True).order_by("turn").values_list("turn", flat=True))
+    turns = list(
+        Message.objects.filter(debate=debate, room__isnull=True).order_by("turn").values_list("turn", flat=True)
+    )
     assert turns == list(range(1, len(turns) + 1)), "a turn was repeated or lost"
     assert Event.objects.filter(debate=debate, kind="debate_finished").count() == 1
     seqs = list(Event.objects.filter(debate=debate).order_by("seq").values_list("seq", flat=True))
@@ -104,15 +106,18 @@ def test_a_60_second_529_storm_is_waited_out_and_the_debate_finishes(scripted_ap
 
     assert storm, "the storm never started"
     assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
-    waits = list(Event.objects.filter(debate=debate, kind="model_waiting").order_by("seq").values_list("payload", flat=True))
+    waits = list(
+        Event.objects.filter(debate=debate, kind="model_waiting").order_by("seq").values_list("payload", flat=True)
+    )
     assert len(waits) >= 3 and "overloaded" in waits[0]["reason"]
     assert [w["retry_in"] for w in waits] == sorted(w["retry_in"] for w in waits)  # growing backoff
     assert Message.objects.filter(debate=debate, room__isnull=True, status="complete").count() == 3 + 3 + 3
     assert_one_clean_finish(debate)
 
 
-def test_an_outage_longer_than_the_limit_fails_the_debate_with_a_reason_and_it_resumes(scripted_api, new_debate,
-                                                                                        settings):
+def test_an_outage_longer_than_the_limit_fails_the_debate_with_a_reason_and_it_resumes(
+    scripted_api, new_debate, settings
+):
     api, script = scripted_api(dispute="none")
     settings.FAULTLINE_MODEL_WAIT_SECONDS = 7  # waits of 2 and 4 s, then it gives up
     healthy = api.responder

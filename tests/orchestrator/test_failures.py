@@ -10,9 +10,9 @@ from django.conf import settings as django_settings
 from django.db import connection
 
 from debates.models import Debate, Event, Message
-from orchestration.run import debate_run
 from debates.selectors import debate_view
 from faultline.llm.fake_messages_api import Reply
+from orchestration.run import debate_run
 from tests.conftest import test_database_url as database_url_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,7 +39,9 @@ def test_a_529_storm_fails_the_debate_and_keeps_every_earlier_message(scripted_a
     assert kept.count() == 5
     view = debate_view(debate_id=debate.id)
     assert view.status == "failed" and "529" in view.failure_reason
-    assert [item.message.text for item in view.chat if item.message] == list(kept.order_by("turn").values_list("text", flat=True))
+    assert [item.message.text for item in view.chat if item.message] == list(
+        kept.order_by("turn").values_list("text", flat=True)
+    )
     assert Event.objects.filter(debate=debate, kind="debate_failed").count() == 1
 
 
@@ -58,7 +60,9 @@ def test_a_failed_debate_resumes_where_it_stopped(scripted_api, new_debate):
     after = list(Message.objects.filter(debate=debate, room__isnull=True).order_by("turn").values_list("id", "text"))
     assert after[: len(before)] == before  # nothing earlier repeated or lost
     assert len(after) == 3 + 6 + 3  # openings, dialogue, closings
-    turns = list(Message.objects.filter(debate=debate, room__isnull=True).order_by("turn").values_list("turn", flat=True))
+    turns = list(
+        Message.objects.filter(debate=debate, room__isnull=True).order_by("turn").values_list("turn", flat=True)
+    )
     assert turns == list(range(1, len(turns) + 1))
 
 
@@ -74,10 +78,16 @@ def test_a_worker_killed_mid_debate_resumes_without_repeating_or_losing_turns(sc
     }
     # The orchestrator in its own process, killed without warning once a few turns are in.
     worker = subprocess.Popen(
-        [sys.executable, "-c", f"import django; django.setup(); from orchestration.run import debate_run; "
-                               f"debate_run(debate_id='{debate.id}')"],
-        cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "faultline.settings"},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-c",
+            f"import django; django.setup(); from orchestration.run import debate_run; "
+            f"debate_run(debate_id='{debate.id}')",
+        ],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "faultline.settings"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 60
     while Message.objects.filter(debate=debate, status="complete").count() < 4:

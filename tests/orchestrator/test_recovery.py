@@ -50,9 +50,26 @@ class Workers:
         hostname = f"{self.queue}-{len(self.processes)}@localhost"
         log = open(ROOT / ".faultline" / f"{hostname.split('@')[0]}.log", "w")
         worker = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "faultline", "worker", "--pool", "threads", "--concurrency", "2",
-             "--loglevel", "INFO", "--hostname", hostname],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "faultline",
+                "worker",
+                "--pool",
+                "threads",
+                "--concurrency",
+                "2",
+                "--loglevel",
+                "INFO",
+                "--hostname",
+                hostname,
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         self.processes.append(worker)
         return worker

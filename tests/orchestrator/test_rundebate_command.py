@@ -12,8 +12,17 @@ def test_it_runs_a_debate_and_prints_transcript_and_cards(scripted_api, personas
     scripted_api(dispute="persistent")
     trace = tmp_path / "trace.jsonl"
 
-    call_command("rundebate", "--personas", "ada hardmoney,BRAM MACRO,cleo-central", "--topic", "Is hard money the future?",
-                 "--max-turns", "12", "--trace", str(trace))
+    call_command(
+        "rundebate",
+        "--personas",
+        "ada hardmoney,BRAM MACRO,cleo-central",
+        "--topic",
+        "Is hard money the future?",
+        "--max-turns",
+        "12",
+        "--trace",
+        str(trace),
+    )
 
     out = capsys.readouterr().out
     assert "Ada Hardmoney (opening)" in out and "Bram Macro (closing)" in out
@@ -29,7 +38,9 @@ def test_it_runs_a_debate_and_prints_transcript_and_cards(scripted_api, personas
 
 
 def test_an_unknown_persona_lists_the_known_ones(personas):
-    with pytest.raises(CommandError, match="unknown persona 'Nobody'. Known personas: Ada Hardmoney, Bram Macro, Cleo Central"):
+    with pytest.raises(
+        CommandError, match="unknown persona 'Nobody'. Known personas: Ada Hardmoney, Bram Macro, Cleo Central"
+    ):
         call_command("rundebate", "--personas", "Ada Hardmoney,Nobody", "--topic", "x")
 
 

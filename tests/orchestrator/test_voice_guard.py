@@ -3,10 +3,10 @@ import re
 import pytest
 
 from debates.models import Message
-from orchestration.run import debate_run
 from debates.turns import turn_kind
 from faultline.llm.fake_messages_api import Reply
 from faultline.llm.models import ModelCall
+from orchestration.run import debate_run
 from tests.support.group_recorder import GroupRecorder
 from tests.support.scripted_debate import FORBIDDEN_SAMPLE
 
@@ -40,15 +40,18 @@ def test_a_phrase_that_survives_the_regeneration_is_cut_out():
     assert cleaned == "Bram. But the data says otherwise."
 
 
-RAMBLE = ("Gold is money. I made one. I made one. I made one. Savers lose to inflation. I made one. "
-          "Central banks print. Bonds are return-free risk. Miners dilute. Vaults cost money. Yields matter. ") * 6
+RAMBLE = (
+    "Gold is money. I made one. I made one. I made one. Savers lose to inflation. I made one. "
+    "Central banks print. Bonds are return-free risk. Miners dilute. Vaults cost money. Yields matter. "
+) * 6
 
 
 def test_a_rambling_model_is_stopped_at_the_turns_length_and_its_repeats_never_shown(scripted_api, new_debate):
     api, script = scripted_api(dispute="none", chunk_size=6)
     respond = script.respond
-    api.responder = lambda body: (Reply.says(RAMBLE, chunk_size=6, output_tokens=900)
-                                  if body.get("stream") else respond(body))
+    api.responder = lambda body: (
+        Reply.says(RAMBLE, chunk_size=6, output_tokens=900) if body.get("stream") else respond(body)
+    )
     debate = new_debate(max_turns=3)
 
     with GroupRecorder(debate.id) as recorder:
@@ -61,7 +64,10 @@ def test_a_rambling_model_is_stopped_at_the_turns_length_and_its_repeats_never_s
         assert len(sentences) <= turn_kind(message.kind).sentence_limit, (message.kind, message.text)
         assert sentences.count("I made one.") <= 1, message.text
     openings = [m.text for m in messages if m.kind == "opening"]
-    assert openings[0] == "Gold is money. I made one. Savers lose to inflation. Central banks print. Bonds are return-free risk."
+    assert (
+        openings[0]
+        == "Gold is money. I made one. Savers lose to inflation. Central banks print. Bonds are return-free risk."
+    )
     assert "Vaults cost money" not in recorder.pushed and "I made one. I made one" not in recorder.pushed
     # generation was cut short rather than run to the end (the full ramble is 900 tokens)
     calls = ModelCall.objects.filter(debate=debate, role="persona")
@@ -79,8 +85,10 @@ def test_turn_shaping_keeps_distinct_sentences_up_to_the_limit():
     assert not said_enough("One. Two. Three", 3) and said_enough("One. Two. Three. ", 3)
     assert said_enough("Same. Same. Same. Same. Same. Same. ", 3)  # looping without saying anything new
     # unpunctuated lines are sentences too, and keep their line breaks
-    assert shape_turn("You conceded: Yes\nYou conceded: Yes\nEvidence: none\n\nThird line\nFourth", 3) == \
-        "You conceded: Yes\nEvidence: none\nThird line"
+    assert (
+        shape_turn("You conceded: Yes\nYou conceded: Yes\nEvidence: none\n\nThird line\nFourth", 3)
+        == "You conceded: Yes\nEvidence: none\nThird line"
+    )
     # a word loop is collapsed, and it ends the generation
     assert shape_turn("The Hard-Money Max Max Max Max Max Max Max", 3) == "The Hard-Money Max"
     assert said_enough("The Hard-Money Max Max Max Max", 3) and not said_enough("It is very, very good", 3)

@@ -45,12 +45,14 @@ def test_it_imports_one_json_file(admin_client):
 
 
 def test_it_imports_a_zip_of_contracts_and_decks(admin_client):
-    archive = zipped({
-        "contracts/bear.json": contract_data("the-macro-bear"),
-        "contracts/bull.json": contract_data("the-perma-bull"),
-        "contracts/decks.json": [deck_data("markets", ["the-macro-bear", "the-perma-bull"])],
-        "__MACOSX/contracts/._bear.json": "junk",
-    })
+    archive = zipped(
+        {
+            "contracts/bear.json": contract_data("the-macro-bear"),
+            "contracts/bull.json": contract_data("the-perma-bull"),
+            "contracts/decks.json": [deck_data("markets", ["the-macro-bear", "the-perma-bull"])],
+            "__MACOSX/contracts/._bear.json": "junk",
+        }
+    )
 
     response = upload(admin_client, "contracts.zip", archive, follow=True)
 
@@ -76,10 +78,12 @@ def test_it_rejects_a_bad_file_naming_file_and_field(admin_client):
 
 
 def test_it_imports_nothing_from_a_zip_with_one_bad_file(admin_client):
-    archive = zipped({
-        "bear.json": contract_data("the-macro-bear"),
-        "broken.json": '{"personaId": ',
-    })
+    archive = zipped(
+        {
+            "bear.json": contract_data("the-macro-bear"),
+            "broken.json": '{"personaId": ',
+        }
+    )
 
     response = upload(admin_client, "bundle.zip", archive)
 

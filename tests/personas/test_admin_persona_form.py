@@ -53,8 +53,11 @@ def test_it_saves_a_valid_persona_with_its_excerpt(admin_client):
     ("field", "value", "error"),
     [
         ("evidence_policy", {"acceptedSources": ["Spreads"], "rejectedSources": []}, "weighting: Field required"),
-        ("evidence_policy", {"acceptedSources": "Spreads", "rejectedSources": [], "weighting": "x"},
-         "acceptedSources: Input should be a valid list"),
+        (
+            "evidence_policy",
+            {"acceptedSources": "Spreads", "rejectedSources": [], "weighting": "x"},
+            "acceptedSources: Input should be a valid list",
+        ),
         ("speech_patterns", ["fine", 3], "[1]: Input should be a valid string"),
         ("forbidden_phrases", {"not": "a list"}, "(top level): Input should be a valid list"),
         ("voice_examples", [{"situation": "x"}], "[0].response: Field required"),
@@ -69,14 +72,19 @@ def test_it_rejects_json_fields_with_the_wrong_shape(admin_client, field, value,
 
 
 def test_it_rejects_duplicate_excerpt_ids(admin_client):
-    response = admin_client.post(ADD, form_data(**{
-        "anchor_excerpts-TOTAL_FORMS": "2",
-        "anchor_excerpts-1-position": "1",
-        "anchor_excerpts-1-excerpt_id": "bear-01",
-        "anchor_excerpts-1-content": "Again.",
-        "anchor_excerpts-1-source": "",
-        "anchor_excerpts-1-date": "",
-    }))
+    response = admin_client.post(
+        ADD,
+        form_data(
+            **{
+                "anchor_excerpts-TOTAL_FORMS": "2",
+                "anchor_excerpts-1-position": "1",
+                "anchor_excerpts-1-excerpt_id": "bear-01",
+                "anchor_excerpts-1-content": "Again.",
+                "anchor_excerpts-1-source": "",
+                "anchor_excerpts-1-date": "",
+            }
+        ),
+    )
 
     assert response.status_code == 200
     assert response.context["inline_admin_formsets"][0].formset.non_form_errors() == [

@@ -19,7 +19,9 @@ def test_it_writes_one_file_per_persona_and_the_decks(tmp_path):
     call_command("exportpersonas", str(tmp_path / "out"), stdout=out)
 
     assert sorted(path.name for path in (tmp_path / "out").iterdir()) == [
-        "decks.json", "the-macro-bear.json", "the-perma-bull.json",
+        "decks.json",
+        "the-macro-bear.json",
+        "the-perma-bull.json",
     ]
     contract = json.loads((tmp_path / "out" / "the-macro-bear.json").read_text())
     assert contract["personaId"] == "the-macro-bear"

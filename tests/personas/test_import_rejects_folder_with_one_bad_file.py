@@ -48,6 +48,5 @@ def test_it_reports_every_bad_file_at_once(tmp_path):
 
     assert caught.value.errors == [
         f"{tmp_path / 'one.json'}: personality: Must not be empty",
-        f"{tmp_path / 'two.json'}: invalid JSON at line 1, column 2: "
-        "Expecting property name enclosed in double quotes",
+        f"{tmp_path / 'two.json'}: invalid JSON at line 1, column 2: Expecting property name enclosed in double quotes",
     ]

@@ -10,7 +10,8 @@ from personas.services import SEED_DIR
 
 CONTRACTS = [
     PersonaContract.model_validate(json.loads(path.read_text()))
-    for path in sorted(SEED_DIR.glob("*.json")) if path.name != DECKS_FILE
+    for path in sorted(SEED_DIR.glob("*.json"))
+    if path.name != DECKS_FILE
 ]
 DECKS = DECK_LIST.validate_python(json.loads((SEED_DIR / DECKS_FILE).read_text()))
 

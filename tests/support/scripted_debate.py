@@ -66,8 +66,9 @@ class DebateScript:
             latency = self.latency if self.extraction_latency is None else self.extraction_latency
             return Reply.json(handler(body) if handler else {}, latency=latency)
         self._count("persona")
-        return Reply.says(self._persona_turn(body), latency=self.latency, chunk_size=self.chunk_size,
-                          chunk_delay=self.chunk_delay)
+        return Reply.says(
+            self._persona_turn(body), latency=self.latency, chunk_size=self.chunk_size, chunk_delay=self.chunk_delay
+        )
 
     # ── persona turns ─────────────────────────────────────────────────────────────────────────
 
@@ -96,14 +97,18 @@ class DebateScript:
                 return f"{FORBIDDEN_SAMPLE}, {other}. I still think the numbers favour my side."
         hostile = f" {HOSTILE}" if self.hostile and number % 3 == 0 else ""
         if "opening statement" in user:
-            return (f"I am {name} and I come at this from where I stand. The evidence I trust points one way. "
-                    f"Point {number}: the long run matters more than the next quarter.{hostile}")
+            return (
+                f"I am {name} and I come at this from where I stand. The evidence I trust points one way. "
+                f"Point {number}: the long run matters more than the next quarter.{hostile}"
+            )
         if "Closing statement" in user:
             return f"Closing for {name}: I conceded the timing, not the direction. Point {number}.{hostile}"
         if "side room" in user:
             return f"{other}, my position on this is firm: yes, and the record shows it. Point {number}.{hostile}"
-        return (f"{other}, you are wrong about the timing, and here is why: the data on point {number} "
-                f"cuts against you.{hostile}")
+        return (
+            f"{other}, you are wrong about the timing, and here is why: the data on point {number} "
+            f"cuts against you.{hostile}"
+        )
 
     def _memory_turn(self, name: str, user: str, number: int) -> str:
         names = [n.replace(" (you)", "").strip() for n in self._participants_in(user)]
@@ -158,14 +163,32 @@ class DebateScript:
     def _structured_RoundRecordDraft(self, body: dict) -> dict:
         names = re.findall(r"^([^\n:]+): ", self._user_text(body).split("\n\n", 1)[-1], flags=re.M)
         return {
-            "takes": [{"persona": n, "position": "holds firm", "key_argument": "the record", "evidence_cited": [],
-                       "engaged": ""} for n in dict.fromkeys(names)],
-            "summary": "They argued over what the record shows.", "new_disagreements": [], "shifts": [],
+            "takes": [
+                {
+                    "persona": n,
+                    "position": "holds firm",
+                    "key_argument": "the record",
+                    "evidence_cited": [],
+                    "engaged": "",
+                }
+                for n in dict.fromkeys(names)
+            ],
+            "summary": "They argued over what the record shows.",
+            "new_disagreements": [],
+            "shifts": [],
         }
 
     def _structured_ReflectionDraft(self, body: dict) -> dict:
-        return {"reflections": [{"content": "They talk past each other on time horizons.", "type": "pattern",
-                                 "about": [], "importance": 7}]}
+        return {
+            "reflections": [
+                {
+                    "content": "They talk past each other on time horizons.",
+                    "type": "pattern",
+                    "about": [],
+                    "importance": 7,
+                }
+            ]
+        }
 
     def _participants(self, body: dict) -> list[str]:
         return self._participants_in(self._user_text(body))
@@ -177,17 +200,29 @@ class DebateScript:
         user = self._user_text(body)
         if self.dispute == "quibbles":
             window = self.calls["DisagreementScan"]
-            return {"disagreements": [{
-                "persona_a": names[window % len(names)], "persona_b": names[(window + 1) % len(names)],
-                "dispute": QUIBBLES[(window - 1) % len(QUIBBLES)],
-                "known_id": None, "confidence": 0.9,
-            }]}
+            return {
+                "disagreements": [
+                    {
+                        "persona_a": names[window % len(names)],
+                        "persona_b": names[(window + 1) % len(names)],
+                        "dispute": QUIBBLES[(window - 1) % len(QUIBBLES)],
+                        "known_id": None,
+                        "confidence": 0.9,
+                    }
+                ]
+            }
         known = re.search(r"\[(\d+)\] ", user)
-        return {"disagreements": [{
-            "persona_a": names[0], "persona_b": names[1],
-            "dispute": "Does the long run matter more than the next quarter?",
-            "known_id": int(known.group(1)) if known else None, "confidence": 0.9,
-        }]}
+        return {
+            "disagreements": [
+                {
+                    "persona_a": names[0],
+                    "persona_b": names[1],
+                    "dispute": "Does the long run matter more than the next quarter?",
+                    "known_id": int(known.group(1)) if known else None,
+                    "confidence": 0.9,
+                }
+            ]
+        }
 
     def _structured_CruxExitCheck(self, body: dict) -> dict:
         said = len(re.findall(r"^[^\n:]+: ", self._user_text(body).split("\n\n", 1)[-1], flags=re.M))
@@ -201,10 +236,18 @@ class DebateScript:
         return {
             "question": f"Does the long run matter more than the next quarter?{hostile}",
             "positions": [
-                {"persona": a, "position": "YES", "reasoning": f"Decades decide it.{hostile}",
-                 "falsifier": "Ten years of flat adoption"},
-                {"persona": b, "position": "NO", "reasoning": "Quarters compound into decades.",
-                 "falsifier": "A full cycle without a drawdown"},
+                {
+                    "persona": a,
+                    "position": "YES",
+                    "reasoning": f"Decades decide it.{hostile}",
+                    "falsifier": "Ten years of flat adoption",
+                },
+                {
+                    "persona": b,
+                    "position": "NO",
+                    "reasoning": "Quarters compound into decades.",
+                    "falsifier": "A full cycle without a drawdown",
+                },
             ],
             "disagreement_type": "horizon",
             "diagnosis": f"They measure success on different clocks.{hostile}",
@@ -230,8 +273,15 @@ class DebateScript:
             if header := re.match(r"(D\d+) \[\w+\] (.+)", line):
                 dispute, question = header.groups()
             elif stance := re.match(r"\s+(S\d+) (YES|NO) — (.+?): ", line):
-                stances.append({"id": stance.group(1), "dispute": dispute, "question": question,
-                                "side": stance.group(2), "holder": stance.group(3)})
+                stances.append(
+                    {
+                        "id": stance.group(1),
+                        "dispute": dispute,
+                        "question": question,
+                        "side": stance.group(2),
+                        "holder": stance.group(3),
+                    }
+                )
         return stances
 
     def _structured_Crystallization(self, body: dict) -> dict:
@@ -244,9 +294,18 @@ class DebateScript:
         spoken = re.findall(r"^\[turn (\d+)\] ([^:\n]+): ", user, flags=re.M)
         new = re.findall(r"^\[turn (\d+)\] ([^:\n]+): ", user.split("NEW TURNS", 1)[-1], flags=re.M)
         last_turn = {name: int(turn) for turn, name in spoken}
-        moves = [{"turn": int(turn), "move": "CHALLENGE" if index % 2 else "CLAIM"} for index, (turn, _) in enumerate(new)]
-        output = {"moves": moves, "new_disputes": [], "new_stances": [], "new_reasons": [], "concessions": [],
-                  "reframes": [], "crux_proposals": []}
+        moves = [
+            {"turn": int(turn), "move": "CHALLENGE" if index % 2 else "CLAIM"} for index, (turn, _) in enumerate(new)
+        ]
+        output = {
+            "moves": moves,
+            "new_disputes": [],
+            "new_stances": [],
+            "new_reasons": [],
+            "concessions": [],
+            "reframes": [],
+            "crux_proposals": [],
+        }
         call = self.calls["Crystallization"]
         a, b, c = (names + ["", "", ""])[:3]
         hostile = HOSTILE if self.hostile else ""
@@ -255,36 +314,111 @@ class DebateScript:
             return [{"assumption": text, "settling_question": f"What does a decade of data say about whether {text}?"}]
 
         if call == 1 and a in last_turn and b in last_turn:
-            output["new_disputes"].append({"question": self.GRAPH_DISPUTE + hostile, "disagreement_type": "horizon", "stances": [
-                {"persona": a, "side": "YES", "claim": f"Decades decide it.{hostile}", "turn": last_turn[a],
-                 "assumptions": []},
-                {"persona": b, "side": "NO", "claim": "Quarters compound into decades.", "turn": last_turn[b],
-                 "assumptions": []},
-            ]})
+            output["new_disputes"].append(
+                {
+                    "question": self.GRAPH_DISPUTE + hostile,
+                    "disagreement_type": "horizon",
+                    "stances": [
+                        {
+                            "persona": a,
+                            "side": "YES",
+                            "claim": f"Decades decide it.{hostile}",
+                            "turn": last_turn[a],
+                            "assumptions": [],
+                        },
+                        {
+                            "persona": b,
+                            "side": "NO",
+                            "claim": "Quarters compound into decades.",
+                            "turn": last_turn[b],
+                            "assumptions": [],
+                        },
+                    ],
+                }
+            )
             if c in last_turn:  # a free-floating claim: nobody said NO
-                output["new_disputes"].append({"question": "Is gold a relic?", "disagreement_type": "claim", "stances": [
-                    {"persona": c, "side": "YES", "claim": "Gold is a relic.", "turn": last_turn[c], "assumptions": []}]})
+                output["new_disputes"].append(
+                    {
+                        "question": "Is gold a relic?",
+                        "disagreement_type": "claim",
+                        "stances": [
+                            {
+                                "persona": c,
+                                "side": "YES",
+                                "claim": "Gold is a relic.",
+                                "turn": last_turn[c],
+                                "assumptions": [],
+                            }
+                        ],
+                    }
+                )
         elif call == 2 and all(name in last_turn for name in (a, b, c)):
             first = {s["holder"]: s["id"] for s in self._map_stances(user)}
-            output["new_stances"].append({"dispute_id": "D1", "persona": c, "side": "NO", "claim": "Next quarter pays the bills.",
-                                          "turn": last_turn[c], "assumptions": []})
+            output["new_stances"].append(
+                {
+                    "dispute_id": "D1",
+                    "persona": c,
+                    "side": "NO",
+                    "claim": "Next quarter pays the bills.",
+                    "turn": last_turn[c],
+                    "assumptions": [],
+                }
+            )
             output["new_reasons"] += [
-                {"stance_id": first.get(a, "S1"), "persona": b, "relation": "attacks", "text": "Drawdowns wipe out savers first.",
-                 "turn": last_turn[b], "assumptions": assumption("short-run losses compound")},
-                {"stance_id": first.get(a, "S1"), "persona": a, "relation": "supports", "text": "Adoption compounds over decades.",
-                 "turn": last_turn[a], "assumptions": assumption("network effects dominate")},
-                {"stance_id": first.get(b, "S2"), "persona": a, "relation": "attacks", "text": "Misattributed to a turn.",
-                 "turn": last_turn[b], "assumptions": []},
+                {
+                    "stance_id": first.get(a, "S1"),
+                    "persona": b,
+                    "relation": "attacks",
+                    "text": "Drawdowns wipe out savers first.",
+                    "turn": last_turn[b],
+                    "assumptions": assumption("short-run losses compound"),
+                },
+                {
+                    "stance_id": first.get(a, "S1"),
+                    "persona": a,
+                    "relation": "supports",
+                    "text": "Adoption compounds over decades.",
+                    "turn": last_turn[a],
+                    "assumptions": assumption("network effects dominate"),
+                },
+                {
+                    "stance_id": first.get(b, "S2"),
+                    "persona": a,
+                    "relation": "attacks",
+                    "text": "Misattributed to a turn.",
+                    "turn": last_turn[b],
+                    "assumptions": [],
+                },
             ]
-            output["new_disputes"].append({"question": self.GRAPH_SIDE_DISPUTE, "disagreement_type": "evidence", "stances": [
-                {"persona": b, "side": "YES", "claim": "Gold held up in every crisis.", "turn": last_turn[b], "assumptions": []},
-                {"persona": c, "side": "NO", "claim": "Gold lagged for decades.", "turn": last_turn[c], "assumptions": []},
-            ]})
+            output["new_disputes"].append(
+                {
+                    "question": self.GRAPH_SIDE_DISPUTE,
+                    "disagreement_type": "evidence",
+                    "stances": [
+                        {
+                            "persona": b,
+                            "side": "YES",
+                            "claim": "Gold held up in every crisis.",
+                            "turn": last_turn[b],
+                            "assumptions": [],
+                        },
+                        {
+                            "persona": c,
+                            "side": "NO",
+                            "claim": "Gold lagged for decades.",
+                            "turn": last_turn[c],
+                            "assumptions": [],
+                        },
+                    ],
+                }
+            )
         elif call == 3 and b in last_turn:
             stances = self._map_stances(user)
             side = next((s for s in stances if s["holder"] == b and s["question"] == self.GRAPH_SIDE_DISPUTE), None)
             if side:
-                output["concessions"].append({"persona": b, "target_id": side["id"], "what": "gold lagged", "turn": last_turn[b]})
+                output["concessions"].append(
+                    {"persona": b, "target_id": side["id"], "what": "gold lagged", "turn": last_turn[b]}
+                )
             if a in last_turn:
                 output["crux_proposals"].append({"dispute_id": "D1", "persona": a, "turn": last_turn[a]})
         return output

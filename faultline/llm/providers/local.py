@@ -54,7 +54,10 @@ class LocalProvider:
         with self._lock:
             llama = self._load()
             chunks = llama.create_chat_completion(
-                messages=_messages(prompt), max_tokens=prompt.max_tokens, temperature=prompt.temperature, stream=True,
+                messages=_messages(prompt),
+                max_tokens=prompt.max_tokens,
+                temperature=prompt.temperature,
+                stream=True,
                 repeat_penalty=TEXT_REPEAT_PENALTY,
             )
             parts, stop_reason = [], ""

@@ -9,9 +9,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 
 from debates.models import Debate, Message
-from orchestration.run import DebateBusy, debate_run
 from debates.services.lifecycle import debate_can_resume, debate_create
 from faultline.llm import gateway
+from orchestration.run import DebateBusy, debate_run
 from personas.models import Deck, Persona
 
 
@@ -23,10 +23,16 @@ class Command(BaseCommand):
         parser.add_argument("--topic", help="What they debate (at most 500 characters)")
         parser.add_argument("--deck", help="Deck name or slug the personas come from")
         parser.add_argument("--max-turns", type=int, default=None, help="Dialogue turns (default: 12)")
-        parser.add_argument("--mode", choices=Debate.Mode.values, default=Debate.Mode.DIALOGUE.value,
-                            help="dialogue (crux rooms and cards) or graph (an argument map, Dung semantics)")
+        parser.add_argument(
+            "--mode",
+            choices=Debate.Mode.values,
+            default=Debate.Mode.DIALOGUE.value,
+            help="dialogue (crux rooms and cards) or graph (an argument map, Dung semantics)",
+        )
         parser.add_argument("--trace", help="Write one JSON line per model call (full prompt, tokens) to this file")
-        parser.add_argument("--resume", metavar="DEBATE_ID", help="Resume a debate whose worker died, from its last event")
+        parser.add_argument(
+            "--resume", metavar="DEBATE_ID", help="Resume a debate whose worker died, from its last event"
+        )
 
     def handle(self, *args, **options):
         with ExitStack() as stack:
@@ -35,7 +41,11 @@ class Command(BaseCommand):
                     trace = stack.enter_context(open(options["trace"], "w", encoding="utf-8"))
                 except OSError as exc:
                     raise CommandError(f"cannot write the trace file: {exc}") from exc
-                stack.enter_context(gateway.trace_calls(lambda record: (trace.write(gateway.call_record_json(record) + "\n"), trace.flush())))
+                stack.enter_context(
+                    gateway.trace_calls(
+                        lambda record: (trace.write(gateway.call_record_json(record) + "\n"), trace.flush())
+                    )
+                )
             debate = self._resumed(options["resume"]) if options["resume"] else self._created(options)
             self.stderr.write(f"Debate {debate.id}: {debate.topic}")
             try:
@@ -48,7 +58,7 @@ class Command(BaseCommand):
 
     def _created(self, options) -> Debate:
         if not options["personas"] or not options["topic"]:
-            raise CommandError("give --personas A,B[,C...] and --topic \"...\" (or --resume DEBATE_ID)")
+            raise CommandError('give --personas A,B[,C...] and --topic "..." (or --resume DEBATE_ID)')
         deck = None
         candidates = Persona.objects.all()
         if options["deck"]:
@@ -67,11 +77,19 @@ class Command(BaseCommand):
                 raise CommandError(f"unknown persona '{wanted}'. Known personas: {known}")
             personas.append(persona)
         try:
-            return debate_create(owner=None, topic=options["topic"], personas=personas, deck=deck,
-                                 max_turns=options["max_turns"] or 12, length=Debate.Length.SHORT,
-                                 mode=options["mode"])
+            return debate_create(
+                owner=None,
+                topic=options["topic"],
+                personas=personas,
+                deck=deck,
+                max_turns=options["max_turns"] or 12,
+                length=Debate.Length.SHORT,
+                mode=options["mode"],
+            )
         except ValidationError as exc:
-            raise CommandError("; ".join(message for messages in exc.message_dict.values() for message in messages)) from exc
+            raise CommandError(
+                "; ".join(message for messages in exc.message_dict.values() for message in messages)
+            ) from exc
 
     def _resumed(self, debate_id: str) -> Debate:
         try:
@@ -85,7 +103,9 @@ class Command(BaseCommand):
     def _print(self, debate: Debate) -> None:
         write = self.stdout.write
         write(f"# {debate.topic}\n")
-        for message in Message.objects.filter(debate=debate, room__isnull=True).select_related("persona").order_by("turn"):
+        for message in (
+            Message.objects.filter(debate=debate, room__isnull=True).select_related("persona").order_by("turn")
+        ):
             write(f"[{message.turn:>3}] {message.persona.name} ({message.kind}): {message.text}")
         for room in debate.crux_rooms.select_related("persona_a", "persona_b").order_by("created_at"):
             write(f"\n## Crux room {room.suit}: {room.persona_a.name} vs {room.persona_b.name} — {room.question}")
@@ -95,8 +115,10 @@ class Command(BaseCommand):
             if card is not None:
                 write(f"  CRUX CARD {room.suit} {card.question} [{card.disagreement_type}]")
                 for position in card.positions.values():
-                    write(f"    {position['name']}: {position['position']} — {position['reasoning']} "
-                          f"(would change mind if: {position['falsifier']})")
+                    write(
+                        f"    {position['name']}: {position['position']} — {position['reasoning']} "
+                        f"(would change mind if: {position['falsifier']})"
+                    )
                 write(f"    diagnosis: {card.diagnosis}")
         if debate.results:
             write(f"\nRegime: {debate.results.get('regime')}")
@@ -111,10 +133,14 @@ class Command(BaseCommand):
         for item in graph.get("common_ground", []):
             write(f"  COMMON GROUND: {item['text']} ({item['holder']})")
         for number, camp in enumerate(graph.get("camps", []), start=1):
-            write(f"  CAMP {number} ({', '.join(camp['personas']) or '-'}): "
-                  + "; ".join(argument["text"] for argument in camp["arguments"]))
+            write(
+                f"  CAMP {number} ({', '.join(camp['personas']) or '-'}): "
+                + "; ".join(argument["text"] for argument in camp["arguments"])
+            )
         for item in graph.get("crux_assumptions", []):
             write(f"  CRUX ASSUMPTION: {item['assumption']} — settle it by asking: {item['settling_question']}")
         for item in graph.get("concession_trail", []):
-            write(f"  CONCESSION (round {item['round']}): {item['persona']} {item.get('effect', 'conceded')} "
-                  f"\"{item['target_text']}\"")
+            write(
+                f"  CONCESSION (round {item['round']}): {item['persona']} {item.get('effect', 'conceded')} "
+                f'"{item["target_text"]}"'
+            )

@@ -15,7 +15,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("directory", type=Path, help="Folder to write into (created if missing).")
         parser.add_argument(
-            "--persona", action="append", dest="persona_ids", metavar="ID",
+            "--persona",
+            action="append",
+            dest="persona_ids",
+            metavar="ID",
             help="Export only this personaId; repeat for more. Default: every persona.",
         )
 

@@ -11,7 +11,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--force", action="store_true",
+            "--force",
+            action="store_true",
             help="Import the seed even if personas exist (updates the seed personas and decks).",
         )
 
