@@ -23,6 +23,7 @@ class Debate(models.Model):
         LONG = "long", "Long (about 60 turns)"
 
     TURNS_FOR_LENGTH = {"short": 12, "standard": 30, "long": 60}
+
     class ContextType(models.TextChoices):
         NONE = "none", "No context"
         PROJECT = "project", "Project"
