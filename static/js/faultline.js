@@ -48,6 +48,25 @@
       }
       return;
     }
+    var copyUrl = event.target.closest("[data-copy-url]");
+    if (copyUrl) {
+      // Text the page does not hold yet (a finished debate's results): fetched, then copied. The
+      // promise goes into the ClipboardItem so the copy still counts as the click's own.
+      var text = fetch(copyUrl.dataset.copyUrl, { credentials: "same-origin" }).then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.text();
+      });
+      var done = function () { copyUrl.textContent = "Copied"; };
+      var failed = function () { copyUrl.textContent = "Could not copy"; };
+      if (navigator.clipboard && window.ClipboardItem) {
+        navigator.clipboard
+          .write([new ClipboardItem({ "text/plain": text.then(function (t) { return new Blob([t], { type: "text/plain" }); }) })])
+          .then(done, failed);
+      } else if (navigator.clipboard) {
+        text.then(function (t) { return navigator.clipboard.writeText(t); }).then(done, failed);
+      }
+      return;
+    }
     var copy = event.target.closest("[data-copy]");
     if (copy) {
       var input = document.querySelector(copy.dataset.copy);
