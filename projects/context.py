@@ -16,6 +16,8 @@ CHARS_PER_TOKEN = 4
 MAX_ASSIGNMENTS = 10
 MAX_DOCUMENTS = 5
 MAX_NOTES = 5
+STATUS_ORDER = {Assignment.Status.IN_PROGRESS: 0, Assignment.Status.TODO: 1, Assignment.Status.DONE: 2}
+PRIORITY_ORDER = {Assignment.Priority.HIGH: 0, Assignment.Priority.MEDIUM: 1, Assignment.Priority.LOW: 2}
 
 
 def estimate_tokens(text: str) -> int:
@@ -134,7 +136,11 @@ def context_assemble(*, target: Project | Assignment | Repository, budget: int) 
         return AssembledContext("repository", f"Repository “{target.name}” in project “{project.name}”", out.render())
     project = target
     _project_lines(out, project)
-    assignments = list(project.assignments.order_by("status", "name")[:MAX_ASSIGNMENTS])
+    # What is being worked on first, then what is still to do, by priority; what is done last.
+    assignments = sorted(
+        project.assignments.all(),
+        key=lambda a: (STATUS_ORDER.get(a.status, 9), PRIORITY_ORDER.get(a.priority, 9), a.name.lower()),
+    )[:MAX_ASSIGNMENTS]
     if assignments:
         out.heading("Assignments")
         for assignment in assignments:

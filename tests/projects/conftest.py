@@ -54,7 +54,10 @@ def project(user):
     project = Project.objects.create(owner=user, name="Thesis", description="My master's thesis.", goals="Finish it.")
     Document.objects.create(project=project, title="Plan", kind="md", filename="plan.md", size=60, text=MARKER)
     Assignment.objects.create(
-        project=project, name="Chapter 2", brief="Write the methods chapter.", checklist=[{"text": "Outline", "done": True}]
+        project=project,
+        name="Chapter 2",
+        brief="Write the methods chapter.",
+        checklist=[{"text": "Outline", "done": True}],
     )
     return project
 
