@@ -215,6 +215,12 @@ def debate_results_markdown(*, debate: Debate, view: DebateView, with_context: b
     return "\n".join(lines).rstrip() + "\n"
 
 
+def crux_card_markdown(*, debate: Debate, card) -> str:
+    """One crux card as Markdown (a note saved from the card)."""
+    lines = [f"# {card.suit} {md_escape(card.question)}", "", f"From the debate: {md_escape(debate.topic)}", ""]
+    return "\n".join(lines + _card_md(card)[2:]).rstrip() + "\n"
+
+
 def debate_markdown(
     *, debate: Debate, view: DebateView, with_failure_reason: bool = True, with_context: bool = True
 ) -> str:

@@ -48,6 +48,16 @@
       }
       return;
     }
+    var saveCard = event.target.closest("[data-save-card]");
+    if (saveCard) {
+      // One crux card to the project picked in the owner's "Save to project" form.
+      var form = document.querySelector("form.save-note");
+      if (form) {
+        form.elements.card.value = saveCard.dataset.saveCard;
+        form.requestSubmit();
+      }
+      return;
+    }
     var copyUrl = event.target.closest("[data-copy-url]");
     if (copyUrl) {
       // Text the page does not hold yet (a finished debate's results): fetched, then copied. The
@@ -164,5 +174,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     afterUpdate();
     handCount();
+    // Crux cards offer "Save card to project" only where the page has the owner's save form.
+    if (document.querySelector("form.save-note")) document.body.classList.add("can-save-cards");
   });
 })();

@@ -34,7 +34,14 @@ def local_repository(tmp_path):
 
 
 def test_a_project_from_creation_to_a_saved_and_copied_note(
-    page, live_server_url, celery_worker_process, worker_messages_api, server_side, screenshot, local_repository, tmp_path
+    page,
+    live_server_url,
+    celery_worker_process,
+    worker_messages_api,
+    server_side,
+    screenshot,
+    local_repository,
+    tmp_path,
 ):
     server_side(call_command, "loadseed", verbosity=0)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server_url)
@@ -162,4 +169,13 @@ def test_a_project_from_creation_to_a_saved_and_copied_note(
         "## Decision\n\nPay for the **faster** handling.\n\n<script>window.__xss = 1</script>"
     )
     screenshot(page, "note", full_page=True)
+
+    # ── a crux card on its own ────────────────────────────────────────────────────────────────
+    page.goto(f"{live_server_url}/debates/{debate_id}/")
+    question = page.locator("#crux-cards .crux-card .crux-question").first.text_content()
+    page.locator("#crux-cards .crux-card .card-save").first.click()
+    page.wait_for_url(re.compile(r".*/projects/\d+/notes/\d+/$"))
+    assert page.locator("#note-title").text_content() == f"Crux: {question}"
+    page.goto(project_url)
+    assert page.locator("#notes li").count() == 2
     assert not page.js_errors

@@ -113,3 +113,37 @@ def test_a_hostile_markdown_note_renders_inert(owner_client, project):
     assert [attrs["href"] for tag, attrs in elements if tag == "a"] == ["https://example.org/paper"]
     assert not [name for _, attrs in elements for name in attrs if name.startswith("on") or name == "style"]
     assert "<script>window.__xss" not in page  # the title and the copy source are escaped too
+
+
+def test_a_crux_card_is_saved_on_its_own_while_the_debate_runs(owner_client, user, personas, project):
+    from debates.services.lifecycle import debate_create
+    from tests.debates.log_builder import DebateLog
+
+    debate = debate_create(owner=user, topic="Lisbon or Porto?", personas=personas[:2], context=project)
+    log = DebateLog(debate).start()
+    room = log.open_room(personas[0], personas[1], "Is Lisbon's sample big enough?")
+    card = log.post_card(room, diagnosis="They disagree on what <b>enough</b> means.")
+
+    live = owner_client.get(reverse("debate_live", args=[debate.id])).content.decode()
+    assert f'data-save-card="{card.id}"' in live and 'name="card"' in live
+
+    response = owner_client.post(
+        reverse("debate_save_note", args=[debate.id]), {"project": project.pk, "card": card.id}
+    )
+
+    note = Note.objects.get()
+    assert response["Location"] == reverse("note_detail", args=[project.pk, note.pk])
+    assert note.title == "Crux: Is Lisbon's sample big enough?"
+    assert note.tags == ["crux", "dialogue", "project"] and note.debate == debate
+    assert "From the debate: Lisbon or Porto?" in note.content
+    assert "Diagnosis: They disagree on what &lt;b&gt;enough&lt;/b&gt; means." in note.content
+    page = owner_client.get(reverse("note_detail", args=[project.pk, note.pk])).content.decode()
+    assert "<b>enough</b>" not in page
+
+
+def test_a_card_from_another_debate_is_refused(owner_client, project, finished_debate):
+    response = owner_client.post(
+        reverse("debate_save_note", args=[finished_debate.id]), {"project": project.pk, "card": "999999"}, follow=True
+    )
+    assert "That crux card is not part of this debate." in response.content.decode()
+    assert not Note.objects.exists()
