@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.db import models
 
 from projects.models import Assignment, Document, Note, Project, Repository
 
@@ -42,6 +43,7 @@ class RepositoryAdmin(admin.ModelAdmin):
     list_filter = ["source"]
     search_fields = ["name", "project__name", "path", "url"]
     raw_id_fields = ["project"]
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
 
 @admin.register(Note)
