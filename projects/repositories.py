@@ -30,6 +30,7 @@ TOP_LANGUAGES = 5
 RECENT_COMMITS = 10
 GIT_TIMEOUT_SECONDS = 15
 GITHUB_TIMEOUT_SECONDS = 6
+MAX_ARCHIVE_MEMBERS = 50_000
 README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
 
 LANGUAGES = {
@@ -125,8 +126,13 @@ def read_local(folder: Path) -> RepositorySnapshot:
         raise RepositoryUnreadable(f"git could not list the files of {folder}.") from exc
     snapshot = RepositorySnapshot(name=folder.name, tree=top_paths(paths), languages=languages_of(paths))
     if readme := _readme_name(paths):
+        # Never follow a README that links out of the repository (to /etc/passwd, say).
+        target = (folder / readme).resolve()
         try:
-            snapshot.readme = _clip((folder / readme).read_text(encoding="utf-8", errors="replace")[: README_CHARS * 4])
+            if folder not in target.parents:
+                raise OSError("outside the repository")
+            with target.open("rb") as handle:
+                snapshot.readme = _clip(handle.read(README_CHARS * 4).decode("utf-8", "replace"))
         except OSError:
             snapshot.note = "The README could not be read."
     try:
@@ -163,10 +169,19 @@ def read_archive(*, filename: str, data: bytes) -> RepositorySnapshot:
                 members = [m.filename for m in archive.infolist() if not m.is_dir()]
                 files, prefix = _strip_common_folder(members)
                 readme = _readme_name(files)
-                text = archive.read(prefix + readme)[: README_CHARS * 4] if readme else b""
+                if readme:
+                    with archive.open(prefix + readme) as handle:  # a bounded read: no zip bomb unpacks
+                        text = handle.read(README_CHARS * 4)
+                else:
+                    text = b""
         elif lowered.endswith((".tar.gz", ".tgz", ".tar")):
             with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as archive:
-                regular = {m.name.removeprefix("./"): m for m in archive.getmembers() if m.isfile()}
+                regular = {}
+                for member in archive:
+                    if len(regular) >= MAX_ARCHIVE_MEMBERS:
+                        break
+                    if member.isfile():
+                        regular[member.name.removeprefix("./")] = member
                 files, prefix = _strip_common_folder(list(regular))
                 readme = _readme_name(files)
                 handle = archive.extractfile(regular[prefix + readme]) if readme else None

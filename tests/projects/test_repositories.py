@@ -144,3 +144,33 @@ def test_github_unreachable_falls_back_to_the_local_clone(owner_client, project,
 def test_a_url_that_is_not_github_is_refused(owner_client, project):
     response = attach(owner_client, project, source="github", url="https://gitlab.com/acme/widget")
     assert "Give a GitHub address like https://github.com/owner/name." in response.content.decode()
+
+
+def test_a_readme_linking_out_of_the_repository_is_not_followed(owner_client, project, git_repository, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the server's secrets")
+    (git_repository / "README.md").unlink()
+    (git_repository / "README.md").symlink_to(secret)
+    subprocess.run(["git", "add", "-A"], cwd=git_repository, check=True)
+
+    attach(owner_client, project, source="local", path=str(git_repository))
+
+    repository = Repository.objects.get()
+    assert repository.readme == "" and repository.read_note == "The README could not be read."
+
+
+def test_a_tar_gz_archive_is_read_too(owner_client, project):
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, text in {"./README": "Plain readme", "./src/app.rs": "fn main() {}"}.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(text.encode())
+            archive.addfile(info, io.BytesIO(text.encode()))
+
+    attach(owner_client, project, source="archive", archive=SimpleUploadedFile("app.tar.gz", buffer.getvalue()))
+
+    repository = Repository.objects.get()
+    assert (repository.name, repository.readme, repository.tree) == ("app", "Plain readme", ["README", "src/app.rs"])
+    assert repository.languages == [{"name": "Rust", "files": 1}]
