@@ -2,7 +2,6 @@ import uuid
 
 from django.conf import settings
 from django.db import models
-from pgvector.django import HnswIndex, VectorField
 
 
 class Debate(models.Model):
@@ -188,42 +187,6 @@ class Message(models.Model):
 
     def __str__(self):
         return f"{self.persona_id}: {self.text[:60]}"
-
-
-class DebateMemory(models.Model):
-    """Long-term memory: something worth recalling in a later debate, with its embedding.
-
-    See seeds/debate-memory-architecture.md, phase 5: position snapshots, reflections, crux cards
-    and high-importance messages are embedded, then retrieved by recency, relevance and importance.
-    """
-
-    class Kind(models.TextChoices):
-        MESSAGE = "message"
-        POSITION = "position"
-        REFLECTION = "reflection"
-        CRUX_CARD = "crux_card"
-
-    EMBEDDING_DIMENSIONS = 1024  # voyage-3 family
-
-    debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="memories")
-    persona = models.ForeignKey("personas.Persona", null=True, blank=True, on_delete=models.CASCADE)
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    content = models.TextField()
-    importance = models.PositiveSmallIntegerField(default=5)
-    round = models.PositiveIntegerField(default=0)
-    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        indexes = [
-            HnswIndex(
-                name="memory_embedding_hnsw",
-                fields=["embedding"],
-                m=16,
-                ef_construction=64,
-                opclasses=["vector_cosine_ops"],
-            )
-        ]
 
 
 # The blackboard lives in its own module; Django finds models through this one.

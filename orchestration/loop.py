@@ -31,6 +31,7 @@ from debates.state import EventKind
 from debates.turns import DIALOGUE_KINDS
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
+from memory.services.insights import debate_recall, insights_remember
 from orchestration.context import assemble_context
 from orchestration.lanes import Lanes, RunCancelled
 from orchestration.prompts import ASPECT_PLANNER
@@ -70,13 +71,16 @@ class DebateRun:
     def execute(self) -> None:
         try:
             self._begin()
+            self._recall()
             self._fold_what_a_dead_run_left()
             for step in self.mode.phases():
                 step()
+            self._remember()
             self.finish(Debate.Status.COMPLETED)
         except DebateStopped:
             self.mode.wind_down()
             self.lanes.wait("notes", timeout=NOTES_WAIT_SECONDS)
+            self._remember()
             self.finish(Debate.Status.STOPPED)
         finally:
             self.lanes.shutdown()
@@ -108,6 +112,25 @@ class DebateRun:
                 started_at=debate.started_at or timezone.now(),
             )
         self.debate.refresh_from_db()
+
+    # ── long-term memory: side work, so a failure is logged and the debate goes on ─────────────
+
+    def _recall(self) -> None:
+        """Before the first turn: the owner's earlier insights and established facts (memory/)."""
+        try:
+            recall = debate_recall(debate=self.debate)
+        except Exception:
+            logger.exception("Memory recall for debate %s failed; it starts without memory", self.debate.id)
+            return
+        if recall is not None and recall.note:
+            logger.warning("Debate %s: %s", self.debate.id, recall.note)
+
+    def _remember(self) -> None:
+        """After the last phase, before the finish: what this debate leaves for later ones."""
+        try:
+            insights_remember(debate=self.debate)
+        except Exception:
+            logger.exception("Saving the insights of debate %s failed; the debate finishes anyway", self.debate.id)
 
     def _fold_what_a_dead_run_left(self) -> None:
         """Ledger updates a dead worker had in flight are queued again, in turn order."""

@@ -1,12 +1,12 @@
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from pgvector.django import CosineDistance
 
-from debates.models import Debate, DebateMemory
+from faultline.embeddings.types import DIMENSIONS
+from memory.models import Insight
 
 pytestmark = pytest.mark.django_db
-
-DIMENSIONS = DebateMemory.EMBEDDING_DIMENSIONS
 
 
 def one_hot(index: int, weight: float = 1.0) -> list[float]:
@@ -18,36 +18,36 @@ def one_hot(index: int, weight: float = 1.0) -> list[float]:
 
 def test_the_memory_embedding_has_an_hnsw_cosine_index():
     with connection.cursor() as cursor:
-        cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'memory_embedding_hnsw'")
+        cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'insight_embedding_hnsw'")
         (definition,) = cursor.fetchone()
     assert "USING hnsw" in definition and "vector_cosine_ops" in definition
 
 
 def test_a_nearest_neighbour_query_round_trips():
-    debate = Debate.objects.create(topic="Is gold a hedge?")
+    owner = get_user_model().objects.create_user("alice")
     for index in range(50):
-        DebateMemory.objects.create(
-            debate=debate, kind=DebateMemory.Kind.MESSAGE, content=f"memory {index}", embedding=one_hot(index)
+        Insight.objects.create(
+            owner=owner, kind=Insight.Kind.FINDING, confidence=0.8, text=f"memory {index}", embedding=one_hot(index)
         )
 
     with connection.cursor() as cursor:
         cursor.execute("SET enable_seqscan = off")  # make the planner show it can use the index
     nearest = list(
-        DebateMemory.objects.annotate(distance=CosineDistance("embedding", one_hot(17, 0.9)))
+        Insight.objects.annotate(distance=CosineDistance("embedding", one_hot(17, 0.9)))
         .order_by("distance")
-        .values_list("content", flat=True)[:3]
+        .values_list("text", flat=True)[:3]
     )
 
     assert nearest[0] == "memory 17"
-    stored = DebateMemory.objects.get(content="memory 17").embedding
+    stored = Insight.objects.get(text="memory 17").embedding
     assert list(stored) == pytest.approx(one_hot(17))
     with connection.cursor() as cursor:
         query, params = (
-            DebateMemory.objects.annotate(distance=CosineDistance("embedding", one_hot(17)))
+            Insight.objects.annotate(distance=CosineDistance("embedding", one_hot(17)))
             .order_by("distance")
             .values("id")[:3]
             .query.sql_with_params()
         )
         cursor.execute("EXPLAIN " + query, params)
         plan = "\n".join(row[0] for row in cursor.fetchall())
-    assert "memory_embedding_hnsw" in plan
+    assert "insight_embedding_hnsw" in plan

@@ -1,0 +1,36 @@
+"""What a debate recalled, as persona prompt sections: established facts not to re-debate, then
+past insights to build on. Part of the stable prompt prefix (orchestration/context.py): the recall
+is made once, before the first turn, so the bytes are the same on every call and stay cached."""
+
+from __future__ import annotations
+
+from debates.blackboard.budget import Section, join
+from debates.models import Debate
+from memory.services.insights import recalled_for
+
+FACTS_TOKENS = 260
+INSIGHTS_TOKENS = 260
+FACTS_TITLE = "ESTABLISHED FACTS"
+FACTS_RULE = (
+    "Everyone agreed on these in the owner's earlier debates. Take them as settled: build on them, "
+    "do not re-debate them."
+)
+INSIGHTS_TITLE = "FROM EARLIER DEBATES"
+INSIGHTS_RULE = "What earlier debates on related questions found. Use what helps; it is not settled."
+
+
+def memory_section(debate: Debate) -> str:
+    facts, insights, note = recalled_for(debate=debate)
+    established = Section(FACTS_TITLE, FACTS_TOKENS)
+    if facts:
+        established.add(FACTS_RULE)
+        for item in facts:
+            if not established.add(f"• {item.insight.text}", max_line_tokens=60):
+                break
+    earlier = Section(INSIGHTS_TITLE, INSIGHTS_TOKENS)
+    if insights:
+        earlier.add(INSIGHTS_RULE)
+        for item in insights:
+            if not earlier.add(f"• {item.insight.get_kind_display()}: {item.insight.text}", max_line_tokens=60):
+                break
+    return join([established, earlier])

@@ -1,0 +1,99 @@
+"""Long-term memory: what a finished debate leaves for later ones (seeds/dual-ai-debate.md, Proflow's
+debate memory). Private to its owner and scoped to the debate's project (and assignment or
+repository, when the debate had one). Replaces the old `debates.DebateMemory`, which nothing wrote.
+
+Each vector records the model that made it; recall compares only vectors of the current model
+(`manage.py reembed` brings old ones over after a switch).
+"""
+
+from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector
+from django.db import models
+from pgvector.django import HnswIndex, VectorField
+
+from faultline.embeddings.types import DIMENSIONS
+
+
+class Insight(models.Model):
+    class Kind(models.TextChoices):
+        AGREED = "agreed", "Agreed point"
+        FINDING = "finding", "Key finding"
+        DECISION = "decision", "Decision"
+        CRUX = "crux", "Crux"
+        RESOLUTION = "resolution", "Crux resolution"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="insights")
+    project = models.ForeignKey(
+        "projects.Project", null=True, blank=True, on_delete=models.CASCADE, related_name="insights"
+    )
+    assignment = models.ForeignKey(
+        "projects.Assignment", null=True, blank=True, on_delete=models.SET_NULL, related_name="insights"
+    )
+    repository = models.ForeignKey(
+        "projects.Repository", null=True, blank=True, on_delete=models.SET_NULL, related_name="insights"
+    )
+    debate = models.ForeignKey(
+        "debates.Debate", null=True, blank=True, on_delete=models.SET_NULL, related_name="insights"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    text = models.TextField()
+    confidence = models.FloatField()
+    agreed_by_all = models.BooleanField(default=False)
+    # Null when the embedding failed: the insight is still found by full-text search.
+    embedding = VectorField(dimensions=DIMENSIONS, null=True, blank=True)
+    embedding_model = models.CharField(max_length=80, blank=True)
+    times_retrieved = models.PositiveIntegerField(default=0)
+    last_retrieved_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "id"]
+        indexes = [
+            HnswIndex(
+                name="insight_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+            models.Index(fields=["owner", "project", "embedding_model"], name="insight_scope"),
+            GinIndex(SearchVector("text", config="english"), name="insight_text_search"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()}: {self.text[:60]}"
+
+    @property
+    def established(self) -> bool:
+        return self.agreed_by_all and self.confidence >= ESTABLISHED_MIN_CONFIDENCE
+
+
+ESTABLISHED_MIN_CONFIDENCE = 0.85
+
+
+class MemoryRecall(models.Model):
+    """What one debate recalled before it began: made once (a resumed run reads it back), so every
+    persona call of the debate sees the same memory, and the debate's page can name it."""
+
+    class Method(models.TextChoices):
+        VECTOR = "vector", "Semantic search"
+        TEXT = "text", "Full-text search (embedding failed)"
+        NONE = "none", "Nothing to recall"
+
+    debate = models.OneToOneField("debates.Debate", on_delete=models.CASCADE, related_name="memory_recall")
+    method = models.CharField(max_length=10, choices=Method.choices)
+    note = models.TextField(blank=True)  # said to the owner, e.g. why text search was used
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class RecalledInsight(models.Model):
+    recall = models.ForeignKey(MemoryRecall, on_delete=models.CASCADE, related_name="items")
+    insight = models.ForeignKey(Insight, on_delete=models.CASCADE, related_name="recalls")
+    similarity = models.FloatField(null=True, blank=True)  # cosine; text rank when method is text
+    established = models.BooleanField(default=False)
+    rank = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["recall", "rank"]
+        constraints = [models.UniqueConstraint(fields=["recall", "insight"], name="recall_each_insight_once")]

