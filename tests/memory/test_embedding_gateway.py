@@ -31,7 +31,9 @@ def test_voyage_embeds_through_the_real_client_and_records_the_call(fake_voyage,
     assert fake_voyage.requests[-1]["model"] == "voyage-3.5"
     call = ModelCall.objects.get()  # one logical call, retried inside the client
     assert (call.role, call.provider, call.model, call.error) == ("embedding", "voyage", "voyage-3.5", "")
-    assert call.input_tokens > 100 and call.cost_usd == (Decimal(call.input_tokens * 6) / 100_000_000).quantize(Decimal("0.000001"))
+    assert call.input_tokens > 100 and call.cost_usd == (Decimal(call.input_tokens * 6) / 100_000_000).quantize(
+        Decimal("0.000001")
+    )
 
 
 def test_queries_are_embedded_as_queries_in_batches(fake_voyage, monkeypatch):
