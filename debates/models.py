@@ -175,6 +175,8 @@ class Message(models.Model):
     # Folded into the position ledger (or skipped by it); a run that follows a dead one folds the
     # finished messages still False.
     ledgered = models.BooleanField(default=False)
+    # 1-10, from the ledger extraction (null until ledgered): 7 and up is kept in persona memory.
+    importance = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

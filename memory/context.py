@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from debates.blackboard.budget import Section, join
 from debates.models import Debate
-from memory.services.insights import recalled_for
+from memory.services.recall import persona_recalled_for, recalled_for
 
 FACTS_TOKENS = 260
 INSIGHTS_TOKENS = 260
@@ -17,9 +17,12 @@ FACTS_RULE = (
 )
 INSIGHTS_TITLE = "FROM EARLIER DEBATES"
 INSIGHTS_RULE = "What earlier debates on related questions found. Use what helps; it is not settled."
+PERSONA_TOKENS = 280
+PERSONA_TITLE = "YOUR EARLIER DEBATES"
+PERSONA_RULE = "What you argued, held or conceded before. Stay consistent with it, or say why you changed."
 
 
-def memory_section(debate: Debate) -> str:
+def memory_section(debate: Debate, persona=None) -> str:
     facts, insights, note = recalled_for(debate=debate)
     established = Section(FACTS_TITLE, FACTS_TOKENS)
     if facts:
@@ -33,4 +36,14 @@ def memory_section(debate: Debate) -> str:
         for item in insights:
             if not earlier.add(f"• {item.insight.get_kind_display()}: {item.insight.text}", max_line_tokens=60):
                 break
-    return join([established, earlier])
+    sections = [established, earlier]
+    if persona is not None:
+        mine = Section(PERSONA_TITLE, PERSONA_TOKENS)
+        remembered = persona_recalled_for(debate=debate, persona=persona)
+        if remembered:
+            mine.add(PERSONA_RULE)
+            for item in remembered:
+                if not mine.add(f"• {item.memory.text}", max_line_tokens=80):
+                    break
+        sections.append(mine)
+    return join(sections)

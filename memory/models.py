@@ -97,3 +97,69 @@ class RecalledInsight(models.Model):
     class Meta:
         ordering = ["recall", "rank"]
         constraints = [models.UniqueConstraint(fields=["recall", "insight"], name="recall_each_insight_once")]
+
+
+class PersonaMemory(models.Model):
+    """What one persona said, held or conceded in one of its owner's debates (blackboard phase 5):
+    position snapshots when its stance changed, its concessions, reflections about it, its crux
+    cards and its messages of importance 7 and up. Recalled into that persona's later debates of
+    the same owner by 0.5·recency + 3·relevance + 2·importance (memory/scoring.py)."""
+
+    class Kind(models.TextChoices):
+        POSITION = "position", "Position"
+        CONCESSION = "concession", "Concession"
+        REFLECTION = "reflection", "Reflection"
+        CRUX_CARD = "crux_card", "Crux card"
+        MESSAGE = "message", "Message"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="persona_memories")
+    persona = models.ForeignKey("personas.Persona", on_delete=models.CASCADE, related_name="memories")
+    project = models.ForeignKey(
+        "projects.Project", null=True, blank=True, on_delete=models.SET_NULL, related_name="persona_memories"
+    )
+    debate = models.ForeignKey(
+        "debates.Debate", null=True, blank=True, on_delete=models.SET_NULL, related_name="persona_memories"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    text = models.TextField()
+    importance = models.PositiveSmallIntegerField()  # 1-10
+    embedding = VectorField(dimensions=DIMENSIONS, null=True, blank=True)
+    embedding_model = models.CharField(max_length=80, blank=True)
+    times_retrieved = models.PositiveIntegerField(default=0)
+    last_retrieved_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "id"]
+        indexes = [
+            HnswIndex(
+                name="persona_memory_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+            models.Index(fields=["owner", "persona", "embedding_model"], name="persona_memory_scope"),
+        ]
+
+    def __str__(self):
+        return f"{self.persona_id} {self.kind}: {self.text[:60]}"
+
+
+class RecalledPersonaMemory(models.Model):
+    """One persona memory a debate recalled for one persona, with its three score terms."""
+
+    recall = models.ForeignKey(MemoryRecall, on_delete=models.CASCADE, related_name="persona_items")
+    memory = models.ForeignKey(PersonaMemory, on_delete=models.CASCADE, related_name="recalls")
+    persona = models.ForeignKey("personas.Persona", on_delete=models.CASCADE, related_name="+")
+    recency = models.FloatField()
+    relevance = models.FloatField()
+    importance = models.FloatField()
+    score = models.FloatField()
+    rank = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["recall", "persona", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["recall", "memory"], name="recall_each_persona_memory_once"),
+        ]

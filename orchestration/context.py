@@ -42,7 +42,7 @@ def stable_prefix(debate: Debate, persona) -> str:
     repository; see debates/services/context.py) as its own section, within its token budget;
     then what the owner's earlier debates left (established facts, past insights; memory/context.py),
     recalled once before the first turn."""
-    parts = (persona_system_prefix(persona), context_section(debate), memory_section(debate))
+    parts = (persona_system_prefix(persona), context_section(debate), memory_section(debate, persona))
     return "\n\n".join(part for part in parts if part)
 
 

@@ -31,7 +31,9 @@ from debates.state import EventKind
 from debates.turns import DIALOGUE_KINDS
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
-from memory.services.insights import debate_recall, insights_remember
+from memory.services.insights import insights_remember
+from memory.services.persona_memory import persona_memories_remember
+from memory.services.recall import debate_recall
 from orchestration.context import assemble_context
 from orchestration.lanes import Lanes, RunCancelled
 from orchestration.prompts import ASPECT_PLANNER
@@ -127,10 +129,13 @@ class DebateRun:
 
     def _remember(self) -> None:
         """After the last phase, before the finish: what this debate leaves for later ones."""
-        try:
-            insights_remember(debate=self.debate)
-        except Exception:
-            logger.exception("Saving the insights of debate %s failed; the debate finishes anyway", self.debate.id)
+        for remember in (insights_remember, persona_memories_remember):
+            try:
+                remember(debate=self.debate)
+            except Exception:
+                logger.exception(
+                    "%s for debate %s failed; the debate finishes anyway", remember.__name__, self.debate.id
+                )
 
     def _fold_what_a_dead_run_left(self) -> None:
         """Ledger updates a dead worker had in flight are queued again, in turn order."""

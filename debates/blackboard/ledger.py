@@ -134,7 +134,7 @@ def ledger_update(*, message_id: int) -> bool:
                 setattr(target, field, value)
             target.save()
             touched.append(target)
-        Message.objects.filter(pk=message.pk).update(ledgered=True)
+        Message.objects.filter(pk=message.pk).update(ledgered=True, importance=update.importance)
         notes, _ = BlackboardNotes.objects.select_for_update().get_or_create(debate=debate)
         notes.epistemic_score += change.epistemic_score
         notes.messages_ledgered += 1

@@ -56,6 +56,13 @@ class PositionUpdate(BaseModel):
     decision: str | None = Field(
         default=None, max_length=240, description="A point everyone now explicitly accepts, or null"
     )
+    importance: int = Field(
+        default=5,
+        ge=1,
+        le=10,
+        description="How much this message matters later: 1 small talk, 5 a usual argument, 7+ new evidence, "
+        "a concession or a shift",
+    )
 
 
 class RoundTake(BaseModel):

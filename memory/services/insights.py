@@ -7,8 +7,7 @@ from dataclasses import dataclass
 
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.db import transaction
-from django.db.models import F, QuerySet
-from django.utils import timezone
+from django.db.models import QuerySet
 from pgvector.django import CosineDistance
 
 from crux.models import CruxCard
@@ -18,7 +17,7 @@ from faultline.embeddings import gateway as embeddings
 from faultline.embeddings.types import EmbeddingError, Purpose
 from faultline.llm.types import CallTag
 from memory.extraction import insights_extract
-from memory.models import ESTABLISHED_MIN_CONFIDENCE, Insight, MemoryRecall, RecalledInsight
+from memory.models import ESTABLISHED_MIN_CONFIDENCE, Insight, MemoryRecall
 
 logger = logging.getLogger(__name__)
 
@@ -107,20 +106,27 @@ def insights_in_scope(*, owner, project=None) -> QuerySet[Insight]:
     return scope.filter(project=project) if project is not None else scope
 
 
-def insights_search(*, owner, project, query: str, debate_id=None) -> RecallResult:
+def query_embed(query: str, *, debate_id=None) -> tuple[list[float] | None, str]:
+    """(the query's vector, "") or (None, why not): callers fall back to text search."""
+    try:
+        batch = embeddings.embed([query], purpose=Purpose.QUERY, tag=CallTag(debate_id=debate_id, phase="recall"))
+    except EmbeddingError as exc:
+        logger.warning("Recall for %r falls back to full-text search: %s", query[:80], exc)
+        return None, TEXT_FALLBACK_NOTE.format(error=str(exc)[:200])
+    return batch.vectors[0], ""
+
+
+def insights_search(*, owner, project, query: str, debate_id=None, query_vector=None) -> RecallResult:
     """Past insights relevant to ``query``: cosine similarity > 0.7 over vectors of the current
     model, top 10, best first; full-text search if the query cannot be embedded (said in ``note``).
     Established facts (agreed by all, confidence >= 0.85) come with them, the most relevant first."""
     scope = insights_in_scope(owner=owner, project=project)
     if not scope.exists():
         return RecallResult(MemoryRecall.Method.NONE, [], [])
-    try:
-        query_vector = embeddings.embed(
-            [query], purpose=Purpose.QUERY, tag=CallTag(debate_id=debate_id, phase="recall")
-        ).vectors[0]
-    except EmbeddingError as exc:
-        logger.warning("Recall for %r falls back to full-text search: %s", query[:80], exc)
-        return _text_search(scope, query, note=TEXT_FALLBACK_NOTE.format(error=str(exc)[:200]))
+    if query_vector is None:
+        query_vector, note = query_embed(query, debate_id=debate_id)
+        if query_vector is None:
+            return _text_search(scope, query, note=note)
     vectors = scope.filter(embedding_model=embeddings.current_model(), embedding__isnull=False).annotate(
         distance=CosineDistance("embedding", query_vector)
     )
@@ -134,9 +140,15 @@ def insights_search(*, owner, project, query: str, debate_id=None) -> RecallResu
             "distance"
         )[:TOP]
     ]
-    # Facts stored without a vector (their embedding failed) are still facts.
-    facts += [Recalled(i, None) for i in _established(scope).filter(embedding__isnull=True)[: TOP - len(facts)]]
+    # Facts without a vector of this model (their embedding failed, or another model made it) are
+    # still facts: they come after, newest first.
+    others = _established(scope).exclude(embedding_model=embeddings.current_model(), embedding__isnull=False)
+    facts += [Recalled(i, None) for i in others[: max(0, TOP - len(facts))]]
     return RecallResult(MemoryRecall.Method.VECTOR, found, facts)
+
+
+def insights_text_search(*, owner, project, query: str, note: str) -> RecallResult:
+    return _text_search(insights_in_scope(owner=owner, project=project), query, note=note)
 
 
 def _established(scope: QuerySet[Insight]) -> QuerySet[Insight]:
@@ -156,58 +168,3 @@ def _text_search(scope: QuerySet[Insight], query: str, *, note: str) -> RecallRe
     found = [Recalled(insight, insight.rank) for insight in matches]
     facts = [Recalled(insight, None) for insight in _established(scope)[:TOP]]
     return RecallResult(MemoryRecall.Method.TEXT, found, facts, note=note)
-
-
-def debate_recall(*, debate: Debate) -> MemoryRecall | None:
-    """Before a debate begins: recall the owner's (and the debate's project's) insights about its
-    topic, once. A resumed run gets the same recall back. Retrieval counts go up atomically."""
-    existing = MemoryRecall.objects.filter(debate=debate).first()
-    if existing is not None or debate.owner_id is None:
-        return existing
-    result = insights_search(
-        owner=debate.owner, project=debate.context_project, query=debate.topic, debate_id=debate.id
-    )
-    with transaction.atomic():
-        recall, created = MemoryRecall.objects.get_or_create(
-            debate=debate, defaults={"method": result.method, "note": result.note}
-        )
-        if not created:
-            return recall
-        established_ids = {r.insight.id for r in result.established}
-        items, seen = [], set()
-        for rank, recalled in enumerate([*result.established, *result.insights]):
-            if recalled.insight.id in seen:
-                continue
-            seen.add(recalled.insight.id)
-            items.append(
-                RecalledInsight(
-                    recall=recall,
-                    insight=recalled.insight,
-                    similarity=recalled.similarity,
-                    established=recalled.insight.id in established_ids,
-                    rank=rank,
-                )
-            )
-        RecalledInsight.objects.bulk_create(items)
-        insights_mark_retrieved(ids=seen)
-    return recall
-
-
-def insights_mark_retrieved(*, ids) -> None:
-    """One UPDATE with F(): concurrent recalls never lose a count."""
-    Insight.objects.filter(id__in=list(ids)).update(
-        times_retrieved=F("times_retrieved") + 1, last_retrieved_at=timezone.now()
-    )
-
-
-def recalled_for(*, debate: Debate) -> tuple[list[RecalledInsight], list[RecalledInsight], str]:
-    """(established facts, other insights, note) the debate recalled, in rank order."""
-    items = list(
-        RecalledInsight.objects.filter(recall__debate=debate).select_related("insight", "recall").order_by("rank")
-    )
-    note = (
-        items[0].recall.note
-        if items
-        else MemoryRecall.objects.filter(debate=debate).values_list("note", flat=True).first() or ""
-    )
-    return [i for i in items if i.established], [i for i in items if not i.established], note

@@ -12,11 +12,13 @@ from tests.support.scripted_debate import DebateScript
 
 AGREED_POINT = "gold pays no yield"
 DECISION = "Central banks should keep gold below a fifth of their reserves."
+CONCESSION = "{speaker} grants that gold did poorly from 1980 to 2000"
 
 
 class MemoryScript(DebateScript):
     """The scripted debate, where the closing statements settle something: the ledger records an
-    agreement between the two and a decision everyone accepts (what memory must keep)."""
+    agreement between the two, a decision everyone accepts and a concession by each speaker, and
+    rates the closings 8 of 10 (what memory must keep)."""
 
     def _structured_PositionUpdate(self, body: dict) -> dict:
         update = super()._structured_PositionUpdate(body)
@@ -27,6 +29,8 @@ class MemoryScript(DebateScript):
             other = next(name for name in self._participants_in(user) if name.replace(" (you)", "") != speaker)
             update["new_agreement"] = {"with": other.replace(" (you)", "").strip(), "on": AGREED_POINT}
             update["decision"] = DECISION
+            update["concession"] = CONCESSION.format(speaker=speaker)
+            update["importance"] = 8
         return update
 
 

@@ -10,8 +10,8 @@ from django.core.management import call_command
 from debates.models import Debate
 from faultline.embeddings import gateway as embeddings
 from faultline.llm.models import ModelCall
-from memory.models import Insight, MemoryRecall
-from tests.memory.conftest import AGREED_POINT, DECISION
+from memory.models import Insight, MemoryRecall, PersonaMemory
+from tests.memory.conftest import AGREED_POINT, CONCESSION, DECISION
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,6 +40,10 @@ def test_a_second_debate_recalls_the_first_ones_insights_and_established_facts(m
     }
     assert all(i.embedding_model == embeddings.current_model() and i.embedding is not None for i in saved)
     assert {i.project.name for i in saved} == {"Thesis"} and {i.owner.username for i in saved} == {"alice"}
+    kept = PersonaMemory.objects.filter(debate=first)
+    assert {m.kind for m in kept} >= {"position", "concession", "message"}
+    assert all(m.importance >= 7 for m in kept.filter(kind="message"))
+    assert {m.owner.username for m in kept} == {"alice"}
     embedding_calls = ModelCall.objects.filter(debate=first, role="embedding", phase="memory")
     assert embedding_calls.count() == 1 and embedding_calls.get().input_tokens > 0
 
@@ -57,6 +61,14 @@ def test_a_second_debate_recalls_the_first_ones_insights_and_established_facts(m
     for prompt in prompts:
         facts = prompt.split("── ESTABLISHED FACTS ──", 1)[1].split("\n\n", 1)[0]
         assert DECISION in facts and AGREED_POINT in facts and "do not re-debate them" in facts
+    # Each persona is reminded of its own concession, and only of its own.
+    for call in (c for c in second_calls if c["role"] == "persona"):
+        mine = call["system"][0].split("── YOUR EARLIER DEBATES ──", 1)[1]
+        names = {"ada-hardmoney": "Ada Hardmoney", "bram-macro": "Bram Macro"}
+        me = names.pop(call["persona"])
+        (other,) = names.values()
+        assert CONCESSION.format(speaker=me) in mine
+        assert CONCESSION.format(speaker=other) not in mine
     # Retrieval stats went up once per recalling debate, for exactly what was recalled.
     recalled = {item.insight_id for item in items}
     for insight in Insight.objects.filter(debate=first):
