@@ -2,15 +2,19 @@
 the first one's established facts; another user's debate recalls nothing of it. Read from the
 `rundebate --trace` file, i.e. exactly what was sent to the model."""
 
+import io
 import json
+import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from debates.models import Debate
 from faultline.embeddings import gateway as embeddings
 from faultline.llm.models import ModelCall
 from memory.models import Insight, MemoryRecall, PersonaMemory
+from projects.models import Project
 from tests.memory.conftest import AGREED_POINT, CONCESSION, DECISION
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -74,6 +78,37 @@ def test_a_second_debate_recalls_the_first_ones_insights_and_established_facts(m
     for insight in Insight.objects.filter(debate=first):
         assert insight.times_retrieved == (1 if insight.id in recalled else 0)
         assert (insight.last_retrieved_at is not None) == (insight.id in recalled)
+
+
+def recall(*args) -> str:
+    out = io.StringIO()
+    call_command("recall", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_the_recall_command_lists_insights_facts_and_a_personas_memories(memory_api, personas, tmp_path):
+    rundebate(tmp_path / "first.jsonl", topic="Should central banks hold more gold?")
+
+    printed = recall("--project", "Thesis", "--user", "alice", "How much gold should a central bank hold?")
+    insights, facts = printed.split("Established facts:")
+    lines = [line for line in insights.splitlines() if "confidence" in line]
+    assert lines and any(DECISION in line for line in lines)
+    similarities = [float(line.split()[0]) for line in lines]
+    assert all(s > 0.7 for s in similarities) and similarities == sorted(similarities, reverse=True)
+    assert DECISION in facts and AGREED_POINT in facts
+
+    printed = recall("--persona", "Ada Hardmoney", "--user", "alice", "Did gold do badly after 1980?")
+    first = printed.splitlines()[1]
+    terms = re.match(r"\s+([\d.]+)\s+recency ([\d.]+)\s+relevance ([\d.]+)\s+importance ([\d.]+)", first)
+    score, recency, relevance, importance = map(float, terms.groups())
+    assert score == pytest.approx(0.5 * recency + 3 * relevance + 2 * importance, abs=0.02)
+    assert CONCESSION.format(speaker="Ada Hardmoney") in first  # the most relevant, and important
+    assert "Bram Macro grants" not in printed
+
+    bob = get_user_model().objects.create_user("bob")
+    Project.objects.create(owner=bob, name="Thesis")
+    printed = recall("--project", "Thesis", "--user", "bob", "How much gold should a central bank hold?")
+    assert DECISION not in printed and "(none above the threshold)" in printed
 
 
 def test_another_users_memories_are_never_recalled(memory_api, personas, tmp_path):

@@ -1,10 +1,15 @@
-"""manage.py recall --project NAME "question": what a debate on that question would recall."""
+"""manage.py recall --project NAME "question": what a debate on that question would recall.
+--persona NAME: that persona's top memories, with the three terms of their score. A look only:
+retrieval counts are not changed."""
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import Q
 
-from memory.services.insights import insights_search
+from memory.services.insights import insights_search, insights_text_search, query_embed
+from memory.services.persona_memory import persona_memories_top
+from personas.models import Persona
 from projects.cli import cli_user
 from projects.models import Project
 
@@ -14,30 +19,55 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("question")
-        parser.add_argument("--project", help="Only this project's memory (default: all of the user's)")
+        parser.add_argument("--project", help="Only this project's insights (default: all of the user's)")
+        parser.add_argument("--persona", help="Instead: this persona's top memories (name or id)")
         parser.add_argument("--user", help="Whose memory (default: your login name)")
 
     def handle(self, *args, **options):
         owner = cli_user(options["user"], create=False)
+        question = options["question"].strip()
+        if not question:
+            raise CommandError("give a question")
         project = None
         if options["project"]:
             project = Project.objects.filter(owner=owner, name__iexact=options["project"].strip()).first()
             if project is None:
                 raise CommandError(f"{owner.username} has no project '{options['project']}'")
-        result = insights_search(owner=owner, project=project, query=options["question"])
-        if result.note:
-            self.stderr.write(result.note)
+        query_vector, note = query_embed(question)
+        if note:
+            self.stderr.write(note)
+        if options["persona"]:
+            return self._persona(owner, options["persona"], query_vector)
+        if query_vector is None:
+            result = insights_text_search(owner=owner, project=project, query=question, note=note)
+        else:
+            result = insights_search(owner=owner, project=project, query=question, query_vector=query_vector)
         self.stdout.write(f"Insights (found by {result.method} search):")
         if not result.insights:
             self.stdout.write("  (none above the threshold)")
         for recalled in result.insights:
-            score = "text" if recalled.similarity is None else f"{recalled.similarity:.3f}"
             insight = recalled.insight
             self.stdout.write(
-                f"  {score}  [{insight.get_kind_display()}, confidence {insight.confidence:.2f}] {insight.text}"
+                f"  {recalled.similarity:.3f}  [{insight.get_kind_display()}, confidence {insight.confidence:.2f}, "
+                f"recalled {insight.times_retrieved}x] {insight.text}"
             )
         self.stdout.write("Established facts:")
         if not result.established:
             self.stdout.write("  (none)")
         for recalled in result.established:
             self.stdout.write(f"  - {recalled.insight.text}")
+
+    def _persona(self, owner, name: str, query_vector) -> None:
+        name = name.strip()
+        persona = Persona.objects.filter(Q(name__iexact=name) | Q(persona_id__iexact=name)).first()
+        if persona is None:
+            raise CommandError(f"no persona '{name}'")
+        picked = persona_memories_top(owner=owner, persona=persona, query_vector=query_vector)
+        self.stdout.write(f"{persona.name}'s memories (score = 0.5·recency + 3·relevance + 2·importance):")
+        if not picked:
+            self.stdout.write("  (none)")
+        for scored in picked:
+            self.stdout.write(
+                f"  {scored.score:.2f}  recency {scored.recency:.2f}  relevance {scored.relevance:.2f}  "
+                f"importance {scored.importance:.2f}  {scored.candidate.text}"
+            )
