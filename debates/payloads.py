@@ -30,6 +30,7 @@ class EventKind(enum.StrEnum):
     DEBATE_FAILED = "debate_failed"
     MODEL_WAITING = "model_waiting"  # the model is unavailable; the run waits it out, then resumes
     GRAPH_UPDATED = "graph_updated"  # graph mode: the argument map after a crystallization
+    MEMORY_RECALLED = "memory_recalled"  # before the first turn: what the owner's earlier debates left
 
 
 class _Shape(BaseModel):
@@ -213,6 +214,18 @@ class GraphUpdated(Payload):
     disputes: list[Any] = []
     regime: str = ""
     converged: str = ""
+
+
+class MemoryRecalled(Payload):
+    """What long-term memory (memory/) recalled for this debate: counts only. Every viewer of the
+    debate gets events, a share link's too; the texts are the owner's and stay on the owner's
+    memory page."""
+
+    event_kind = EventKind.MEMORY_RECALLED
+    method: str  # vector | text | none
+    facts: int = 0
+    insights: int = 0
+    persona_memories: int = 0
 
 
 PAYLOADS: dict[str, type[Payload]] = {cls.event_kind.value: cls for cls in Payload.__subclasses__()}

@@ -106,6 +106,8 @@ class DebateView:
     failure_reason: str = ""
     # The model is unavailable and the run is waiting it out: {"reason", "retry_in", "waited"}.
     waiting_for_model: dict = field(default_factory=dict)
+    # What long-term memory recalled before the first turn: {"method", "facts", "insights", "persona_memories"}.
+    memory: dict = field(default_factory=dict)
     last_seq: int = 0
 
     @property
@@ -229,6 +231,8 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
             view.graph = event.model_dump(exclude={"totals"})
         case p.ModelWaiting():
             view.waiting_for_model = event.model_dump(exclude={"totals"})
+        case p.MemoryRecalled():
+            view.memory = event.model_dump(exclude={"totals"})
     return view
 
 

@@ -11,4 +11,5 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("projects.urls")),
     path("", include("debates.urls")),
+    path("", include("memory.urls")),
 ]

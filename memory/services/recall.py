@@ -9,7 +9,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from debates import payloads as p
 from debates.models import Debate
+from debates.services.events import event_append
 from memory.models import (
     Insight,
     MemoryRecall,
@@ -79,6 +81,17 @@ def debate_recall(*, debate: Debate) -> MemoryRecall | None:
         ]
         RecalledPersonaMemory.objects.bulk_create(memory_items)
         _mark_retrieved(PersonaMemory, {item.memory_id for item in memory_items})
+        if items or memory_items or recall.method == MemoryRecall.Method.TEXT:
+            facts = sum(1 for item in items if item.established)
+            event_append(
+                debate_id=debate.id,
+                payload=p.MemoryRecalled(
+                    method=recall.method,
+                    facts=facts,
+                    insights=len(items) - facts,
+                    persona_memories=len(memory_items),
+                ),
+            )
     return recall
 
 

@@ -1,0 +1,31 @@
+"""Reading memory for its pages: always through the owner."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from memory.models import Insight, MemoryRecall, PersonaMemory
+
+
+def insights_of_project(*, project) -> QuerySet[Insight]:
+    return Insight.objects.filter(project=project, owner_id=project.owner_id).select_related("debate")
+
+
+def persona_memories_of_project(*, project) -> QuerySet[PersonaMemory]:
+    return (
+        PersonaMemory.objects.filter(project=project, owner_id=project.owner_id)
+        .select_related("persona", "debate")
+        .order_by("persona__name", "-created_at")
+    )
+
+
+def persona_memories_of(*, owner, persona) -> QuerySet[PersonaMemory]:
+    return PersonaMemory.objects.filter(owner=owner, persona=persona).select_related("debate", "project")
+
+
+def recall_of(*, debate) -> MemoryRecall | None:
+    return (
+        MemoryRecall.objects.filter(debate=debate)
+        .prefetch_related("items__insight__debate", "persona_items__memory__debate", "persona_items__persona")
+        .first()
+    )
