@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass
 
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import QuerySet
 from pgvector.django import CosineDistance
 
@@ -22,6 +22,7 @@ from memory.models import ESTABLISHED_MIN_CONFIDENCE, Insight, MemoryRecall
 logger = logging.getLogger(__name__)
 
 MIN_SIMILARITY = 0.7  # Proflow's threshold
+EF_SEARCH = 64  # HNSW candidates per scan step (pgvector's default is 40); see benchmarks/recall.py
 TOP = 10
 TEXT_FALLBACK_NOTE = "Embedding failed ({error}); past insights were found by full-text search instead."
 
@@ -130,15 +131,13 @@ def insights_search(*, owner, project, query: str, debate_id=None, query_vector=
     vectors = scope.filter(embedding_model=embeddings.current_model(), embedding__isnull=False).annotate(
         distance=CosineDistance("embedding", query_vector)
     )
-    found = [
-        Recalled(insight, 1 - insight.distance)
-        for insight in vectors.filter(distance__lt=1 - MIN_SIMILARITY).order_by("distance")[:TOP]
-    ]
+    # The 10 nearest, then the threshold: a distance condition in the query would keep the HNSW
+    # scan going through the whole index when few rows pass it.
+    nearest = nearest_rows(vectors.order_by("distance")[:TOP])
+    found = [Recalled(insight, 1 - insight.distance) for insight in nearest if 1 - insight.distance > MIN_SIMILARITY]
+    established = vectors.filter(agreed_by_all=True, confidence__gte=ESTABLISHED_MIN_CONFIDENCE)
     facts = [
-        Recalled(insight, 1 - insight.distance)
-        for insight in vectors.filter(agreed_by_all=True, confidence__gte=ESTABLISHED_MIN_CONFIDENCE).order_by(
-            "distance"
-        )[:TOP]
+        Recalled(insight, 1 - insight.distance) for insight in nearest_rows(established.order_by("distance")[:TOP])
     ]
     # Facts without a vector of this model (their embedding failed, or another model made it) are
     # still facts: they come after, newest first.
@@ -149,6 +148,17 @@ def insights_search(*, owner, project, query: str, debate_id=None, query_vector=
 
 def insights_text_search(*, owner, project, query: str, note: str) -> RecallResult:
     return _text_search(insights_in_scope(owner=owner, project=project), query, note=note)
+
+
+def nearest_rows(queryset) -> list:
+    """Run a nearest-neighbour query so the owner's filter cannot starve the HNSW index: with an
+    iterative scan (pgvector 0.8) the index is read on until enough rows pass the filter, in exact
+    distance order. The planner still picks the b-tree on (owner, project, model) when the owner
+    has few rows, which is exact."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL hnsw.iterative_scan = strict_order")
+        cursor.execute(f"SET LOCAL hnsw.ef_search = {EF_SEARCH}")
+        return list(queryset)
 
 
 def _established(scope: QuerySet[Insight]) -> QuerySet[Insight]:

@@ -19,6 +19,7 @@ from faultline.embeddings.types import EmbeddingError, Purpose
 from faultline.llm.types import CallTag
 from memory.models import PersonaMemory
 from memory.scoring import Candidate, Scored, memories_pick
+from memory.services.insights import nearest_rows
 
 logger = logging.getLogger(__name__)
 
@@ -123,7 +124,7 @@ def persona_memories_top(*, owner, persona, query_vector: list[float] | None, ex
     if exclude_debate is not None:
         scope = scope.exclude(debate=exclude_debate)
     if query_vector is not None:
-        rows = (
+        rows = nearest_rows(
             scope.filter(embedding_model=embeddings.current_model(), embedding__isnull=False)
             .annotate(distance=CosineDistance("embedding", query_vector))
             .order_by("distance")[:CANDIDATES]
