@@ -2,6 +2,7 @@
 named on its live page to its owner. Anyone else gets a 404 and deletes nothing."""
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from debates.models import Event
@@ -102,3 +103,15 @@ def test_a_debate_names_what_it_recalled(client, alice, project, memories, perso
     assert reverse("debate_memory", args=[debate.pk]) in live
     page = client.get(reverse("debate_memory", args=[debate.pk])).content.decode()
     assert FACT in page and CONCEDED in page and "semantic search" in page
+
+
+def test_the_admin_lists_and_opens_memory(client, memories, personas, alice, project):
+    admin = get_user_model().objects.create_superuser("root", password="a-long-test-passphrase-42")
+    client.force_login(admin)
+    for model, obj in (("insight", memories["fact"]), ("personamemory", memories["conceded"])):
+        listing = client.get(reverse(f"admin:memory_{model}_changelist"))
+        assert listing.status_code == 200 and obj.text[:30] in listing.content.decode()
+        assert client.get(reverse(f"admin:memory_{model}_change", args=[obj.pk])).status_code == 200
+    debate = debate_create(owner=alice, topic="Gold?", personas=personas, context=project)
+    debate_recall(debate=debate)
+    assert client.get(reverse("admin:memory_memoryrecall_changelist")).status_code == 200
