@@ -116,6 +116,7 @@ def test_the_snapshot_replaces_every_region_but_the_drawer_itself(debate, person
         "chat-log",
         "crux-cards",
         "positions",
+        "debate-memory",
         "drawer-tabs",
         "drawer-panels",
         "results",

@@ -5,8 +5,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from debates import fragments
 from debates.models import Event
+from debates.selectors import debate_events
 from debates.services.lifecycle import debate_create
+from debates.state import fold
 from faultline.embeddings import gateway as embeddings
 from faultline.embeddings.types import Purpose
 from memory.models import Insight, PersonaMemory
@@ -97,6 +100,11 @@ def test_a_debate_names_what_it_recalled(client, alice, project, memories, perso
     assert event.payload["facts"] == 1 and event.payload["persona_memories"] == 1
     assert FACT not in str(event.payload)  # events reach share-link viewers: counts only
     assert Insight.objects.get(text=FACT).times_retrieved == 1
+    # The live update every viewer gets: the counts, and the link only the owner's page shows.
+    view = fold(str(debate.id), debate_events(debate_id=debate.id))
+    pushed = fragments.for_event(view, event.kind, event.payload)
+    assert 'id="debate-memory"' in pushed and "1 established fact" in pushed and FACT not in pushed
+    assert 'class="owner-only"' in pushed
     login(client, alice)
     live = client.get(reverse("debate_live", args=[debate.pk])).content.decode()
     assert "Recalled from earlier debates: 1 established fact" in live
