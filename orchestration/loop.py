@@ -129,13 +129,11 @@ class DebateRun:
 
     def _remember(self) -> None:
         """After the last phase, before the finish: what this debate leaves for later ones."""
-        for remember in (insights_remember, persona_memories_remember):
+        for what, remember in (("insights", insights_remember), ("persona memories", persona_memories_remember)):
             try:
                 remember(debate=self.debate)
             except Exception:
-                logger.exception(
-                    "%s for debate %s failed; the debate finishes anyway", remember.__name__, self.debate.id
-                )
+                logger.exception("Saving the %s of debate %s failed; the debate finishes anyway", what, self.debate.id)
 
     def _fold_what_a_dead_run_left(self) -> None:
         """Ledger updates a dead worker had in flight are queued again, in turn order."""
