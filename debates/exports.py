@@ -77,6 +77,8 @@ def _results_md(results: dict) -> list[str]:
     if results.get("regime"):
         regime = str(results["regime"])
         lines += [f"Regime: **{md_escape(REGIME_LABELS.get(regime, regime))}**", ""]
+        if results.get("regime_basis"):
+            lines += [md_escape(str(results["regime_basis"])), ""]
     cruxes = _list(results.get("cruxes"))
     if cruxes:
         lines += ["### Cruxes", ""]
