@@ -15,7 +15,7 @@ from dataclasses import dataclass
 ADDRESSED_WEIGHT = 3.0
 STAKE_WEIGHT = 2.0
 WAIT_CAP = 4
-SILENCE_ROUNDS = 2  # a round: one message per seat
+SILENCE_ROUNDS = 1  # a round: one message per seat
 
 
 @dataclass(frozen=True)
