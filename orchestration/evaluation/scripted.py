@@ -88,8 +88,9 @@ class ScriptedModel:
         name = re.search(r"You are (.+?), taking part", system).group(1)
         views = {q: (side, reason) for q, side, reason in _VIEW.findall(system + "\n")}
         topic_side = re.search(r"Your answer to the debate question: (\w+)", system).group(1)
+        redraft = "used a phrase you never use" in system  # the same turn, asked again
         with self._lock:
-            self._turns[name] = number = self._turns.get(name, 0) + 1
+            self._turns[name] = number = self._turns.get(name, 0) + (0 if redraft else 1)
         if flip := re.search(
             r'change your mind on "([^"]+)" if someone cited (.+?); then your answer to the debate question would be (\w+)',
             system,
@@ -136,7 +137,7 @@ class ScriptedModel:
 
         # A weak draft: a forbidden phrase (the voice guard asks again) or the prompt echoed back.
         slip = self._rng("slip", name, number).random() < self.scenario.slip_rate
-        if slip and "used a phrase you never use" not in system:
+        if slip and not redraft:
             phrase = re.search(r'NEVER SAY any of these phrases:\n- "([^"]+)"', system)
             if phrase and number % 2:
                 return f"{phrase.group(1)}, {text}"
