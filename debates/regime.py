@@ -38,6 +38,7 @@ REGIME_LABELS = {
 
 YES, NO, NUANCED = "YES", "NO", "NUANCED"
 SIDES = (YES, NO, NUANCED)
+SIDE_LABELS = {YES: "yes", NO: "no", NUANCED: "it depends"}
 
 # What the final stances say, taken together.
 AGREE, SPLIT, MIXED, UNKNOWN = "agree", "split", "mixed", "unknown"

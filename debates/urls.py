@@ -17,6 +17,7 @@ urlpatterns = [
     path("debates/<uuid:debate_id>/failure/", live.debate_failure_reason, name="debate_failure_reason"),
     path("debates/<uuid:debate_id>/replay/", archive.debate_replay, name="debate_replay"),
     path("debates/<uuid:debate_id>/results/", archive.debate_results, name="debate_results"),
+    path("debates/<uuid:debate_id>/summary/", archive.debate_summary, name="debate_summary"),
     path("debates/<uuid:debate_id>/export.md", archive.debate_export_markdown, name="debate_export_markdown"),
     path("debates/<uuid:debate_id>/export.json", archive.debate_export_json, name="debate_export_json"),
     path("shared/<str:token>/", live.debate_shared, name="debate_shared"),

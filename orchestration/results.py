@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from crux.models import CruxCard
 from debates.blackboard.models import PositionState
-from debates.models import Debate, Message
+from debates.models import Debate, Event, Message
 from debates.regime import regime_basis, regime_for
 from debates.services.transcripts import transcript_of
+from debates.stance_history import stance_history
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
 from orchestration.prompts import EVIDENCE_EXTRACTOR
@@ -45,6 +46,18 @@ def final_sides(*, debate: Debate) -> dict[str, str]:
     return {
         name: sides.get(persona_id, "")
         for persona_id, name in debate.participants.order_by("seat").values_list("persona_id", "persona__name")
+    }
+
+
+def stance_series(*, debate: Debate) -> dict:
+    """How each persona's answer moved, one step per main-channel message, for the stance charts:
+    {"personas": [{"id", "name", "seat"}], "steps": [[side of each persona, in seat order], ...]}."""
+    seats = list(debate.participants.order_by("seat").values_list("persona_id", "persona__name", "seat"))
+    events = Event.objects.filter(debate=debate).order_by("seq").values_list("kind", "payload")
+    steps = stance_history(events, [persona_id for persona_id, _, _ in seats])
+    return {
+        "personas": [{"id": persona_id, "name": name, "seat": seat} for persona_id, name, seat in seats],
+        "steps": [[step[persona_id] for persona_id, _, _ in seats] for step in steps],
     }
 
 
@@ -89,6 +102,7 @@ def debate_results(*, debate: Debate, evidence_ledger: list[dict]) -> dict:
         "regime": regime_for(card_sides, sides),
         "regime_basis": regime_basis(card_sides, sides),
         "final_sides": sides,
+        "stances": stance_series(debate=debate),
         "cruxes": cruxes,
         "fault_lines": fault_lines,
         "flip_conditions": flip_conditions,

@@ -7,7 +7,7 @@ from django.shortcuts import render
 
 from debates import exports, selectors
 from debates.models import Event
-from debates.views.access import debate_for_viewer
+from debates.views.access import debate_for_owner, debate_for_viewer
 
 MAX_QUERY_LENGTH = 200
 
@@ -56,6 +56,15 @@ def debate_results(request, debate_id):
     debate = debate_for_viewer(request, debate_id)
     view = selectors.debate_view(debate_id=debate.id)
     return render(request, "debates/results.html", {"debate": debate, "view": view})
+
+
+@login_required
+def debate_summary(request, debate_id):
+    """The results on one printable page: verdict and what it rests on, the final position map,
+    the stance charts and the crux cards. The owner's alone: anyone else gets a 404."""
+    debate = debate_for_owner(request, debate_id)
+    view = selectors.debate_view(debate_id=debate.id)
+    return render(request, "debates/summary.html", {"debate": debate, "view": view})
 
 
 def _filename(debate, extension: str) -> str:

@@ -96,13 +96,15 @@ def _usage(debate: Debate) -> dict:
     }
 
 
-def scenario_run(scenario: Scenario, *, model: str = "fake", keep: bool = False, with_judge: bool = False) -> dict:
-    """One scenario, one seed: a whole debate, and what it measured."""
+def scenario_run(
+    scenario: Scenario, *, model: str = "fake", keep: bool = False, with_judge: bool = False, owner=None
+) -> dict:
+    """One scenario, one seed: a whole debate, and what it measured (with its id when kept)."""
     personas = _personas(scenario)
     started = time.monotonic()
     with _model(model, scenario):
         debate = debate_create(
-            owner=None, topic=scenario.topic, personas=personas, max_turns=scenario.max_turns, length="short"
+            owner=owner, topic=scenario.topic, personas=personas, max_turns=scenario.max_turns, length="short"
         )
         debate = debate_run(debate_id=debate.id)
         judged = judge.cards_judge(debate=debate) if with_judge else []
@@ -130,6 +132,7 @@ def scenario_run(scenario: Scenario, *, model: str = "fake", keep: bool = False,
     planted = [{"question": c.question, "keywords": list(c.keywords), "kind": c.kind} for c in scenario.planted]
     results = debate.results or {}
     record = {
+        "debate_id": str(debate.id) if keep else None,
         "scenario": scenario.name,
         "seed": scenario.seed,
         "expect": scenario.expect,

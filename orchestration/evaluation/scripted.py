@@ -170,6 +170,16 @@ class ScriptedModel:
                 update["shift"] = f"now answers {SAID[side]}"
         if evidence := _EVIDENCE_SPOKEN.search(text):
             update["evidence"] = [evidence.group(1)]
+        # Agreeing or disagreeing with the one addressed, on the point both spoke to.
+        addressed = re.match(r"([^,\n]+), on \"", text)
+        recent = user.split("Recent messages before it:\n", 1)[-1].split(f"\n\n{speaker} just said:", 1)[0]
+        if addressed and (view := _VIEW_SPOKEN.search(text)):
+            question, side = view.group(1) + "?", HEARD[view.group(2).lower()]
+            theirs = self._latest_views(recent).get(question, {}).get(addressed.group(1))
+            if theirs and theirs != side:
+                update["new_disagreement"] = {"with": addressed.group(1), "on": question, "intensity": "strong"}
+            elif theirs:
+                update["new_agreement"] = {"with": addressed.group(1), "on": question}
         if concession := re.search(r"I concede, (.+?) changes my mind", text):
             update["concession"] = f"{concession.group(1)} changes the picture"
         return update
@@ -270,7 +280,8 @@ class ScriptedModel:
         entries = []
         for line in self._user(body).splitlines():
             speaker, _, text = line.partition(": ")
-            if evidence := _EVIDENCE_SPOKEN.search(text):
+            evidence = _EVIDENCE_SPOKEN.search(text)
+            if evidence and all(e["evidence"] != evidence.group(1) for e in entries):
                 entries.append({"persona": speaker, "evidence": evidence.group(1), "used_for": "their view"})
         return {"entries": entries[:10]}
 

@@ -29,7 +29,7 @@ from debates.regime import UNDETERMINED, regime_basis, regime_with_map
 from debates.state import SUITS
 from faultline.llm.types import ModelError
 from orchestration.modes.base import Mode
-from orchestration.results import final_sides
+from orchestration.results import final_sides, stance_series
 
 logger = logging.getLogger(__name__)
 
@@ -113,6 +113,7 @@ class GraphMode(Mode):
             results["regime"] = UNDETERMINED
         results["regime_basis"] = regime_basis([], sides, graph={"disputes": outcome.disputes})
         results["final_sides"] = sides
+        results["stances"] = stance_series(debate=self.run.debate)
         return results
 
     def before_finish(self, results: dict) -> None:
