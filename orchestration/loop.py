@@ -235,9 +235,9 @@ class DebateRun:
 
     def closings(self) -> None:
         self.phase("closing")
-        # The closings read the full ledger: every dialogue and crux-room update is in before the
-        # first one; after that each may lag by one closing, which the next speaker sees verbatim.
-        self.await_ledger(lag=0, rooms=True)
+        # The closings read the whole ledger but the last message's update, as every turn does (its
+        # speaker sees that message verbatim): every crux-room update is in before the first one.
+        self.await_ledger(lag=1, rooms=True)
         done = set(
             self.main_messages([Message.Kind.CLOSING])
             .filter(status=Message.Status.COMPLETE)
