@@ -211,7 +211,14 @@ def sweep_evaluate(
                 "value": value,
                 **{
                     key: summary[key]
-                    for key in ("recall", "precision", "fake_consensus_rate", "duplicate_rooms", "crux_compression")
+                    for key in (
+                        "recall",
+                        "precision",
+                        "fake_consensus_rate",
+                        "fake_consensus_rate_by_cards_alone",
+                        "duplicate_rooms",
+                        "crux_compression",
+                    )
                 },
             }
         )

@@ -3,7 +3,8 @@
 Per debate (``debate_metrics``):
 - recall: planted cruxes some card found ÷ planted cruxes (a card finds one when its question holds
   every keyword of the planted question); precision: cards that found a planted crux ÷ cards;
-- fake consensus: the regime says "consensus" where the scenario's personas end up disagreeing;
+- fake consensus: the regime says "consensus" where the scenario's personas end up disagreeing
+  (and, for comparison, what the cards alone would have said: the rule before the ledger check);
   missed consensus: anything else where they truly agree;
 - duplicate rooms: rooms past the first on the same crux (the same planted crux, or the same
   wording when it matches none);
@@ -76,6 +77,10 @@ def debate_metrics(
         "recall": round(len(found) / len(planted), 3) if planted else None,
         "precision": round((len(cards) - len(invented)) / len(cards), 3) if cards else None,
         "fake_consensus": expect == "disagree" and regime == "consensus",
+        # What the regime said before it read the final stances: consensus whenever no card was an
+        # open YES/NO split. Kept to show what the ledger check changes.
+        "fake_consensus_by_cards_alone": expect == "disagree"
+        and not any(not c["resolved"] and {"YES", "NO"} <= set(c["positions"].values()) for c in cards),
         "missed_consensus": expect == "agree" and regime != "consensus",
         "duplicate_rooms": duplicate_rooms(rooms, planted),
         "crux_compression": round(len([c for c in cards if c["resolved"]]) / len(cards), 3) if cards else None,
@@ -112,6 +117,11 @@ def suite_summary(debates: list[dict]) -> dict:
         "planted_cruxes_never_found": sorted(f"{s}: {q}" for s, q in set(planted) - found),
         "fake_consensus_rate": round(
             len([d for d in disagreeing if d["metrics"]["fake_consensus"]]) / len(disagreeing), 3
+        )
+        if disagreeing
+        else None,
+        "fake_consensus_rate_by_cards_alone": round(
+            len([d for d in disagreeing if d["metrics"]["fake_consensus_by_cards_alone"]]) / len(disagreeing), 3
         )
         if disagreeing
         else None,

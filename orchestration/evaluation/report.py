@@ -116,12 +116,13 @@ def report_html(report: dict) -> str:
         sweep_rows = "".join(
             f"<tr><td>{escape(str(row['setting']))}={escape(str(row['value']))}</td><td>{_fmt(row['recall'])}</td>"
             f"<td>{_fmt(row['precision'])}</td><td>{_fmt(row['fake_consensus_rate'])}</td>"
+            f"<td>{_fmt(row['fake_consensus_rate_by_cards_alone'])}</td>"
             f"<td>{row['duplicate_rooms']}</td><td>{_fmt(row['crux_compression'])}</td></tr>"
             for row in report["sweep"]
         )
         sweep = (
             "<h2>Threshold sweep</h2><table><tr><th>setting</th><th>recall</th><th>precision</th>"
-            f"<th>fake consensus</th><th>duplicate rooms</th><th>compression</th></tr>{sweep_rows}</table>"
+            f"<th>fake consensus</th><th>… by cards alone</th><th>duplicate rooms</th><th>compression</th></tr>{sweep_rows}</table>"
         )
     judge = ""
     if report.get("judge"):

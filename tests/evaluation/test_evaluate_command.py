@@ -26,11 +26,13 @@ def test_it_writes_a_json_and_an_html_report_with_a_threshold_sweep(tmp_path, ca
     assert report["suite"] == "core" and report["model"] == "fake" and report["thresholds"]["CRUX_MIN_CONFIDENCE"]
     assert [d["scenario"] for d in report["debates"]] == ["circling"]
     assert report["summary"]["recall"] == 1.0
-    # A room needs 99 windows in a row: nothing is found, and the regime still does not say consensus.
-    assert [(row["value"], row["recall"], row["fake_consensus_rate"]) for row in report["sweep"]] == [
-        (3, 1.0, 0.0),
-        (99, 0.0, 0.0),
+    # A room needs 99 windows in a row: nothing is found, and the regime still does not say consensus
+    # (the cards alone, as before the ledger check, would have).
+    sweep = [
+        (row["value"], row["recall"], row["fake_consensus_rate"], row["fake_consensus_rate_by_cards_alone"])
+        for row in report["sweep"]
     ]
+    assert sweep == [(3, 1.0, 0.0, 0.0), (99, 0.0, 0.0, 1.0)]
     html = (tmp_path / "r.html").read_text()
     assert "<svg" in html and "Planted-crux recall" in html and "circling" in html
     assert "recall: 1.0" in capsys.readouterr().out

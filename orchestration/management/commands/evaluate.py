@@ -124,7 +124,8 @@ class Command(BaseCommand):
         for row in report.get("sweep") or []:
             self.stdout.write(
                 f"  sweep {row['setting']}={row['value']}: recall {row['recall']}, precision {row['precision']}, "
-                f"fake consensus {row['fake_consensus_rate']}, duplicate rooms {row['duplicate_rooms']}"
+                f"fake consensus {row['fake_consensus_rate']} (by cards alone {row['fake_consensus_rate_by_cards_alone']}), "
+                f"duplicate rooms {row['duplicate_rooms']}"
             )
         if report.get("judge"):
             self.stdout.write(f"  LLM judge (opinion, apart from ground truth): {report['judge']}")
