@@ -2,8 +2,8 @@
 
 The next speaker is whoever was just addressed, else whoever has most at stake in the live
 disputes, else whoever has waited longest; never the person who just spoke. Nobody is left out:
-two disputants who keep addressing each other would otherwise hold the floor for the whole debate
-(the evaluation harness's three-persona scenario showed a third persona silent for 27 turns), so
+two disputants who keep addressing each other would otherwise hold the floor (the evaluation
+harness's three-persona scenario kept a third persona silent for 14 turns at a stretch), so
 whoever has been silent for SILENCE_ROUNDS rounds speaks next.
 """
 

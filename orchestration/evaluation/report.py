@@ -28,7 +28,7 @@ def _bars(rows: list[tuple[str, float | None]], *, maximum: float = 1.0, title: 
     """Horizontal bars, one per (label, value); a missing value is drawn as a dash."""
     height = BAR_HEIGHT * len(rows) + 24
     parts = [
-        f'<svg class="chart" viewBox="0 0 {WIDTH + 220} {height}" role="img" aria-label="{escape(title)}">',
+        f'<svg class="chart" viewBox="0 0 {WIDTH + 260} {height}" role="img" aria-label="{escape(title)}">',
         f'<text x="0" y="12" class="chart-title">{escape(title)}</text>',
     ]
     for index, (label, value) in enumerate(rows):
