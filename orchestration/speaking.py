@@ -14,6 +14,7 @@ from orchestration.lanes import RunCancelled
 from orchestration.prompts import persona_system_prefix
 from orchestration.voice import (
     StreamingTurn,
+    context_lines,
     find_forbidden,
     is_pass,
     remove_forbidden,
@@ -67,6 +68,7 @@ def speak(
     persona = speaker.persona
     forbidden = list(persona.forbidden_phrases or [])
     names = list(debate.participants.values_list("persona__name", flat=True))
+    echoes = context_lines(context)
     row = turn_kind(kind)
     prompt = Prompt(
         system_prefix=_system_prefix(debate, persona),
@@ -88,13 +90,14 @@ def speak(
         sentence_limit=row.sentence_limit,
         cancelled=cancelled,
         names=names,
+        echoes=echoes,
     )
     tag = CallTag(debate_id=debate.id, persona=persona.persona_id, phase=phase)
     limit = row.sentence_limit
 
     def spoken(reply) -> str:
         """What of a reply reaches the page: no name prefix, no prompt furniture, its kind's length."""
-        return shape_turn(strip_furniture(tidy(reply.text, persona.name), names), limit)
+        return shape_turn(strip_furniture(tidy(reply.text, persona.name), names, echoes=echoes), limit)
 
     text = spoken(gateway.stream(role=Role.PERSONA, prompt=prompt, on_text=stream, tag=tag))
 

@@ -107,7 +107,7 @@ def remove_forbidden(text: str, phrases: list[str]) -> str:
 # disputes as "• A vs B [Active]", a turn's label as "—[Closing statement]". None of it is the
 # persona speaking, so it is removed before a turn is shown or stored.
 # tests/orchestrator/test_prompt_furniture.py checks every line a real context holds is caught here.
-_HEADER = re.compile(r"^[\s#*>_-]*(?:──|--|==)?\s*[A-Z][A-Z0-9'’ .-]{3,}(?:──|--|==|:)?[\s*_]*$")
+_HEADER = re.compile(r"^[\s#*>_-]*(?:──|--|==)?\s*[A-Z][A-Z0-9'’ -]{3,}(?:──|--|==|:)?[\s*_]*$")
 _CONTEXT_LINE = re.compile(
     r"^[\s#*>_-]*(?:Topic|Participants|Aspects to come|Current aspect \(\d+ of \d+\)|Agreed|Proposal by [^:]+|"
     r"Earlier rounds|You've argued|You've conceded|Your position moved|Challenges you haven't answered|"
@@ -115,8 +115,9 @@ _CONTEXT_LINE = re.compile(
     r"cited|still owes an answer to|agrees with you on|disagrees with you on)\s*:",
     re.IGNORECASE,
 )
+# Open disputes ("• A vs B [Active]") and cards ("• Crux found: ..."); a persona's own bullet stays.
 _DISPUTE_LINE = re.compile(
-    r"(?:^\s*•)|\[(?:active|in a crux room|resolved|abandoned)\]\s*$|^\s*[-*]?\s*crux found:", re.IGNORECASE
+    r"\[(?:active|in a crux room|resolved|abandoned)\]\s*$|^\s*[-*•]?\s*crux found:", re.IGNORECASE
 )
 _TURN_LABEL = re.compile(
     r"\s*[—–-]*\s*\[(?:opening|closing|key argument|reply|dismissal|entry|exchange)(?: statement)?\]\s*",
@@ -138,7 +139,7 @@ _INSTRUCTIONS = [_instruction_start(row.instruction) for row in TURN_KINDS.value
 
 def _echoes_a_turn(line: str, names: list[str]) -> bool:
     """A line written as a participant's turn ("Bram Macro: ..."), transcript style."""
-    lowered = line.strip().lstrip("*").lower()
+    lowered = line.strip().lstrip("*•- ").lower()
     return any(lowered.startswith(f"{name.lower()}:") or lowered.startswith(f"{name.lower()}**:") for name in names)
 
 
@@ -171,14 +172,22 @@ def _may_become_furniture(line: str, names: list[str]) -> bool:
     return head.isupper() or any(name.lower().startswith(head.lower()) for name in names)
 
 
-def strip_furniture(text: str, names: list[str] = (), *, final: bool = True) -> str:
+def context_lines(context: str) -> frozenset[str]:
+    """The lines of a turn's context long enough that a turn repeating one verbatim is echoing it."""
+    return frozenset(line.strip() for line in context.splitlines() if len(line.strip()) >= 12)
+
+
+def strip_furniture(
+    text: str, names: list[str] = (), *, echoes: frozenset[str] = frozenset(), final: bool = True
+) -> str:
     """``text`` without the lines that echo the prompt (headers, context lines, the participant
-    list, open-dispute lines, transcript lines, turn instructions), turn labels and "(you)"
-    markers removed. names: the participants' names. While streaming (``final=False``) an
-    unfinished line that might still be furniture is held back."""
+    list, open-dispute lines, transcript lines, turn instructions, any line of the context given
+    verbatim in ``echoes``), turn labels and "(you)" markers removed. names: the participants'
+    names. While streaming (``final=False``) an unfinished line that might still be furniture is
+    held back."""
     lines = text.split("\n")
     unfinished = "" if final else lines.pop()
-    kept = [line for line in lines if not is_furniture(line, names)]
+    kept = [line for line in lines if not is_furniture(line, names) and line.strip() not in echoes]
     # Personas speak in prose, so a line after a line break is held until it is complete.
     if unfinished and not lines and not _may_become_furniture(unfinished, names):
         kept.append(unfinished)
@@ -221,9 +230,11 @@ class StreamingTurn:
         sentence_limit: int = 6,
         cancelled: threading.Event | None = None,
         names: list[str] = (),
+        echoes: frozenset[str] = frozenset(),
     ) -> None:
         self.begin = begin
         self.names = list(names)  # the participants': a "Name:" line is a transcript echo
+        self.echoes = echoes  # the lines of the turn's context
         self.sentence_limit = sentence_limit
         self.cancelled = cancelled
         self.forbidden = [p for p in forbidden if p.strip()]
@@ -251,7 +262,7 @@ class StreamingTurn:
         self.text += piece
         if time.monotonic() - self.last_flush >= self.flush_seconds:
             self.flush()
-        return said_enough(strip_furniture(self.text, self.names, final=False), self.sentence_limit)
+        return said_enough(strip_furniture(self.text, self.names, echoes=self.echoes, final=False), self.sentence_limit)
 
     def flush(self) -> None:
         self.last_flush = time.monotonic()
@@ -260,7 +271,9 @@ class StreamingTurn:
         if find_forbidden(self.text, self.forbidden):
             self.tainted = True
             return
-        shown = strip_furniture(self.text[: max(0, len(self.text) - self.holdback)], self.names, final=False)
+        shown = strip_furniture(
+            self.text[: max(0, len(self.text) - self.holdback)], self.names, echoes=self.echoes, final=False
+        )
         visible = shape_turn(shown, self.sentence_limit, final=False).rstrip()
         if visible and visible != self.pushed and not is_pass(self.text):
             self._push(visible)

@@ -7,7 +7,7 @@ from debates.models import Message
 from debates.selectors import debate_view
 from faultline.llm.fake_messages_api import Reply
 from orchestration.run import debate_run
-from orchestration.voice import strip_furniture
+from orchestration.voice import context_lines, strip_furniture
 from tests.support.group_recorder import GroupRecorder
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -59,8 +59,19 @@ def test_turns_that_echo_their_prompt_reach_the_page_and_the_record_without_it(s
 
 def test_prose_is_left_alone():
     text = "Bram, the 1970s say otherwise: gold tripled. NATO data agrees, and I'm sure of it."
+    shouted = "NEVER.\n• Gold held its value for a century.\nThat is my case."
 
     assert strip_furniture(text, ["Ada Hardmoney", "Bram Macro"]) == text
+    assert strip_furniture(shouted, ["Ada Hardmoney", "Bram Macro"]) == shouted
+
+
+def test_any_line_of_the_context_repeated_verbatim_is_an_echo():
+    context = "── KEY INSIGHTS ──\n• They talk past each other on time horizons.\n── YOUR TURN ──\nReply."
+    text = "• They talk past each other on time horizons.\nBram, the long run decides it."
+
+    cleaned = strip_furniture(text, ["Bram Macro"], echoes=context_lines(context))
+
+    assert cleaned == "Bram, the long run decides it."
 
 
 def test_an_unfinished_line_that_may_be_furniture_is_held_back_while_streaming():
