@@ -58,7 +58,8 @@ class PersonaSpec:
             )
         if self.holds:
             lines.append(
-                f"- You hold back one piece of evidence, {self.holds[0]}, and cite it after {self.holds[1]} turns."
+                f"- You hold back one piece of evidence, {self.holds[0]}, and cite it after {self.holds[1]} turns, "
+                "or as soon as you are in a side room."
             )
         if self.circling:
             lines.append("- You keep coming back to one point, whatever is said.")
@@ -167,7 +168,8 @@ def truly_agree(seed: int) -> Scenario:
 def flips_on_evidence(seed: int) -> Scenario:
     return Scenario(
         name="flips_on_evidence",
-        description="One planted disagreement; one persona holds evidence back, the other changes their mind on it.",
+        description="One planted disagreement; one persona holds evidence back (for a side room, or late), the "
+        "other changes their mind on it.",
         topic="Was quantitative easing a mistake?",
         personas=(
             PersonaSpec(
@@ -177,7 +179,7 @@ def flips_on_evidence(seed: int) -> Scenario:
                 flip=(Q_AUDIT, AUDIT, YES),
             ),
             PersonaSpec(
-                "Gus Critic", YES, (View(Q_AUDIT, YES, "the top decile took the gains"),), holds=(AUDIT, 7 + seed % 2)
+                "Gus Critic", YES, (View(Q_AUDIT, YES, "the top decile took the gains"),), holds=(AUDIT, 8 + seed % 2)
             ),
         ),
         planted=(PlantedCrux(Q_AUDIT, ("quantitative easing", "inequality"), kind="evidence"),),

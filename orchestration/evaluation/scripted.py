@@ -131,7 +131,7 @@ class ScriptedModel:
             said += f', and by "{meaning.group(1)}" I mean {meaning.group(2)}'
         said += "."
         holds = re.search(r"hold back one piece of evidence, (.+?), and cite it after (\d+) turns", system)
-        if holds and number >= int(holds.group(2)):
+        if holds and (room or number >= int(holds.group(2))):
             said += f" Look at {holds.group(1)}."
         text = f"{said} {answer}"
 
