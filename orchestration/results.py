@@ -7,6 +7,7 @@ from crux.models import CruxCard
 from debates.blackboard.models import PositionState
 from debates.models import Debate, Event, Message
 from debates.regime import regime_basis, regime_for
+from debates.services.context import with_context
 from debates.services.transcripts import transcript_of
 from debates.stance_history import stance_history
 from faultline.llm import gateway
@@ -24,7 +25,7 @@ def evidence_ledger(*, debate: Debate) -> list[dict]:
     if not transcript:
         return []
     prompt = Prompt(
-        system_prefix=EVIDENCE_EXTRACTOR,
+        system_prefix=with_context(EVIDENCE_EXTRACTOR, debate),
         messages=[{"role": "user", "content": f"Debate: {debate.topic}\n\n{transcript[-TRANSCRIPT_LIMIT_CHARS:]}"}],
         max_tokens=1500,
         temperature=0.1,

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('debates', '0006_resume_side_work'),
+        ('debates', '0007_debate_context'),
     ]
 
     operations = [
