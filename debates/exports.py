@@ -79,12 +79,15 @@ def _stances_md(results: dict) -> list[str]:
     """The final stances, and how they moved: one letter per main-channel message."""
     lines = []
     sides = results.get("final_sides")
-    if isinstance(sides, dict) and sides:
-        lines += ["### Final stances", ""]
-        lines += [f"- **{md_escape(name)}**: {SIDE_LABELS.get(side, 'not recorded')}" for name, side in sides.items()]
-        lines.append("")
     stances = results.get("stances") if isinstance(results.get("stances"), dict) else {}
     personas, steps = _list(stances.get("personas")), [s for s in _list(stances.get("steps")) if isinstance(s, list)]
+    if isinstance(sides, dict) and sides:
+        # In seat order: the stored dict's own order is not kept (PostgreSQL's jsonb sorts keys).
+        seats = {p.get("name"): index for index, p in enumerate(personas) if isinstance(p, dict)}
+        ordered = sorted(sides.items(), key=lambda item: seats.get(item[0], len(seats)))
+        lines += ["### Final stances", ""]
+        lines += [f"- **{md_escape(name)}**: {SIDE_LABELS.get(side, 'not recorded')}" for name, side in ordered]
+        lines.append("")
     if personas and steps:
         lines += [
             "### Stances over time",
