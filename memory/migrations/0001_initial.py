@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('debates', '0009_memory_message_importance'),
+        ('debates', '0010_memory_message_importance'),
         ('personas', '0001_initial'),
         ('projects', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),

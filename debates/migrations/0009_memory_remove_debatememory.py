@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('debates', '0007_debate_context'),
+        ('debates', '0008_positionstate_topic_side'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('debates', '0008_memory_remove_debatememory'),
+        ('debates', '0009_memory_remove_debatememory'),
     ]
 
     operations = [
