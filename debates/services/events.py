@@ -1,6 +1,6 @@
 """Appending to a debate's event log. Each event gets the next sequence number of its debate
-and is pushed to browsers only after its transaction commits, so a page never shows something
-the database does not hold."""
+and is announced to the web processes in the same transaction: PostgreSQL delivers the
+announcement only when it commits, so a page never shows something the database does not hold."""
 
 from __future__ import annotations
 
@@ -28,5 +28,5 @@ def event_append(*, debate_id, payload: Payload) -> Event:
             kind=payload.event_kind.value,
             payload=payload.model_dump(mode="json", exclude_none=True),
         )
-        transaction.on_commit(lambda: broadcast.event_committed(event))
+        broadcast.event_announce(event)
     return event
