@@ -44,29 +44,36 @@ def session_digest(session_key: str | None) -> str:
     return hashlib.sha256((session_key or "").encode()).hexdigest()[:32]
 
 
-def _notify(channel: str, payload: str, short: str) -> None:
-    if len(payload.encode()) > MAX_NOTIFY_BYTES:
-        payload = short
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_notify(%s, %s)", [channel, payload])
+def _fits(payload: str, short: str) -> str:
+    return payload if len(payload.encode()) <= MAX_NOTIFY_BYTES else short
 
 
-def event_announce(event) -> None:
-    """Called inside the transaction that appends the event (debates/services/events.py): the
-    web processes hear of it when that transaction commits.
-
-    The notification is ``"<debate id> <seq> <kind> <payload as JSON>"``: a feed applies it without
-    reading the database (``"<debate id> <seq>"`` alone when too long: the feed reads the log)."""
+def event_notice(event) -> str | None:
+    """What the web processes are told of an event: ``"<debate id> <seq> <kind> <payload as JSON>"``,
+    so a feed applies it without reading the database (``"<debate id> <seq>"`` alone when too long:
+    the feed reads the log). The writer sends it in the event's own transaction
+    (debates/services/events.py). None: nobody is told (tests and the faults benchmark lose
+    announcements on purpose by returning None)."""
     head = f"{event.debate_id} {event.seq}"
-    _notify(EVENTS_CHANNEL, f"{head} {event.kind} {json.dumps(event.payload)}", head)
+    return _fits(f"{head} {event.kind} {json.dumps(event.payload)}", head)
+
+
+def progress_notice(*, debate_id, message_id: int, text: str) -> str:
+    """What the web processes are told of a streaming message's text so far (not an event: the feed
+    shows it only while the message is still streaming in its fold of the log, so a late one never
+    overwrites a finished message)."""
+    head = f"{debate_id} {message_id}"
+    return _fits(f"{head} {text}", head)
 
 
 def message_progress(*, debate_id, message_id: int, text: str) -> None:
-    """A streaming message's text so far (already saved on its Message row). Not an event: the
-    feed shows it only while the message is still streaming in its fold of the log, so a late one
-    never overwrites a finished message."""
-    head = f"{debate_id} {message_id}"
-    _notify(PROGRESS_CHANNEL, f"{head} {text}", head)
+    """Announce a streaming message's text so far that is already saved on its row (the writer
+    saves and announces in one statement: debates/services/messages.py, message_text_save)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_notify(%s, %s)",
+            [PROGRESS_CHANNEL, progress_notice(debate_id=debate_id, message_id=message_id, text=text)],
+        )
 
 
 def _send_now(group: str, message: dict) -> None:

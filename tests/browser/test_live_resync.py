@@ -12,8 +12,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def drop_pushes(monkeypatch, seqs: set[int]) -> None:
     """Lose the pushes of these events between the database and the page."""
-    real = broadcast.event_announce
-    monkeypatch.setattr(broadcast, "event_announce", lambda event: None if event.seq in seqs else real(event))
+    real = broadcast.event_notice
+    monkeypatch.setattr(broadcast, "event_notice", lambda event: None if event.seq in seqs else real(event))
 
 
 def open_live_page(page, live_server_url, debate) -> None:

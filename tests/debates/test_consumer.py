@@ -71,7 +71,9 @@ def test_it_sends_a_snapshot_on_connect(owner_client, debate, personas):
 
 def announce(debate, *, seq: int, kind: str, payload: dict) -> None:
     """Straight to the web processes, as an event's writer does (committed at once)."""
-    broadcast.event_announce(SimpleNamespace(debate_id=debate.id, seq=seq, kind=kind, payload=payload))
+    notice = broadcast.event_notice(SimpleNamespace(debate_id=debate.id, seq=seq, kind=kind, payload=payload))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", [broadcast.EVENTS_CHANNEL, notice])
 
 
 def test_it_forwards_new_events_and_drops_those_in_the_snapshot(owner_client, debate, personas):
@@ -105,8 +107,8 @@ def test_it_forwards_new_events_and_drops_those_in_the_snapshot(owner_client, de
 
 def drop_pushes(monkeypatch, seqs: set[int]) -> None:
     """Lose the pushes of these events on the way (they are committed all the same)."""
-    real = broadcast.event_announce
-    monkeypatch.setattr(broadcast, "event_announce", lambda event: None if event.seq in seqs else real(event))
+    real = broadcast.event_notice
+    monkeypatch.setattr(broadcast, "event_notice", lambda event: None if event.seq in seqs else real(event))
 
 
 def test_a_lost_event_is_read_from_the_log_when_the_next_one_shows_the_gap(owner_client, debate, personas, monkeypatch):
