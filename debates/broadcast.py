@@ -55,7 +55,7 @@ def event_notice(event) -> str | None:
     (debates/services/events.py). None: nobody is told (tests and the faults benchmark lose
     announcements on purpose by returning None)."""
     head = f"{event.debate_id} {event.seq}"
-    return _fits(f"{head} {event.kind} {json.dumps(event.payload)}", head)
+    return _fits(f"{head} {event.kind} {json.dumps(event.payload, ensure_ascii=False)}", head)
 
 
 def progress_notice(*, debate_id, message_id: int, text: str) -> str:
