@@ -10,11 +10,14 @@ landed in its DOM (the status line every event redraws carries ``data-seq``). Th
 joined to the event row's ``created_at``: Django sets it in the worker just before the INSERT,
 so it is the moment of persisting (the commit follows at once). Both clocks are this machine's.
 
-A listener on every debate's channel-layer group in Redis splits the delay in two:
+A listener of the benchmark's own on the announcements PostgreSQL delivers at commit (LISTEN, as
+each web process's feed does: debates/event_feed.py) splits the delay in two:
 
-    persisted -> published   commit, the worker's pusher thread, rendering the fragment, publishing
-    published -> DOM         Redis to daphne, the consumer, the websocket, the page's main thread
-                             getting to the message and htmx swapping it in
+    persisted -> published   the worker's INSERT (with its NOTIFY) and COMMIT, PostgreSQL
+                             delivering the notification to a listener
+    published -> DOM         daphne's feed hearing it, folding and rendering it once, every
+                             socket, the page's main thread getting to the message and htmx
+                             swapping it in
 
 With --plain-client a bare Python websocket client watches every debate beside its page, so
 published -> received (by that client) is the server's share of the second stage, and
@@ -203,15 +206,15 @@ def cpu_seconds(pid: int, exclude: frozenset[int] = frozenset()) -> float:
     return total / ticks
 
 
-# ── taps: when each event's fragment was published, and when a plain client got it ─────────────
+# ── taps: when each event was announced, and when a plain client got its fragment ──────────────
 
 SEQ = re.compile(r'id="status-line"[^>]*data-seq="(\d+)"')
 
 
 class Taps:
-    """Listens, from a thread and event loop of its own, on the channel-layer groups the debates
-    broadcast to (published) and, with --plain-client, on a websocket per debate opened by a
-    bare Python client (received), beside the browser's."""
+    """Listens, from a thread and event loop of its own, to the announcements of the debates'
+    events (published) and, with --plain-client, on a websocket per debate opened by a bare
+    Python client (received), beside the browser's."""
 
     def __init__(self) -> None:
         self.published: dict[tuple[str, int], float] = {}
