@@ -62,6 +62,9 @@ class DebateHub:
         self.sockets: set[Socket] = set()
         self.view: DebateView | None = None
         self.queue: asyncio.Queue = asyncio.Queue()
+        # The newest text so far of each message whose progress is queued: a hub that falls behind
+        # draws only the latest text, once (a ``None`` text: too long to announce, read it).
+        self.progress: dict[int, str | None] = {}
         self._loaded = asyncio.Event()
         self.task = asyncio.ensure_future(self._run())
 
@@ -97,8 +100,8 @@ class DebateHub:
             else:
                 await self._read_log(upto=seq)
         elif what == "progress":
-            message_id, text = args
-            await self._progress(message_id, text)
+            (message_id,) = args
+            await self._progress(message_id, self.progress.pop(message_id))
         elif what == "catch_up":
             (socket,) = args
             await self._read_log()
@@ -214,7 +217,10 @@ class EventFeed:
             kind, _, body = rest.partition(" ")
             hub.queue.put_nowait(("event", int(number), kind, json.loads(body) if carried else None))
         elif channel == broadcast.PROGRESS_CHANNEL:
-            hub.queue.put_nowait(("progress", int(number), rest if carried else None))
+            message_id = int(number)
+            if message_id not in hub.progress:
+                hub.queue.put_nowait(("progress", message_id))
+            hub.progress[message_id] = rest if carried else None
 
 
 _feeds: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, EventFeed] = weakref.WeakKeyDictionary()
