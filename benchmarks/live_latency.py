@@ -181,29 +181,48 @@ def _child_pids(pid: int) -> list[int]:
     return found
 
 
-def cpu_seconds(pid: int, exclude: frozenset[int] = frozenset()) -> float:
-    """User + system CPU of a process and its live descendants (reaped children included),
-    leaving out the trees of the excluded pids."""
-    ticks = os.sysconf("SC_CLK_TCK")
+def _process_tree(pid: int, exclude: frozenset[int]) -> tuple[list[int], dict[int, list[str]]]:
+    """The pids of a process and its live descendants, leaving out the trees of the excluded pids,
+    and every process's /proc/<pid>/stat fields."""
     stats = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                stats[int(entry.name)] = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            stats[int(entry.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]))
     children = defaultdict(list)
-    for child, (parent, _) in stats.items():
-        children[parent].append(child)
-    total, todo = 0, [pid]
+    for child, fields in stats.items():
+        children[int(fields[1])].append(child)
+    found, todo = [], [pid]
     while todo:
         current = todo.pop()
         if current in exclude:
             continue
-        total += stats.get(current, (0, 0))[1]
+        found.append(current)
         todo.extend(children[current])
-    return total / ticks
+    return found, stats
+
+
+def cpu_seconds(pid: int, exclude: frozenset[int] = frozenset()) -> float:
+    """User + system CPU of a process and its live descendants (reaped children included),
+    leaving out the trees of the excluded pids."""
+    tree, stats = _process_tree(pid, exclude)
+    ticks = os.sysconf("SC_CLK_TCK")
+    return sum(sum(int(f) for f in stats[p][11:15]) for p in tree if p in stats) / ticks
+
+
+def wait_seconds(pid: int, exclude: frozenset[int] = frozenset()) -> float:
+    """Time the live threads of a process and its live descendants spent runnable but waiting for
+    a CPU (/proc/<pid>/task/<tid>/schedstat), leaving out the trees of the excluded pids."""
+    total = 0
+    for process in _process_tree(pid, exclude)[0]:
+        for task in Path(f"/proc/{process}/task").glob("*/schedstat"):
+            try:
+                total += int(task.read_text().split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    return total / 1e9
 
 
 # ── taps: when each event was announced, and when a plain client got its fragment ──────────────
@@ -340,6 +359,8 @@ def run_scenario(
 
     others = frozenset(measured.values())
     cpu_before = {name: cpu_seconds(pid, others - {pid}) for name, pid in measured.items()}
+    wait_before = {name: wait_seconds(pid, others - {pid}) for name, pid in measured.items()}
+    load_before = os.getloadavg()[0]
     say(f"{label}: {count} page(s) connected; starting {count} debate(s) at once")
     started = time.time()
     db(lambda: [run_debate.delay(debate_id) for debate_id in debate_ids])
@@ -358,6 +379,7 @@ def run_scenario(
             last_note = time.monotonic()
     wall = time.time() - started
     cpu = {name: cpu_seconds(pid, others - {pid}) - cpu_before[name] for name, pid in measured.items()}
+    wait = {name: wait_seconds(pid, others - {pid}) - wait_before[name] for name, pid in measured.items()}
     if not finished:
         say(f"{label}: not every debate finished within {args.timeout:.0f} s; measuring what landed")
 
@@ -412,6 +434,8 @@ def run_scenario(
         "statuses": statuses,
         "wall": wall,
         "cpu": cpu,
+        "wait": wait,
+        "load": (load_before, os.getloadavg()[0]),
         "missing": missing,
         "reconnects": reconnects,
         "resyncs": resyncs,
@@ -475,11 +499,13 @@ def report(base_runs: list[dict], load_runs: list[dict]) -> str:
         for r in pair:
             d = summary(r["delays"]["all events"])
             cpu = ", ".join(f"{k} {v:.1f}" for k, v in r["cpu"].items())
+            wait = ", ".join(f"{k} {v:.1f}" for k, v in r["wait"].items())
             lines.append(
                 f"run {number} {r['label']:<8}: p50 {d['p50']:.1f} ms, p95 {d['p95']:.1f} ms; "
-                f"wall {r['wall']:.1f} s, {dict(Counter(r['statuses']))}, missing {r['missing']}, "
+                f"wall {r['wall']:.1f} s, load average {r['load'][0]:.1f} -> {r['load'][1]:.1f}, "
+                f"{dict(Counter(r['statuses']))}, missing {r['missing']}, "
                 f"reconnects {r['reconnects']}, resyncs {r['resyncs']}, page vs system clock {r['clock_skew_ms']:+.1f} ms; "
-                f"CPU s: {cpu}"
+                f"CPU s: {cpu}; waiting for a CPU, s: {wait}"
             )
     return "\n".join(lines)
 
