@@ -16,7 +16,8 @@ RUN /opt/venv/bin/pip install --require-hashes -r /tmp/runtime.txt
 
 FROM python:3.11-slim-bookworm AS runtime
 # libgomp: the OpenMP runtime llama.cpp links against (the build stage had it through gcc).
-RUN apt-get update && apt-get install -y --no-install-recommends libgomp1 \
+# git: reads the local repositories attached to projects (under FAULTLINE_REPOSITORY_ROOTS).
+RUN apt-get update && apt-get install -y --no-install-recommends libgomp1 git \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --user-group --create-home --home-dir /home/faultline faultline
 ENV PATH=/opt/venv/bin:$PATH \

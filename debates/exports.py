@@ -188,10 +188,48 @@ def _graph_md(graph: dict) -> list[str]:
 REASON_WITHHELD = "The debate failed; why is shown to its owner only."
 
 
-def debate_markdown(*, debate: Debate, view: DebateView, with_failure_reason: bool = True) -> str:
+def _context_md(debate: Debate) -> list[str]:
+    if debate.context_type == Debate.ContextType.NONE or not debate.context_label:
+        return []
+    return [f"- Context: {md_escape(debate.context_label)}"]
+
+
+def debate_results_markdown(*, debate: Debate, view: DebateView, with_context: bool = True) -> str:
+    """A finished debate's results as Markdown (what a note saved to a project holds): who
+    debated, with which context, the crux cards and the results, without the transcript."""
+    personas = view.personas or []
+    lines = [f"# {md_escape(debate.topic)}", ""]
+    if personas:
+        lines.append("- Personas: " + ", ".join(md_escape(p.name) for p in personas))
+    lines.append(f"- Mode: {md_escape(debate.get_mode_display())} · Status: {md_escape(debate.get_status_display())}")
+    if with_context:
+        lines += _context_md(debate)
+    lines.append(f"- Debated: {debate.created_at:%Y-%m-%d %H:%M} UTC")
+    lines.append("")
+    if view.cards:
+        lines += ["## Crux cards", ""]
+        for card in view.cards:
+            lines += _card_md(card)
+    if view.results:
+        lines += _results_md(view.results)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def crux_card_markdown(*, debate: Debate, card) -> str:
+    """One crux card as Markdown (a note saved from the card)."""
+    lines = [f"# {card.suit} {md_escape(card.question)}", "", f"From the debate: {md_escape(debate.topic)}", ""]
+    return "\n".join(lines + _card_md(card)[2:]).rstrip() + "\n"
+
+
+def debate_markdown(
+    *, debate: Debate, view: DebateView, with_failure_reason: bool = True, with_context: bool = True
+) -> str:
+    """with_context: name the context (the owner's project...); never for anyone else."""
     personas = view.personas or []
     lines = [f"# {md_escape(debate.topic)}", ""]
     lines.append(f"- Status: {md_escape(debate.get_status_display())}")
+    if with_context:
+        lines += _context_md(debate)
     lines.append(f"- Created: {debate.created_at:%Y-%m-%d %H:%M} UTC")
     if personas:
         lines.append("- Personas: " + ", ".join(md_escape(p.name) for p in personas))
@@ -246,7 +284,13 @@ def _withhold_failure_reason(events: list[tuple[int, str, dict]]) -> list[tuple[
     ]
 
 
-def debate_json(*, debate: Debate, events: list[tuple[int, str, dict]], with_failure_reason: bool = True) -> str:
+def debate_json(
+    *,
+    debate: Debate,
+    events: list[tuple[int, str, dict]],
+    with_failure_reason: bool = True,
+    with_context: bool = True,
+) -> str:
     if not with_failure_reason:
         events = _withhold_failure_reason(events)
     view = fold(debate.id, events)
@@ -265,6 +309,8 @@ def debate_json(*, debate: Debate, events: list[tuple[int, str, dict]], with_fai
             "created_at": debate.created_at.isoformat(),
             "started_at": debate.started_at.isoformat() if debate.started_at else None,
             "finished_at": debate.finished_at.isoformat() if debate.finished_at else None,
+            # The owner's project is theirs alone: anyone else's export does not name it.
+            "context": {"type": debate.context_type, "label": debate.context_label} if with_context else None,
         },
         "events": [{"seq": seq, "kind": kind, "payload": payload} for seq, kind, payload in events],
         "summary": _summary(view),

@@ -4,6 +4,7 @@ from django.contrib.auth.forms import UserCreationForm
 from debates.models import Debate
 from debates.services.lifecycle import MAX_HAND, MAX_TOPIC_LENGTH, MIN_HAND
 from personas.models import Deck, Persona
+from projects.selectors import context_target, context_targets_for
 
 # Modes a user can start today (each has a mode in orchestration/modes/). A mode of
 # Debate.Mode that is not listed here is shown on the setup page as "coming soon".
@@ -45,11 +46,33 @@ class DebateSetupForm(forms.Form):
         error_messages={"invalid_choice": "Pick the dialogue or the graph mode."},
     )
 
-    def __init__(self, *args, deck: Deck | None = None, **kwargs):
+    context = forms.ChoiceField(
+        label="Context",
+        required=False,
+        help_text="Your own project, assignment or repository for the personas to work from.",
+        error_messages={"invalid_choice": "Pick one of your own projects, assignments or repositories."},
+    )
+
+    def __init__(self, *args, deck: Deck | None = None, user=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.deck = deck
+        self.user = user
         if deck is not None:
             self.fields["personas"].queryset = deck.personas.order_by("name")
+        # The selector lists the user's own only; a value naming anyone else's is an invalid choice.
+        self.fields["context"].choices = [("", "None: a general debate")] + (
+            context_targets_for(user=user) if user is not None and user.is_authenticated else []
+        )
+
+    def clean_context(self):
+        """The chosen project, assignment or repository (None for no context)."""
+        value = self.cleaned_data.get("context")
+        if not value:
+            return None
+        target = context_target(user=self.user, value=value)
+        if target is None:
+            raise forms.ValidationError("Pick one of your own projects, assignments or repositories.")
+        return target
 
     def clean_personas(self):
         personas = self.cleaned_data["personas"]

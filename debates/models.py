@@ -23,6 +23,13 @@ class Debate(models.Model):
         LONG = "long", "Long (about 60 turns)"
 
     TURNS_FOR_LENGTH = {"short": 12, "standard": 30, "long": 60}
+
+    class ContextType(models.TextChoices):
+        NONE = "none", "No context"
+        PROJECT = "project", "Project"
+        ASSIGNMENT = "assignment", "Assignment"
+        REPOSITORY = "repository", "Repository"
+
     FINISHED = (Status.COMPLETED, Status.FAILED, Status.STOPPED)
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -51,6 +58,22 @@ class Debate(models.Model):
     # [{"label": ..., "description": ...}], decided by the orchestrator at the start.
     aspects = models.JSONField(default=list, blank=True)
     results = models.JSONField(default=dict, blank=True)
+    # The owner's material the debate works on (projects app). The project is set for every
+    # context type, so a project lists all its debates; the text is assembled once, budgeted, when
+    # the debate is created, and the label names it on the page and in exports, even once the
+    # project is gone.
+    context_type = models.CharField(max_length=20, choices=ContextType.choices, default=ContextType.NONE)
+    context_project = models.ForeignKey(
+        "projects.Project", null=True, blank=True, on_delete=models.SET_NULL, related_name="debates"
+    )
+    context_assignment = models.ForeignKey(
+        "projects.Assignment", null=True, blank=True, on_delete=models.SET_NULL, related_name="debates"
+    )
+    context_repository = models.ForeignKey(
+        "projects.Repository", null=True, blank=True, on_delete=models.SET_NULL, related_name="debates"
+    )
+    context_label = models.CharField(max_length=300, blank=True)
+    context_text = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

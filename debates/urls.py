@@ -1,6 +1,6 @@
 from django.urls import path
 
-from debates.views import archive, live, manage, setup
+from debates.views import archive, live, manage, notes, setup
 
 urlpatterns = [
     path("", setup.home, name="home"),
@@ -17,6 +17,8 @@ urlpatterns = [
     path("debates/<uuid:debate_id>/failure/", live.debate_failure_reason, name="debate_failure_reason"),
     path("debates/<uuid:debate_id>/replay/", archive.debate_replay, name="debate_replay"),
     path("debates/<uuid:debate_id>/results/", archive.debate_results, name="debate_results"),
+    path("debates/<uuid:debate_id>/results.md", archive.debate_results_text, name="debate_results_text"),
+    path("debates/<uuid:debate_id>/save-note/", notes.debate_save_note, name="debate_save_note"),
     path("debates/<uuid:debate_id>/export.md", archive.debate_export_markdown, name="debate_export_markdown"),
     path("debates/<uuid:debate_id>/export.json", archive.debate_export_json, name="debate_export_json"),
     path("shared/<str:token>/", live.debate_shared, name="debate_shared"),

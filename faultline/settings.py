@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "faultline",
     "faultline.llm",
     "personas",
+    "projects",
     "debates",
     "crux",
     "orchestration",
@@ -200,6 +201,17 @@ CRUX_MIN_CONFIDENCE = env.float("CRUX_MIN_CONFIDENCE", default=0.8)
 CRUX_PAIR_COOLDOWN_SECONDS = env.int("CRUX_PAIR_COOLDOWN_SECONDS", default=300)
 CRUX_ROOM_MAX_TURNS = env.int("CRUX_ROOM_MAX_TURNS", default=20)
 REFLECTION_THRESHOLD = env.int("REFLECTION_THRESHOLD", default=15)
+
+# ── Projects: a debate's context and what a user may upload into a project ─────────────────────
+# Tokens of project, assignment or repository context every persona and extraction call gets.
+FAULTLINE_CONTEXT_TOKENS = env.int("FAULTLINE_CONTEXT_TOKENS", default=1500)
+# The largest document or repository archive one upload may be, in megabytes.
+FAULTLINE_UPLOAD_MAX_MB = env.int("FAULTLINE_UPLOAD_MAX_MB", default=10)
+# Folders under which a user may attach a local git repository (comma-separated). In development,
+# empty means anywhere this process can read; in production, empty means local paths are refused.
+FAULTLINE_REPOSITORY_ROOTS = env.list("FAULTLINE_REPOSITORY_ROOTS", default=[])
+# Read GitHub repositories through its API when the network allows (optional; raises rate limits).
+GITHUB_TOKEN = env.str("GITHUB_TOKEN", default="")
 
 # ── Quotas: what one user may run and spend (staff are exempt; UserQuota in the admin raises
 # them per user). A cap of 0 means no cap. ──────────────────────────────────────────────────

@@ -12,7 +12,9 @@ from crux.models import CruxCard, DisagreementCandidate
 from debates.blackboard.budget import Section, join
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
 from debates.models import Debate, Message
+from debates.services.context import context_section
 from debates.turns import turn_kind
+from orchestration.prompts import persona_system_prefix
 
 RECENT_MESSAGES = 8
 MESSAGE_TOKENS = 110
@@ -31,6 +33,13 @@ STATE, SO_FAR, OTHERS, MINE, MINE_CLOSING, DISPUTES, RECENT, RECENT_CLOSING, CON
     200,
     110,
 )
+
+
+def stable_prefix(debate: Debate, persona) -> str:
+    """What a persona reads first on every call of a debate, identical bytes each time so the
+    provider caches it: who they are, then the debate's context (its owner's project, assignment or
+    repository; see debates/services/context.py) as its own section, within its token budget."""
+    return "\n\n".join(part for part in (persona_system_prefix(persona), context_section(debate)) if part)
 
 
 def _positions(debate: Debate) -> dict[int, PositionState]:

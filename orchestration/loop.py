@@ -23,6 +23,7 @@ from django.utils import timezone
 from debates import payloads as p
 from debates.blackboard.ledger import ledger_update, reflection_due, reflections_generate, round_record_extract
 from debates.models import Debate, Event, Message
+from debates.services.context import with_context
 from debates.services.events import event_append
 from debates.services.leases import Lease
 from debates.services.messages import debate_totals, turn_pass
@@ -163,7 +164,7 @@ class DebateRun:
         if self.debate.aspects:
             return
         prompt = Prompt(
-            system_prefix=ASPECT_PLANNER,
+            system_prefix=with_context(ASPECT_PLANNER, self.debate),
             messages=[
                 {
                     "role": "user",
@@ -235,9 +236,9 @@ class DebateRun:
 
     def closings(self) -> None:
         self.phase("closing")
-        # The closings read the full ledger: every dialogue and crux-room update is in before the
-        # first one; after that each may lag by one closing, which the next speaker sees verbatim.
-        self.await_ledger(lag=0, rooms=True)
+        # The closings read the whole ledger but the last message's update, as every turn does (its
+        # speaker sees that message verbatim): every crux-room update is in before the first one.
+        self.await_ledger(lag=1, rooms=True)
         done = set(
             self.main_messages([Message.Kind.CLOSING])
             .filter(status=Message.Status.COMPLETE)

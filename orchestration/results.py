@@ -6,6 +6,7 @@ from __future__ import annotations
 from crux.models import CruxCard
 from debates.models import Debate, Message
 from debates.regime import regime_for
+from debates.services.context import with_context
 from debates.services.transcripts import transcript_of
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
@@ -22,7 +23,7 @@ def evidence_ledger(*, debate: Debate) -> list[dict]:
     if not transcript:
         return []
     prompt = Prompt(
-        system_prefix=EVIDENCE_EXTRACTOR,
+        system_prefix=with_context(EVIDENCE_EXTRACTOR, debate),
         messages=[{"role": "user", "content": f"Debate: {debate.topic}\n\n{transcript[-TRANSCRIPT_LIMIT_CHARS:]}"}],
         max_tokens=1500,
         temperature=0.1,

@@ -10,8 +10,8 @@ from debates.services.messages import message_begin, message_finish
 from debates.turns import turn_kind
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
+from orchestration.context import stable_prefix
 from orchestration.lanes import RunCancelled
-from orchestration.prompts import persona_system_prefix
 from orchestration.voice import StreamingTurn, find_forbidden, is_pass, remove_forbidden, shape_turn, tidy
 
 NO_ANSWER = "(no answer)"
@@ -34,7 +34,7 @@ def _system_prefix(debate: Debate, persona) -> str:
     # Built once per persona and debate: identical bytes every call is what makes it cacheable.
     key = (debate.id, persona.id, persona.updated_at)
     if key not in _prefixes:
-        _prefixes[key] = persona_system_prefix(persona)
+        _prefixes[key] = stable_prefix(debate, persona)
     return _prefixes[key]
 
 

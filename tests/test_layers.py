@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -24,16 +26,22 @@ def test_the_layer_contracts_are_kept():
     assert "0 broken" in result.stdout
 
 
-def test_an_upward_import_breaks_the_layers(tmp_path):
-    # The same contracts, run on a copy of the tree in which the record (debates) imports the
-    # orchestrator: the check must notice.
+@pytest.mark.parametrize(
+    ("lower", "higher", "module"),
+    [
+        ("debates", "orchestration", "loop"),  # the record imports the orchestrator
+        ("projects", "debates", "models"),  # a user's material imports the record it sits below
+    ],
+)
+def test_an_upward_import_breaks_the_layers(tmp_path, lower, higher, module):
+    # The same contracts, run on a copy of the tree with one upward import: the check must notice.
     import shutil
 
     tree = tmp_path / "tree"
-    for package in ("faultline", "personas", "debates", "crux", "orchestration", "argumentation"):
+    for package in ("faultline", "personas", "projects", "debates", "crux", "orchestration", "argumentation"):
         shutil.copytree(ROOT / package, tree / package, ignore=shutil.ignore_patterns("__pycache__", "migrations"))
     shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
-    (tree / "debates" / "upward.py").write_text("from orchestration import loop  # noqa: F401\n")
+    (tree / lower / "upward.py").write_text(f"from {higher} import {module}  # noqa: F401\n")
     result = subprocess.run(
         [str(Path(sys.executable).parent / "lint-imports")],
         cwd=tree,
@@ -43,4 +51,4 @@ def test_an_upward_import_breaks_the_layers(tmp_path):
         env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"},
     )
     assert result.returncode != 0
-    assert "debates.upward" in result.stdout and "orchestration" in result.stdout
+    assert f"{lower}.upward" in result.stdout and higher in result.stdout

@@ -15,6 +15,7 @@ from crux.prompts import DISAGREEMENT_DETECTOR
 from crux.schemas import DisagreementScan
 from crux.services.rooms import room_open
 from debates.models import Debate, Message
+from debates.services.context import with_context
 from debates.services.transcripts import transcript_of
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, ModelError, Prompt, Role
@@ -52,7 +53,7 @@ def _scan(debate: Debate, messages: list[Message], candidates: list[Disagreement
     )
     transcript = transcript_of(messages)
     prompt = Prompt(
-        system_prefix=DISAGREEMENT_DETECTOR,
+        system_prefix=with_context(DISAGREEMENT_DETECTOR, debate),
         messages=[
             {
                 "role": "user",

@@ -40,7 +40,9 @@ def debate_create(
     length: str = Debate.Length.STANDARD,
     mode: str = Debate.Mode.DIALOGUE,
     max_turns: int | None = None,
+    context=None,
 ) -> Debate:
+    """context: the owner's own project, assignment or repository the debate works on (or None)."""
     topic = _clean_topic(topic)
     unique = list(dict.fromkeys(personas))
     if not MIN_HAND <= len(unique) <= MAX_HAND:
@@ -49,8 +51,11 @@ def debate_create(
         raise ValidationError({"length": "Pick a length."})
     from django.conf import settings
 
+    from debates.services.context import context_fields
+
     with transaction.atomic():
         debate = Debate.objects.create(
+            **context_fields(owner=owner, target=context),
             owner=owner,
             topic=topic,
             deck=deck,

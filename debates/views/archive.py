@@ -8,6 +8,7 @@ from django.shortcuts import render
 from debates import exports, selectors
 from debates.models import Event
 from debates.views.access import debate_for_viewer
+from projects.selectors import project_list_for
 
 MAX_QUERY_LENGTH = 200
 
@@ -55,7 +56,30 @@ def debate_replay(request, debate_id):
 def debate_results(request, debate_id):
     debate = debate_for_viewer(request, debate_id)
     view = selectors.debate_view(debate_id=debate.id)
-    return render(request, "debates/results.html", {"debate": debate, "view": view})
+    is_owner = debate.owner_id == request.user.id
+    return render(
+        request,
+        "debates/results.html",
+        {
+            "debate": debate,
+            "view": view,
+            "is_owner": is_owner,
+            "projects": project_list_for(user=request.user) if is_owner else [],
+        },
+    )
+
+
+@login_required
+def debate_results_text(request, debate_id):
+    """The results as Markdown, shown as text (what Copy puts on the clipboard)."""
+    debate = debate_for_viewer(request, debate_id)
+    view = selectors.debate_view(debate_id=debate.id)
+    markdown = exports.debate_results_markdown(
+        debate=debate, view=view, with_context=debate.owner_id == request.user.id
+    )
+    response = HttpResponse(markdown, content_type="text/plain; charset=utf-8")
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 def _filename(debate, extension: str) -> str:
@@ -76,7 +100,7 @@ def debate_export_markdown(request, debate_id):
     view = selectors.debate_view(debate_id=debate.id)
     is_owner = debate.owner_id == request.user.id
     return _download(
-        exports.debate_markdown(debate=debate, view=view, with_failure_reason=is_owner),
+        exports.debate_markdown(debate=debate, view=view, with_failure_reason=is_owner, with_context=is_owner),
         content_type="text/markdown; charset=utf-8",
         filename=_filename(debate, "md"),
     )
@@ -88,7 +112,7 @@ def debate_export_json(request, debate_id):
     events = selectors.debate_events(debate_id=debate.id)
     is_owner = debate.owner_id == request.user.id
     return _download(
-        exports.debate_json(debate=debate, events=events, with_failure_reason=is_owner),
+        exports.debate_json(debate=debate, events=events, with_failure_reason=is_owner, with_context=is_owner),
         content_type="application/json; charset=utf-8",
         filename=_filename(debate, "json"),
     )

@@ -13,6 +13,7 @@ from debates.models import Debate
 from debates.services import lifecycle
 from debates.snapshot import debate_live_view
 from debates.views.access import debate_for_owner, debate_for_share_token, debate_for_viewer
+from projects.selectors import project_list_for
 
 
 def _live_page(request, debate, *, ws_url: str, is_owner: bool, shared: bool):
@@ -33,6 +34,7 @@ def _live_page(request, debate, *, ws_url: str, is_owner: bool, shared: bool):
             "shared": shared,
             "share_url": share_url,
             "can_resume": is_owner and lifecycle.debate_can_resume(debate=debate),
+            "projects": project_list_for(user=request.user) if is_owner else [],
         },
     )
 

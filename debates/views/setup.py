@@ -41,7 +41,7 @@ def debate_new(request):
     checked_ids = params.getlist("personas")
     show_errors = False
     if request.method == "POST" and "choose_deck" not in request.POST:
-        form = DebateSetupForm(request.POST, deck=deck)
+        form = DebateSetupForm(request.POST, deck=deck, user=request.user)
         show_errors = True
         if form.is_valid():
             data = form.cleaned_data
@@ -53,6 +53,7 @@ def debate_new(request):
                     deck=data["deck"],
                     length=data["length"],
                     mode=data["mode"],
+                    context=data["context"],
                 )
             except ValidationError as error:
                 form.add_service_errors(error)
@@ -65,8 +66,9 @@ def debate_new(request):
             "length": params.get("length", Debate.Length.STANDARD),
             "mode": params.get("mode", Debate.Mode.DIALOGUE),
             "topic": params.get("topic", ""),
+            "context": params.get("context", ""),
         }
-        form = DebateSetupForm(initial=initial, deck=deck)
+        form = DebateSetupForm(initial=initial, deck=deck, user=request.user)
     hand = _hand(deck, checked_ids)
     picked = sum(card["checked"] for card in hand)
     length = form["length"].value() or Debate.Length.STANDARD

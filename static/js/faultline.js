@@ -48,6 +48,35 @@
       }
       return;
     }
+    var saveCard = event.target.closest("[data-save-card]");
+    if (saveCard) {
+      // One crux card to the project picked in the owner's "Save to project" form.
+      var form = document.querySelector("form.save-note");
+      if (form) {
+        form.elements.card.value = saveCard.dataset.saveCard;
+        form.requestSubmit();
+      }
+      return;
+    }
+    var copyUrl = event.target.closest("[data-copy-url]");
+    if (copyUrl) {
+      // Text the page does not hold yet (a finished debate's results): fetched, then copied. The
+      // promise goes into the ClipboardItem so the copy still counts as the click's own.
+      var text = fetch(copyUrl.dataset.copyUrl, { credentials: "same-origin" }).then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.text();
+      });
+      var done = function () { copyUrl.textContent = "Copied"; };
+      var failed = function () { copyUrl.textContent = "Could not copy"; };
+      if (navigator.clipboard && window.ClipboardItem) {
+        navigator.clipboard
+          .write([new ClipboardItem({ "text/plain": text.then(function (t) { return new Blob([t], { type: "text/plain" }); }) })])
+          .then(done, failed);
+      } else if (navigator.clipboard) {
+        text.then(function (t) { return navigator.clipboard.writeText(t); }).then(done, failed);
+      }
+      return;
+    }
     var copy = event.target.closest("[data-copy]");
     if (copy) {
       var input = document.querySelector(copy.dataset.copy);
@@ -145,5 +174,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     afterUpdate();
     handCount();
+    // Crux cards offer "Save card to project" only where the page has the owner's save form.
+    if (document.querySelector("form.save-note")) document.body.classList.add("can-save-cards");
   });
 })();

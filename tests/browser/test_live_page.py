@@ -159,7 +159,7 @@ def test_the_owner_stops_and_shares_and_a_visitor_watches_read_only(browser, pag
     page.click("#unshare-debate")
     page.wait_for_selector("#share-debate")
     # the visitor already watching is disconnected at once, and told why
-    visitor.wait_for_function("document.documentElement.dataset.live === 'forbidden'")
+    visitor.wait_for_function("() => document.documentElement.dataset.live === 'forbidden'")
     assert "no longer shared" in visitor.evaluate(
         "getComputedStyle(document.querySelector('.connection'), '::after').content"
     )

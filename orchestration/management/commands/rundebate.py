@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import ExitStack
+from pathlib import Path
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
@@ -10,9 +11,13 @@ from django.db.models import Q
 
 from debates.models import Debate, Message
 from debates.services.lifecycle import debate_can_resume, debate_create
+from debates.services.notes import debate_note_save
 from faultline.llm import gateway
 from orchestration.run import DebateBusy, debate_run
 from personas.models import Deck, Persona
+from projects.cli import cli_user
+from projects.models import Repository
+from projects.services import project_get_or_create, repository_attach
 
 
 class Command(BaseCommand):
@@ -33,6 +38,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--resume", metavar="DEBATE_ID", help="Resume a debate whose worker died, from its last event"
         )
+        parser.add_argument("--project", help="Debate with this project as context (created if it does not exist)")
+        target = parser.add_mutually_exclusive_group()
+        target.add_argument("--assignment", help="...or with this assignment of the project as context")
+        target.add_argument("--repository", metavar="PATH", help="...or with this local git repository as context")
+        parser.add_argument(
+            "--save-note", action="store_true", help="Save the results to the project as a note and print its id"
+        )
+        parser.add_argument("--user", help="Whose project (default: your login name; created if it does not exist)")
 
     def handle(self, *args, **options):
         with ExitStack() as stack:
@@ -48,6 +61,8 @@ class Command(BaseCommand):
                 )
             debate = self._resumed(options["resume"]) if options["resume"] else self._created(options)
             self.stderr.write(f"Debate {debate.id}: {debate.topic}")
+            if debate.context_label:
+                self.stderr.write(f"Context: {debate.context_label}")
             try:
                 debate = debate_run(debate_id=debate.id)
             except DebateBusy as exc:
@@ -55,10 +70,61 @@ class Command(BaseCommand):
         self._print(debate)
         if debate.status == Debate.Status.FAILED:
             raise CommandError(f"the debate failed: {debate.failure_reason}")
+        if options["save_note"]:
+            self._save_note(debate)
+
+    def _context(self, options):
+        """(owner, context target) from --project/--assignment/--repository; (None, None) without."""
+        if not options["project"]:
+            if options["assignment"] or options["repository"] or options["save_note"]:
+                raise CommandError("--assignment, --repository and --save-note need --project NAME")
+            return None, None
+        owner = cli_user(options["user"], create=True)
+        try:
+            project, created = project_get_or_create(owner=owner, name=options["project"])
+        except ValidationError as exc:
+            raise CommandError("; ".join(exc.messages)) from exc
+        if created:
+            self.stderr.write(f"Created project '{project.name}' for {owner.username}")
+        if options["assignment"]:
+            assignment = project.assignments.filter(name__iexact=options["assignment"].strip()).first()
+            if assignment is None:
+                known = ", ".join(project.assignments.values_list("name", flat=True)) or "none"
+                raise CommandError(
+                    f"project '{project.name}' has no assignment '{options['assignment']}'. Known: {known}"
+                )
+            return owner, assignment
+        if options["repository"]:
+            return owner, self._repository(project, options["repository"])
+        return owner, project
+
+    def _repository(self, project, path: str):
+        try:
+            folder = str(Path(path).expanduser().resolve())
+        except OSError as exc:
+            raise CommandError(f"cannot read {path}: {exc}") from exc
+        existing = project.repositories.filter(path=folder).first()
+        if existing:
+            return existing
+        try:
+            return repository_attach(project=project, source=Repository.Source.LOCAL, path=folder)
+        except ValidationError as exc:
+            raise CommandError("; ".join(exc.messages)) from exc
+
+    def _save_note(self, debate: Debate) -> None:
+        project = debate.context_project
+        if project is None:
+            raise CommandError("the debate has no project to save its note to")
+        try:
+            note = debate_note_save(debate=debate, project=project)
+        except ValidationError as exc:
+            raise CommandError("; ".join(exc.messages)) from exc
+        self.stdout.write(f"Note {note.pk} saved to project '{project.name}'")
 
     def _created(self, options) -> Debate:
         if not options["personas"] or not options["topic"]:
             raise CommandError('give --personas A,B[,C...] and --topic "..." (or --resume DEBATE_ID)')
+        owner, context = self._context(options)
         deck = None
         candidates = Persona.objects.all()
         if options["deck"]:
@@ -78,7 +144,8 @@ class Command(BaseCommand):
             personas.append(persona)
         try:
             return debate_create(
-                owner=None,
+                owner=owner,
+                context=context,
                 topic=options["topic"],
                 personas=personas,
                 deck=deck,

@@ -1,0 +1,62 @@
+"""A debate's context (a project, an assignment or a repository of its owner's): chosen when the
+debate is created, assembled once there under its token budget (projects/context.py), kept on the
+debate, and put into the stable prompt prefix of every persona and extraction call as its own
+section, so the prompt cache keeps it from one call to the next."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+
+from debates.blackboard.budget import clip, estimate_tokens
+from debates.models import Debate
+from projects.context import context_assemble
+from projects.models import Assignment, Project, Repository
+
+CONTEXT_PREAMBLE = (
+    "The user's own material this debate works on. Treat it as what the user has told you: rely "
+    "on it, cite it where it matters, and never invent details it does not give."
+)
+
+
+def _frame(label: str) -> tuple[str, str]:
+    return f"── CONTEXT: {label} ──\n{CONTEXT_PREAMBLE}\n", "\n── END OF CONTEXT ──"
+
+
+def _body_budget(label: str) -> int:
+    """What is left of the budget for the material once the section's frame is counted."""
+    head, tail = _frame(label)
+    return max(0, settings.FAULTLINE_CONTEXT_TOKENS - estimate_tokens(head + tail) - 1)
+
+
+def context_fields(*, owner, target: Project | Assignment | Repository | None) -> dict:
+    """The Debate fields for a context ``target``: refused unless it is the owner's own."""
+    if target is None:
+        return {"context_type": Debate.ContextType.NONE}
+    project = target if isinstance(target, Project) else target.project
+    if owner is None or project.owner_id != owner.pk:
+        raise ValidationError({"context": "Pick one of your own projects, assignments or repositories."})
+    label = context_assemble(target=target, budget=0).label[:300]
+    assembled = context_assemble(target=target, budget=_body_budget(label))
+    return {
+        "context_type": assembled.type,
+        "context_project": project,
+        "context_assignment": target if isinstance(target, Assignment) else None,
+        "context_repository": target if isinstance(target, Repository) else None,
+        "context_label": label,
+        "context_text": assembled.text,
+    }
+
+
+def context_section(debate: Debate) -> str:
+    """The context as a prompt section ('' for a debate without one), never past its budget."""
+    if debate.context_type == Debate.ContextType.NONE or not debate.context_text:
+        return ""
+    head, tail = _frame(debate.context_label)
+    return head + clip(debate.context_text, _body_budget(debate.context_label)) + tail
+
+
+def with_context(system_prefix: str, debate: Debate) -> str:
+    """An extraction prompt's stable prefix with the debate's context after it."""
+    section = context_section(debate)
+    return f"{system_prefix}\n\n{section}" if section else system_prefix

@@ -1,0 +1,61 @@
+"""Saving a finished debate's results to one of its owner's projects, as a note."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+
+from debates.exports import crux_card_markdown, debate_results_markdown
+from debates.models import Debate
+from debates.selectors import debate_view
+from projects.models import Note, Project
+from projects.services import note_save
+
+TITLE_TOPIC_CHARS = 150
+
+
+def debate_note_title(debate: Debate) -> str:
+    topic = debate.topic if len(debate.topic) <= TITLE_TOPIC_CHARS else debate.topic[: TITLE_TOPIC_CHARS - 1] + "…"
+    return f"Debate: {topic}"
+
+
+def _check_owner(debate: Debate, project: Project) -> None:
+    if debate.owner_id is None or project.owner_id != debate.owner_id:
+        raise ValidationError({"project": "Save it to one of your own projects."})
+
+
+def debate_card_note_save(*, debate: Debate, project: Project, card_id) -> Note:
+    """A note in ``project`` holding one crux card of the debate (a card is final once dealt, so
+    this works while the debate still runs), tagged crux + mode + context type."""
+    _check_owner(debate, project)
+    card = next((c for c in debate_view(debate_id=debate.id).cards if str(c.id) == str(card_id)), None)
+    if card is None:
+        raise ValidationError("That crux card is not part of this debate.")
+    title = card.question if len(card.question) <= TITLE_TOPIC_CHARS else card.question[: TITLE_TOPIC_CHARS - 1] + "…"
+    return note_save(
+        note=Note(
+            project=project,
+            title=f"Crux: {title}",
+            content=crux_card_markdown(debate=debate, card=card),
+            tags=["crux", debate.mode, debate.context_type],
+            debate=debate,
+        )
+    )
+
+
+def debate_note_save(*, debate: Debate, project: Project) -> Note:
+    """A note in ``project`` holding the debate's results in Markdown, tagged debate + mode +
+    context type, linked back to the debate. Both must be the same user's; the debate must have
+    finished with results."""
+    _check_owner(debate, project)
+    if debate.status not in (Debate.Status.COMPLETED, Debate.Status.STOPPED) or not debate.results:
+        raise ValidationError("This debate has no results yet: save it to a project once it has finished.")
+    view = debate_view(debate_id=debate.id)
+    return note_save(
+        note=Note(
+            project=project,
+            title=debate_note_title(debate),
+            content=debate_results_markdown(debate=debate, view=view),
+            tags=["debate", debate.mode, debate.context_type],
+            debate=debate,
+        )
+    )

@@ -1,0 +1,95 @@
+from django import forms
+
+from projects.models import Assignment, Note, Project, Repository
+from projects.services import checklist_text
+
+
+class ServiceErrorsMixin:
+    def add_service_errors(self, error) -> None:
+        """Show a ValidationError from projects.services next to the field it names."""
+        if hasattr(error, "error_dict"):
+            for field, errors in error.error_dict.items():
+                self.add_error(field if field in self.fields else None, errors)
+        else:
+            self.add_error(None, error)
+
+
+class ProjectForm(ServiceErrorsMixin, forms.ModelForm):
+    class Meta:
+        model = Project
+        fields = ["name", "description", "goals", "status"]
+        widgets = {
+            "description": forms.Textarea(attrs={"rows": 3}),
+            "goals": forms.Textarea(attrs={"rows": 3, "placeholder": "What this project is meant to achieve"}),
+        }
+        error_messages = {"name": {"required": "Give the project a name."}}
+
+
+class AssignmentForm(ServiceErrorsMixin, forms.ModelForm):
+    checklist_text = forms.CharField(
+        label="Checklist",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "placeholder": "[ ] Draft the outline\n[x] Collect sources"}),
+        help_text="One task per line; start a line with [x] when it is done.",
+    )
+
+    class Meta:
+        model = Assignment
+        fields = ["name", "brief", "status", "priority"]
+        widgets = {"brief": forms.Textarea(attrs={"rows": 4})}
+        error_messages = {"name": {"required": "Give the assignment a name."}}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["checklist_text"].initial = checklist_text(self.instance.checklist)
+
+
+class DocumentForm(ServiceErrorsMixin, forms.Form):
+    title = forms.CharField(max_length=200, required=False, help_text="Empty: the file's name.")
+    file = forms.FileField(
+        help_text="A .md, .txt, .pdf or .html file.",
+        error_messages={"required": "Choose a file to upload.", "empty": "That file is empty."},
+        widget=forms.ClearableFileInput(attrs={"accept": ".md,.markdown,.txt,.pdf,.html,.htm"}),
+    )
+
+
+class RepositoryForm(ServiceErrorsMixin, forms.Form):
+    source = forms.ChoiceField(
+        choices=Repository.Source.choices, initial=Repository.Source.LOCAL, widget=forms.RadioSelect
+    )
+    name = forms.CharField(max_length=200, required=False, help_text="Empty: the repository's own name.")
+    path = forms.CharField(
+        label="Local folder",
+        max_length=500,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": "/home/me/code/my-repo"}),
+        help_text="A git repository on this machine (for GitHub: a local clone to fall back on).",
+    )
+    url = forms.URLField(
+        label="GitHub address",
+        required=False,
+        assume_scheme="https",
+        widget=forms.URLInput(attrs={"placeholder": "https://github.com/owner/name"}),
+    )
+    archive = forms.FileField(
+        required=False,
+        help_text="A .zip or .tar.gz of the repository.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".zip,.tar.gz,.tgz,.tar"}),
+    )
+
+
+class NoteForm(ServiceErrorsMixin, forms.ModelForm):
+    tags_text = forms.CharField(label="Tags", required=False, help_text="Separated by spaces or commas.")
+
+    class Meta:
+        model = Note
+        fields = ["title", "content"]
+        widgets = {"content": forms.Textarea(attrs={"rows": 14})}
+        labels = {"content": "Content (Markdown)"}
+        error_messages = {"title": {"required": "Give the note a title."}}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["tags_text"].initial = " ".join(self.instance.tags)

@@ -1,0 +1,220 @@
+"""Creating and changing a user's projects and what they hold: what the views and the CLI call.
+
+Each change is one transaction: an upload that cannot be read, or is too big, leaves nothing
+behind. Checks raise ValidationError with a message fit to show the user, keyed by form field.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from projects import repositories
+from projects.documents import DocumentUnreadable, document_text
+from projects.models import Assignment, Document, Note, Project, Repository
+
+NOTE_TAG_LIMIT = 12
+
+
+def upload_limit_bytes() -> int:
+    return settings.FAULTLINE_UPLOAD_MAX_MB * 1024 * 1024
+
+
+def _check_size(upload, field: str) -> None:
+    limit = upload_limit_bytes()
+    if upload.size > limit:
+        raise ValidationError(
+            {
+                field: f"“{upload.name}” is {upload.size / 1024 / 1024:.1f} MB; "
+                f"the largest file you can upload is {settings.FAULTLINE_UPLOAD_MAX_MB} MB."
+            }
+        )
+
+
+# ── projects ───────────────────────────────────────────────────────────────────────────────────
+
+
+def project_save(*, project: Project) -> Project:
+    """Create or update; a name already used by another of the owner's projects is refused."""
+    project.name = project.name.strip()
+    if Project.objects.filter(owner=project.owner, name__iexact=project.name).exclude(pk=project.pk).exists():
+        raise ValidationError({"name": f"You already have a project called “{project.name}”."})
+    try:
+        with transaction.atomic():
+            project.save()
+    except IntegrityError as exc:
+        raise ValidationError({"name": f"You already have a project called “{project.name}”."}) from exc
+    return project
+
+
+def project_get_or_create(*, owner, name: str) -> tuple[Project, bool]:
+    """The owner's project called ``name`` (any case), created if it does not exist (the CLI)."""
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": "Give the project a name."})
+    existing = Project.objects.filter(owner=owner, name__iexact=name).first()
+    if existing:
+        return existing, False
+    return project_save(project=Project(owner=owner, name=name)), True
+
+
+# ── assignments ────────────────────────────────────────────────────────────────────────────────
+
+
+def checklist_parse(text: str) -> list[dict]:
+    """One task per line; a line starting with [x] is done, [ ] or nothing is not."""
+    tasks = []
+    for raw in (text or "").splitlines():
+        line = raw.strip().lstrip("-*").strip()
+        done = line[:3].lower() == "[x]"
+        if line[:3].lower() in ("[x]", "[ ]"):
+            line = line[3:].strip()
+        if line:
+            tasks.append({"text": line[:300], "done": done})
+    return tasks
+
+
+def checklist_text(checklist: list[dict]) -> str:
+    return "\n".join(f"[{'x' if task.get('done') else ' '}] {task.get('text', '')}" for task in checklist)
+
+
+def assignment_save(*, assignment: Assignment) -> Assignment:
+    assignment.name = assignment.name.strip()
+    clash = Assignment.objects.filter(project=assignment.project, name__iexact=assignment.name)
+    if clash.exclude(pk=assignment.pk).exists():
+        raise ValidationError({"name": f"This project already has an assignment called “{assignment.name}”."})
+    assignment.save()
+    return assignment
+
+
+def assignment_toggle_task(*, assignment: Assignment, index: int) -> Assignment:
+    with transaction.atomic():
+        assignment = Assignment.objects.select_for_update().get(pk=assignment.pk)
+        if not 0 <= index < len(assignment.checklist):
+            raise ValidationError("That task is not on the checklist any more.")
+        assignment.checklist[index]["done"] = not assignment.checklist[index].get("done")
+        assignment.save(update_fields=["checklist", "updated_at"])
+    return assignment
+
+
+# ── documents ──────────────────────────────────────────────────────────────────────────────────
+
+
+def document_attach(*, project: Project, upload, title: str = "") -> Document:
+    """Read an uploaded file and keep its text. Too big or unreadable: ValidationError, nothing saved."""
+    _check_size(upload, "file")
+    data = b"".join(upload.chunks())
+    try:
+        kind, text = document_text(filename=upload.name, data=data)
+    except DocumentUnreadable as exc:
+        raise ValidationError({"file": str(exc)}) from exc
+    with transaction.atomic():
+        return Document.objects.create(
+            project=project,
+            title=(title.strip() or upload.name)[:200],
+            kind=kind,
+            filename=upload.name[:255],
+            size=len(data),
+            text=text,
+        )
+
+
+# ── repositories ───────────────────────────────────────────────────────────────────────────────
+
+
+def _local_folder(path: str):
+    try:
+        return repositories.check_local_path(
+            path,
+            allowed_roots=settings.FAULTLINE_REPOSITORY_ROOTS,
+            anywhere=not settings.PRODUCTION and not settings.FAULTLINE_REPOSITORY_ROOTS,
+        )
+    except repositories.RepositoryUnreadable as exc:
+        raise ValidationError({"path": str(exc)}) from exc
+
+
+def _store(repository: Repository, snapshot: repositories.RepositorySnapshot) -> Repository:
+    repository.readme = snapshot.readme
+    repository.tree = snapshot.tree
+    repository.languages = snapshot.languages
+    repository.commits = snapshot.commits
+    repository.read_note = snapshot.note[:300]
+    repository.read_at = timezone.now()
+    repository.save()
+    return repository
+
+
+def _read(*, source: str, path: str = "", url: str = "", upload=None) -> tuple[repositories.RepositorySnapshot, str]:
+    """The snapshot and the local folder (if any) a repository is read from."""
+    if source == Repository.Source.LOCAL:
+        folder = _local_folder(path)
+        try:
+            return repositories.read_local(folder), str(folder)
+        except repositories.RepositoryUnreadable as exc:
+            raise ValidationError({"path": str(exc)}) from exc
+    if source == Repository.Source.ARCHIVE:
+        if upload is None:
+            raise ValidationError({"archive": "Choose a .zip or .tar.gz archive of the repository."})
+        _check_size(upload, "archive")
+        try:
+            return repositories.read_archive(filename=upload.name, data=b"".join(upload.chunks())), ""
+        except repositories.RepositoryUnreadable as exc:
+            raise ValidationError({"archive": str(exc)}) from exc
+    if source == Repository.Source.GITHUB:
+        try:
+            repositories.github_slug(url)
+        except repositories.RepositoryUnreadable as exc:
+            raise ValidationError({"url": str(exc)}) from exc
+        try:
+            return repositories.read_github(url, token=settings.GITHUB_TOKEN), ""
+        except repositories.RepositoryUnreadable as exc:
+            # The same fallback the network gets everywhere: what is local, if the user gave it.
+            if not path.strip():
+                raise ValidationError(
+                    {"url": f"{exc} Give the path of a local clone too, and it is read from there instead."}
+                ) from exc
+            folder = _local_folder(path)
+            try:
+                snapshot = repositories.read_local(folder)
+            except repositories.RepositoryUnreadable as local_exc:
+                raise ValidationError({"path": str(local_exc)}) from local_exc
+            snapshot.note = f"{exc} Read from the local clone instead."
+            return snapshot, str(folder)
+    raise ValidationError({"source": "Pick where the repository comes from."})
+
+
+def repository_attach(*, project: Project, source: str, name: str = "", path: str = "", url: str = "", upload=None):
+    snapshot, folder = _read(source=source, path=path, url=url, upload=upload)
+    with transaction.atomic():
+        repository = Repository(
+            project=project, name=(name.strip() or snapshot.name)[:200], source=source, path=folder, url=url.strip()
+        )
+        return _store(repository, snapshot)
+
+
+def repository_refresh(*, repository: Repository) -> Repository:
+    """Read a local or GitHub repository again (an archive is what it was when uploaded)."""
+    if repository.source == Repository.Source.ARCHIVE:
+        raise ValidationError("An uploaded archive cannot be read again: upload a new one.")
+    snapshot, _ = _read(source=repository.source, path=repository.path, url=repository.url)
+    with transaction.atomic():
+        return _store(repository, snapshot)
+
+
+# ── notes ──────────────────────────────────────────────────────────────────────────────────────
+
+
+def tags_parse(text: str) -> list[str]:
+    tags = [tag.strip().lower()[:40] for tag in (text or "").replace(",", " ").split()]
+    return list(dict.fromkeys(tag for tag in tags if tag))[:NOTE_TAG_LIMIT]
+
+
+def note_save(*, note: Note) -> Note:
+    note.title = note.title.strip()[:200]
+    if not note.title:
+        raise ValidationError({"title": "Give the note a title."})
+    note.tags = list(dict.fromkeys(note.tags))[:NOTE_TAG_LIMIT]
+    note.save()
+    return note

@@ -1,0 +1,110 @@
+"""Uploading documents into a project: what can be read is kept as text; what is too big or
+cannot be read is refused with a message that says why, and nothing is saved."""
+
+import io
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from pypdf import PdfWriter
+from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+from projects.models import Document, Project
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def empty_project(user):
+    return Project.objects.create(owner=user, name="Reading list")
+
+
+def upload(client, project, name, data, title=""):
+    return client.post(
+        reverse("document_new", args=[project.pk]), {"title": title, "file": SimpleUploadedFile(name, data)}
+    )
+
+
+def pdf_with_text(text: str) -> bytes:
+    """A one-page PDF whose content stream draws ``text`` in Helvetica."""
+    writer = PdfWriter()
+    page = writer.add_blank_page(width=300, height=200)
+    font = DictionaryObject(
+        {
+            NameObject("/Type"): NameObject("/Font"),
+            NameObject("/Subtype"): NameObject("/Type1"),
+            NameObject("/BaseFont"): NameObject("/Helvetica"),
+        }
+    )
+    page[NameObject("/Resources")] = DictionaryObject(
+        {NameObject("/Font"): DictionaryObject({NameObject("/F1"): writer._add_object(font)})}
+    )
+    stream = DecodedStreamObject()
+    stream.set_data(f"BT /F1 12 Tf 20 100 Td ({text}) Tj ET".encode())
+    page[NameObject("/Contents")] = writer._add_object(stream)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def test_a_markdown_document_is_kept_as_text(owner_client, empty_project):
+    response = upload(owner_client, empty_project, "plan.md", b"# Plan\n\nRead *everything* twice.\n")
+
+    assert response.status_code == 302
+    document = Document.objects.get()
+    assert (document.kind, document.title, document.size) == ("md", "plan.md", 33)
+    assert "Read *everything* twice." in document.text
+    page = owner_client.get(reverse("project_detail", args=[empty_project.pk]))
+    assert "plan.md" in page.content.decode()
+
+
+def test_a_pdf_is_read_with_pypdf(owner_client, empty_project):
+    upload(owner_client, empty_project, "paper.pdf", pdf_with_text("Sprockets beat gears"), title="The paper")
+
+    document = Document.objects.get()
+    assert (document.kind, document.title) == ("pdf", "The paper")
+    assert "Sprockets beat gears" in document.text
+
+
+def test_html_is_kept_as_its_visible_text(owner_client, empty_project):
+    html = b"<html><head><title>t</title><script>steal()</script></head><body><h1>Findings</h1><p>Gears &amp; sprockets</p></body></html>"
+    upload(owner_client, empty_project, "page.html", html)
+
+    text = Document.objects.get().text
+    assert "Findings" in text and "Gears & sprockets" in text
+    assert "steal" not in text and "<" not in text
+
+
+def test_a_30_mb_upload_is_refused_and_nothing_is_saved(owner_client, empty_project, settings):
+    settings.FAULTLINE_UPLOAD_MAX_MB = 10
+    response = upload(owner_client, empty_project, "huge.txt", b"a" * (30 * 1024 * 1024))
+
+    assert response.status_code == 200
+    assert "“huge.txt” is 30.0 MB; the largest file you can upload is 10 MB." in response.content.decode()
+    assert not Document.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("broken.pdf", b"%PDF-1.7 this is not really a PDF", "“broken.pdf” is not a PDF Faultline can read"),
+        ("scan.pdf", pdf_with_text(""), "“scan.pdf” has no text layer (a scanned PDF?)"),
+        ("binary.txt", b"\x00\x01\x02" * 100, "“binary.txt” looks like a binary file, not text."),
+        ("tool.exe", b"MZ...", "“tool.exe” is not a file Faultline can read: upload a .md, .txt, .pdf or .html file."),
+        ("blank.md", b"   \n\n  ", "“blank.md” has no text"),
+    ],
+)
+def test_an_unreadable_upload_is_refused_with_a_clear_message(owner_client, empty_project, name, data, message):
+    response = upload(owner_client, empty_project, name, data)
+
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Document.objects.exists()
+
+
+def test_the_uploaded_text_is_shown_escaped(owner_client, empty_project):
+    upload(owner_client, empty_project, "x.txt", b"<script>window.__xss=1</script> plain")
+    document = Document.objects.get()
+
+    page = owner_client.get(reverse("document_detail", args=[empty_project.pk, document.pk])).content.decode()
+    assert "&lt;script&gt;window.__xss=1&lt;/script&gt; plain" in page and "<script>window.__xss" not in page
