@@ -81,7 +81,15 @@ class DebateHub:
 
     async def _run(self) -> None:
         await self.feed.listening.wait()
-        self.view = await database_sync_to_async(debate_live_view)(debate_id=self.debate_id)
+        failures = 0
+        while self.view is None:  # until it is read, or its last socket leaves (the task is cancelled)
+            try:
+                self.view = await database_sync_to_async(debate_live_view)(debate_id=self.debate_id)
+            except Exception:
+                delay = RECONNECT_DELAYS[min(failures, len(RECONNECT_DELAYS) - 1)]
+                logger.exception("Live feed could not read debate %s; trying again in %.1f s", self.debate_id, delay)
+                failures += 1
+                await asyncio.sleep(delay)
         self._loaded.set()
         while True:
             item = await self.queue.get()

@@ -15,6 +15,7 @@ from django.urls import reverse
 from debates import broadcast, consumers, event_feed
 from debates.models import Debate
 from debates.services.lifecycle import debate_share, debate_unshare
+from debates.services.messages import message_text_save
 from faultline.asgi import application
 from tests.debates.log_builder import DebateLog
 
@@ -103,6 +104,27 @@ def test_it_forwards_new_events_and_drops_those_in_the_snapshot(owner_client, de
     assert message_ids(progress) == [f"msg-{streaming.id}"] and "Streaming so far" in progress
     assert 'hx-swap-oob="beforeend:#chat-log"' in started
     assert "After connecting." in completed
+
+
+def test_text_too_long_to_announce_is_read_from_the_database(owner_client, debate, personas):
+    log = DebateLog(debate).start()
+    message = log.begin(personas[0])
+    long_text = "Gold " * (broadcast.MAX_NOTIFY_BYTES // 5 + 10)  # past what a notification may carry
+
+    async def scenario():
+        ws = communicator(debate, client=owner_client)
+        assert (await ws.connect(timeout=TIMEOUT))[0]
+        await ws.receive_from(timeout=TIMEOUT)
+        await sync_to_async(message_text_save)(message=message, text=long_text)
+        progress = await ws.receive_from(timeout=TIMEOUT)
+        await sync_to_async(log.finish)(message, long_text + "and the end.")
+        completed = await ws.receive_from(timeout=TIMEOUT)
+        await ws.disconnect()
+        return progress, completed
+
+    progress, completed = run(scenario)
+    assert long_text.strip() in progress and "and the end." not in progress
+    assert long_text + "and the end." in completed
 
 
 def drop_pushes(monkeypatch, seqs: set[int]) -> None:
