@@ -130,6 +130,11 @@ def observe(
     return created
 
 
+def covered(dispute: str, room_questions: list[str]) -> bool:
+    """A room (for any pair) already works on this dispute: a second one would deal a duplicate card."""
+    return any(similar(dispute, question) for question in room_questions)
+
+
 def ready_to_open(
     candidate: TrackedCandidate, *, now: float, pair_last_room_at: float | None, thresholds: Thresholds
 ) -> bool:

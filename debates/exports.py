@@ -14,7 +14,7 @@ import re
 
 from debates.models import Debate
 from debates.payloads import EventKind
-from debates.regime import REGIME_LABELS
+from debates.regime import REGIME_LABELS, SIDE_LABELS
 from debates.state import DebateView, fold
 
 JSON_FORMAT = "faultline-debate/1"
@@ -72,11 +72,45 @@ def _list(value) -> list:
     return value if isinstance(value, list) else []
 
 
+STANCE_LETTERS = {"YES": "Y", "NO": "N", "NUANCED": "~"}
+
+
+def _stances_md(results: dict) -> list[str]:
+    """The final stances, and how they moved: one letter per main-channel message."""
+    lines = []
+    sides = results.get("final_sides")
+    stances = results.get("stances") if isinstance(results.get("stances"), dict) else {}
+    personas, steps = _list(stances.get("personas")), [s for s in _list(stances.get("steps")) if isinstance(s, list)]
+    if isinstance(sides, dict) and sides:
+        # In seat order: the stored dict's own order is not kept (PostgreSQL's jsonb sorts keys).
+        seats = {p.get("name"): index for index, p in enumerate(personas) if isinstance(p, dict)}
+        ordered = sorted(sides.items(), key=lambda item: seats.get(item[0], len(seats)))
+        lines += ["### Final stances", ""]
+        lines += [f"- **{md_escape(name)}**: {SIDE_LABELS.get(side, 'not recorded')}" for name, side in ordered]
+        lines.append("")
+    if personas and steps:
+        lines += [
+            "### Stances over time",
+            "",
+            "One letter per message: Y yes, N no, ~ it depends, . not recorded yet.",
+            "",
+        ]
+        for column, persona in enumerate(personas):
+            if isinstance(persona, dict):
+                trail = "".join(STANCE_LETTERS.get(step[column] if column < len(step) else "", ".") for step in steps)
+                lines.append(f"- {md_escape(persona.get('name', ''))}: `{trail}`")
+        lines.append("")
+    return lines
+
+
 def _results_md(results: dict) -> list[str]:
     lines = ["## Results", ""]
     if results.get("regime"):
         regime = str(results["regime"])
         lines += [f"Regime: **{md_escape(REGIME_LABELS.get(regime, regime))}**", ""]
+        if results.get("regime_basis"):
+            lines += [md_escape(str(results["regime_basis"])), ""]
+    lines += _stances_md(results)
     cruxes = _list(results.get("cruxes"))
     if cruxes:
         lines += ["### Cruxes", ""]

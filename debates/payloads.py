@@ -163,6 +163,7 @@ class LedgerUpdated(Payload):
     persona_id: int
     name: str = ""
     stance: str = ""
+    side: str = ""  # YES | NO | NUANCED on the debate's question; "" not recorded (older logs too)
     concessions: list[Any] = []
     shifts: list[Any] = []
     agreements: list[dict] = []

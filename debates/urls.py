@@ -17,6 +17,7 @@ urlpatterns = [
     path("debates/<uuid:debate_id>/failure/", live.debate_failure_reason, name="debate_failure_reason"),
     path("debates/<uuid:debate_id>/replay/", archive.debate_replay, name="debate_replay"),
     path("debates/<uuid:debate_id>/results/", archive.debate_results, name="debate_results"),
+    path("debates/<uuid:debate_id>/summary/", archive.debate_summary, name="debate_summary"),
     path("debates/<uuid:debate_id>/results.md", archive.debate_results_text, name="debate_results_text"),
     path("debates/<uuid:debate_id>/save-note/", notes.debate_save_note, name="debate_save_note"),
     path("debates/<uuid:debate_id>/export.md", archive.debate_export_markdown, name="debate_export_markdown"),

@@ -4,10 +4,12 @@ ledger. Cruxes are what the rooms found, not what a final model call imagines.""
 from __future__ import annotations
 
 from crux.models import CruxCard
-from debates.models import Debate, Message
-from debates.regime import regime_for
+from debates.blackboard.models import PositionState
+from debates.models import Debate, Event, Message
+from debates.regime import regime_basis, regime_for
 from debates.services.context import with_context
 from debates.services.transcripts import transcript_of
+from debates.stance_history import stance_history
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
 from orchestration.prompts import EVIDENCE_EXTRACTOR
@@ -36,6 +38,28 @@ def evidence_ledger(*, debate: Debate) -> list[dict]:
         what=f"Evidence ledger of {debate.id}",
     )
     return [entry.model_dump() for entry in ledger.entries] if ledger else []
+
+
+def final_sides(*, debate: Debate) -> dict[str, str]:
+    """Each participant's last recorded answer to the debate's question, in seat order ("" if never
+    recorded): what the regime checks before it may say "consensus"."""
+    sides = dict(PositionState.objects.filter(debate=debate).values_list("persona_id", "topic_side"))
+    return {
+        name: sides.get(persona_id, "")
+        for persona_id, name in debate.participants.order_by("seat").values_list("persona_id", "persona__name")
+    }
+
+
+def stance_series(*, debate: Debate) -> dict:
+    """How each persona's answer moved, one step per main-channel message, for the stance charts:
+    {"personas": [{"id", "name", "seat"}], "steps": [[side of each persona, in seat order], ...]}."""
+    seats = list(debate.participants.order_by("seat").values_list("persona_id", "persona__name", "seat"))
+    events = Event.objects.filter(debate=debate).order_by("seq").values_list("kind", "payload")
+    steps = stance_history(events, [persona_id for persona_id, _, _ in seats])
+    return {
+        "personas": [{"id": persona_id, "name": name, "seat": seat} for persona_id, name, seat in seats],
+        "steps": [[step[persona_id] for persona_id, _, _ in seats] for step in steps],
+    }
 
 
 def debate_results(*, debate: Debate, evidence_ledger: list[dict]) -> dict:
@@ -71,11 +95,15 @@ def debate_results(*, debate: Debate, evidence_ledger: list[dict]) -> dict:
         else:
             settle = "; ".join(f"{p['name']} would move if {p['falsifier']}" for p in positions if p.get("falsifier"))
             resolution_paths.append({"question": card.question, "path": settle or card.diagnosis, "resolved": False})
-    regime = regime_for(
-        [{"positions": [p["position"] for p in card.positions.values()], "resolved": card.resolved} for card in cards]
-    )
+    card_sides = [
+        {"positions": [p["position"] for p in card.positions.values()], "resolved": card.resolved} for card in cards
+    ]
+    sides = final_sides(debate=debate)
     return {
-        "regime": regime,
+        "regime": regime_for(card_sides, sides),
+        "regime_basis": regime_basis(card_sides, sides),
+        "final_sides": sides,
+        "stances": stance_series(debate=debate),
         "cruxes": cruxes,
         "fault_lines": fault_lines,
         "flip_conditions": flip_conditions,

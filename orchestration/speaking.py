@@ -12,7 +12,16 @@ from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
 from orchestration.context import stable_prefix
 from orchestration.lanes import RunCancelled
-from orchestration.voice import StreamingTurn, find_forbidden, is_pass, remove_forbidden, shape_turn, tidy
+from orchestration.voice import (
+    StreamingTurn,
+    context_lines,
+    find_forbidden,
+    is_pass,
+    remove_forbidden,
+    shape_turn,
+    strip_furniture,
+    tidy,
+)
 
 NO_ANSWER = "(no answer)"
 
@@ -58,6 +67,8 @@ def speak(
     unfinished message stays ``streaming`` for the next run to say again."""
     persona = speaker.persona
     forbidden = list(persona.forbidden_phrases or [])
+    names = list(debate.participants.values_list("persona__name", flat=True))
+    echoes = context_lines(context)
     row = turn_kind(kind)
     prompt = Prompt(
         system_prefix=_system_prefix(debate, persona),
@@ -78,12 +89,17 @@ def speak(
         message=interrupted,
         sentence_limit=row.sentence_limit,
         cancelled=cancelled,
+        names=names,
+        echoes=echoes,
     )
     tag = CallTag(debate_id=debate.id, persona=persona.persona_id, phase=phase)
     limit = row.sentence_limit
-    text = shape_turn(
-        tidy(gateway.stream(role=Role.PERSONA, prompt=prompt, on_text=stream, tag=tag).text, persona.name), limit
-    )
+
+    def spoken(reply) -> str:
+        """What of a reply reaches the page: no name prefix, no prompt furniture, its kind's length."""
+        return shape_turn(strip_furniture(tidy(reply.text, persona.name), names, echoes=echoes), limit)
+
+    text = spoken(gateway.stream(role=Role.PERSONA, prompt=prompt, on_text=stream, tag=tag))
 
     if find_forbidden(text, forbidden):
         stream.reset()
@@ -94,9 +110,7 @@ def speak(
             messages=prompt.messages,
             max_tokens=prompt.max_tokens,
         )
-        text = shape_turn(
-            tidy(gateway.stream(role=Role.PERSONA, prompt=retry, on_text=stream, tag=tag).text, persona.name), limit
-        )
+        text = spoken(gateway.stream(role=Role.PERSONA, prompt=retry, on_text=stream, tag=tag))
         if find_forbidden(text, forbidden):
             text = remove_forbidden(text, forbidden)
 

@@ -1,7 +1,10 @@
 """Who speaks next in the main channel. Pure: no Django, no model calls.
 
 The next speaker is whoever was just addressed, else whoever has most at stake in the live
-disputes, else whoever has waited longest; never the person who just spoke.
+disputes, else whoever has waited longest; never the person who just spoke. Nobody is left out:
+two disputants who keep addressing each other would otherwise hold the floor (the evaluation
+harness's three-persona scenario kept a third persona silent for 14 turns at a stretch), so
+whoever has been silent for SILENCE_ROUNDS rounds speaks next.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from dataclasses import dataclass
 ADDRESSED_WEIGHT = 3.0
 STAKE_WEIGHT = 2.0
 WAIT_CAP = 4
+SILENCE_ROUNDS = 1  # a round: one message per seat
 
 
 @dataclass(frozen=True)
@@ -61,4 +65,7 @@ def choose_speaker(*, seats: list[Seat], history: list[tuple[int, str]], stakes:
         return value, -seat.seat
 
     candidates = [seat for seat in seats if seat.persona_id != last_speaker] or seats
+    silent = [seat for seat in candidates if waited(seat) >= SILENCE_ROUNDS * len(seats)]
+    if silent:
+        return max(silent, key=lambda seat: (waited(seat), -seat.seat))
     return max(candidates, key=score)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from debates.models import Message
 from debates.services.messages import message_text_save
+from debates.turns import TURN_KINDS
 from orchestration.prompts import PASS_WORD
 
 FLUSH_SECONDS = 0.3
@@ -100,6 +101,106 @@ def remove_forbidden(text: str, phrases: list[str]) -> str:
     return text[:1].upper() + text[1:] if text else text
 
 
+# ── prompt furniture ────────────────────────────────────────────────────────────────────────────
+# Small models echo the scaffolding of their context (orchestration/context.py) as if it were
+# speech: section headers, "Topic: ...", the participant list with its "(you)" marker, open
+# disputes as "• A vs B [Active]", a turn's label as "—[Closing statement]". None of it is the
+# persona speaking, so it is removed before a turn is shown or stored.
+# tests/orchestrator/test_prompt_furniture.py checks every line a real context holds is caught here.
+_HEADER = re.compile(r"^[\s#*>_-]*(?:──|--|==)?\s*[A-Z][A-Z0-9'’ -]{3,}(?:──|--|==|:)?[\s*_]*$")
+_CONTEXT_LINE = re.compile(
+    r"^[\s#*>_-]*(?:Topic|Participants|Aspects to come|Current aspect \(\d+ of \d+\)|Agreed|Proposal by [^:]+|"
+    r"Earlier rounds|You've argued|You've conceded|Your position moved|Challenges you haven't answered|"
+    r"Evidence you've cited|They've argued|They've conceded|Challenges they haven't answered|On this aspect|"
+    r"cited|still owes an answer to|agrees with you on|disagrees with you on)\s*:",
+    re.IGNORECASE,
+)
+# Open disputes ("• A vs B [Active]") and cards ("• Crux found: ..."); a persona's own bullet stays.
+_DISPUTE_LINE = re.compile(
+    r"\[(?:active|in a crux room|resolved|abandoned)\]\s*$|^\s*[-*•]?\s*crux found:", re.IGNORECASE
+)
+_TURN_LABEL = re.compile(
+    r"\s*[—–-]*\s*\[(?:opening|closing|key argument|reply|dismissal|entry|exchange)(?: statement)?\]\s*",
+    re.IGNORECASE,
+)
+_YOU_MARKER = re.compile(r"\s*\(you\)", re.IGNORECASE)
+_ROOM_FRAME = re.compile(r"^You and .+ are here to get to the bottom of", re.IGNORECASE)
+
+
+def _instruction_start(instruction: str) -> re.Pattern:
+    """The first clause of a turn instruction, its {placeholders} matching anything."""
+    clause = re.split(r"[:.]", instruction, maxsplit=1)[0]
+    parts = re.split(r"\{\w+\}", clause)
+    return re.compile(r"^[\s*_>-]*" + ".+?".join(re.escape(part) for part in parts), re.IGNORECASE)
+
+
+_INSTRUCTIONS = [_instruction_start(row.instruction) for row in TURN_KINDS.values()]
+
+
+def _echoes_a_turn(line: str, names: list[str]) -> bool:
+    """A line written as a participant's turn ("Bram Macro: ..."), transcript style."""
+    lowered = line.strip().lstrip("*•- ").lower()
+    return any(lowered.startswith(f"{name.lower()}:") or lowered.startswith(f"{name.lower()}**:") for name in names)
+
+
+def is_furniture(line: str, names: list[str] = ()) -> bool:
+    """names: the participants' names (a line opening with one and a colon is a transcript echo;
+    the speaker's own leading "Name:" is taken off by ``tidy`` first)."""
+    stripped = line.strip()
+    if not stripped:
+        return False
+    return bool(
+        _HEADER.match(stripped)
+        or _CONTEXT_LINE.match(stripped)
+        or _DISPUTE_LINE.search(stripped)
+        or (_YOU_MARKER.search(stripped) and "," in stripped)  # the participant list
+        or _TURN_LABEL.fullmatch(stripped)
+        or _ROOM_FRAME.match(stripped)
+        or any(pattern.match(stripped) for pattern in _INSTRUCTIONS)
+        or _echoes_a_turn(stripped, names)
+    )
+
+
+def _may_become_furniture(line: str, names: list[str]) -> bool:
+    """While streaming: an unfinished first line that could still turn out to be furniture."""
+    stripped = line.strip()
+    if not stripped:
+        return False
+    if stripped[0] in "─-=#*•[—–>" or is_furniture(stripped, names):
+        return True
+    head = stripped.split(":", 1)[0]
+    return head.isupper() or any(name.lower().startswith(head.lower()) for name in names)
+
+
+def context_lines(context: str) -> frozenset[str]:
+    """The lines of a turn's context long enough that a turn repeating one verbatim is echoing it."""
+    return frozenset(line.strip() for line in context.splitlines() if len(line.strip()) >= 12)
+
+
+def strip_furniture(
+    text: str, names: list[str] = (), *, echoes: frozenset[str] = frozenset(), final: bool = True
+) -> str:
+    """``text`` without the lines that echo the prompt (headers, context lines, the participant
+    list, open-dispute lines, transcript lines, turn instructions, any line of the context given
+    verbatim in ``echoes``), turn labels and "(you)" markers removed. names: the participants'
+    names. While streaming (``final=False``) an unfinished line that might still be furniture is
+    held back."""
+    lines = text.split("\n")
+    unfinished = "" if final else lines.pop()
+    kept = [line for line in lines if not is_furniture(line, names) and line.strip() not in echoes]
+    # Personas speak in prose, so a line after a line break is held until it is complete.
+    if unfinished and not lines and not _may_become_furniture(unfinished, names):
+        kept.append(unfinished)
+    elif not final:
+        kept.append("")  # keeps the line break a held-back line starts after
+    cleaned = "\n".join(kept)
+    cleaned = _TURN_LABEL.sub(" ", cleaned)
+    cleaned = _YOU_MARKER.sub("", cleaned)
+    cleaned = re.sub(r"[ \t]{2,}", " ", cleaned)
+    cleaned = re.sub(r"\n{3,}", "\n\n", cleaned)
+    return cleaned.strip() if final else cleaned.lstrip()
+
+
 def is_pass(text: str) -> bool:
     return re.sub(r"[\W_]+", "", text).upper() == PASS_WORD
 
@@ -128,8 +229,12 @@ class StreamingTurn:
         flush_seconds: float = FLUSH_SECONDS,
         sentence_limit: int = 6,
         cancelled: threading.Event | None = None,
+        names: list[str] = (),
+        echoes: frozenset[str] = frozenset(),
     ) -> None:
         self.begin = begin
+        self.names = list(names)  # the participants': a "Name:" line is a transcript echo
+        self.echoes = echoes  # the lines of the turn's context
         self.sentence_limit = sentence_limit
         self.cancelled = cancelled
         self.forbidden = [p for p in forbidden if p.strip()]
@@ -157,7 +262,7 @@ class StreamingTurn:
         self.text += piece
         if time.monotonic() - self.last_flush >= self.flush_seconds:
             self.flush()
-        return said_enough(self.text, self.sentence_limit)
+        return said_enough(strip_furniture(self.text, self.names, echoes=self.echoes, final=False), self.sentence_limit)
 
     def flush(self) -> None:
         self.last_flush = time.monotonic()
@@ -166,9 +271,10 @@ class StreamingTurn:
         if find_forbidden(self.text, self.forbidden):
             self.tainted = True
             return
-        visible = shape_turn(
-            self.text[: max(0, len(self.text) - self.holdback)], self.sentence_limit, final=False
-        ).rstrip()
+        shown = strip_furniture(
+            self.text[: max(0, len(self.text) - self.holdback)], self.names, echoes=self.echoes, final=False
+        )
+        visible = shape_turn(shown, self.sentence_limit, final=False).rstrip()
         if visible and visible != self.pushed and not is_pass(self.text):
             self._push(visible)
 

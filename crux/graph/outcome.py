@@ -18,11 +18,11 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from argumentation import Semantics
+from debates.regime import CONSENSUS, PARTIAL, POLARIZED
 
 from .dispute_graph import DisputeGraph
 from .nodes import NO, SUPPORTS, YES, _key
 
-CONSENSUS, PARTIAL, POLARIZED = "consensus", "partial", "polarized"
 MAX_EXTENSIONS = 256  # the map holds at most 8 disputes, so 2^8 camps at worst
 MAX_CRUX_ASSUMPTIONS = 3
 PARTIAL_GROUND_SHARE = 1 / 3  # this much of the map accepted by everyone makes a split "partial"

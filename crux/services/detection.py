@@ -144,6 +144,7 @@ def detection_run(*, debate_id, window: int, message_ids: list[int]) -> list[Cru
             last_window__lte=window - 3,
         ).update(status=DisagreementCandidate.Status.ABANDONED)
         now = timezone.now()
+        room_questions = list(CruxRoom.objects.filter(debate=debate).values_list("question", flat=True))
         for item in tracked + created:
             last_room = CruxRoom.objects.filter(
                 debate=debate, persona_a_id=item.pair[0], persona_b_id=item.pair[1]
@@ -153,6 +154,7 @@ def detection_run(*, debate_id, window: int, message_ids: list[int]) -> list[Cru
                 now=now.timestamp(),
                 pair_last_room_at=last_room.timestamp() if last_room else None,
                 thresholds=thresholds(),
-            ):
+            ) and not staging.covered(item.dispute, room_questions):
                 opened.append(room_open(candidate=rows[item.id]))
+                room_questions.append(opened[-1].question)
     return opened

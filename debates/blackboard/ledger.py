@@ -26,9 +26,10 @@ from faultline.llm.types import CallTag, Prompt, Role
 
 LEDGER_KEEPER = (
     "You keep the position ledger of a debate. Given a participant's current position state and "
-    "the message they just sent, report only what THIS message changed: their stance, evidence "
-    "they cited, challenges they raised to others (by name), which of their own listed unanswered "
-    "challenges they answered, a new agreement or disagreement, a concession, a shift, a proposal. "
+    "the message they just sent, report only what THIS message changed: their stance, their answer "
+    "to the debate question (YES, NO or NUANCED) if this message shows it, evidence they cited, "
+    "challenges they raised to others (by name), which of their own listed unanswered challenges "
+    "they answered, a new agreement or disagreement, a concession, a shift, a proposal. "
     "Use null or empty lists when nothing changed. Never invent what was not said."
 )
 ROUND_RECORDER = (
@@ -59,6 +60,7 @@ def _ledger_payload(state: PositionState, names: dict[int, str]) -> LedgerUpdate
         persona_id=state.persona_id,
         name=names.get(state.persona_id, ""),
         stance=state.overall_stance,
+        side=state.topic_side,
         concessions=state.concessions,
         shifts=state.shifts,
         agreements=named(state.agreements),
@@ -91,7 +93,8 @@ def ledger_update(*, message_id: int) -> bool:
         messages=[
             {
                 "role": "user",
-                "content": f"Participants: {', '.join(names.values())}\n\n{speaker.name}'s current position state:\n"
+                "content": f"Debate question: {debate.topic}\nParticipants: {', '.join(names.values())}\n\n"
+                f"{speaker.name}'s current position state:\n"
                 f"{json.dumps(_state_dict(state), ensure_ascii=False)}\n\nUnanswered challenges listed for "
                 f"{speaker.name}: {json.dumps(state.unanswered_challenges, ensure_ascii=False)}\n\n"
                 f"Open proposals by others:\n{open_proposals}\n\n"

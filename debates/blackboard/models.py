@@ -11,6 +11,9 @@ class PositionState(models.Model):
     debate = models.ForeignKey("debates.Debate", on_delete=models.CASCADE, related_name="positions")
     persona = models.ForeignKey("personas.Persona", on_delete=models.CASCADE, related_name="+")
     overall_stance = models.TextField(blank=True)
+    # Their last recorded answer to the debate's question: YES | NO | NUANCED, "" if never recorded.
+    # What the regime reads to tell a consensus from a disagreement nobody isolated (debates/regime.py).
+    topic_side = models.CharField(max_length=8, blank=True, default="")
     # {"<aspect index>": {"position": str, "evidence": [str], "challenged": [str]}}
     aspect_positions = models.JSONField(default=dict)
     # [{"with": persona_id, "name": str, "on": str}]

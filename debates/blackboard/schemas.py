@@ -28,6 +28,12 @@ class ProposalReaction(BaseModel):
 class PositionUpdate(BaseModel):
     """What one message changed in its speaker's position (and whom it challenged)."""
 
+    topic_side: Literal["YES", "NO", "NUANCED"] | None = Field(
+        default=None,
+        description="The speaker's answer to the debate question as of this message: YES, NO, or NUANCED "
+        "(it depends, partly); null if this message does not show it",
+    )
+
     overall_stance: str | None = Field(
         default=None, max_length=240, description="Updated one-sentence stance on the whole topic, or null if unchanged"
     )

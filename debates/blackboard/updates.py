@@ -15,6 +15,7 @@ EPISTEMIC_WEIGHTS = {"disagreement": 3, "concession": 4, "shift": 5}
 def empty_state() -> dict:
     return {
         "overall_stance": "",
+        "topic_side": "",
         "aspect_positions": {},
         "agreements": [],
         "disagreements": [],
@@ -66,6 +67,8 @@ def apply_update(
     change = LedgerChange(speaker=state)
     if stance := _clean(update.overall_stance):
         state["overall_stance"] = stance
+    if update.topic_side:
+        state["topic_side"] = update.topic_side
     if position := _clean(update.aspect_position):
         aspect["position"] = position
     for item in update.evidence:

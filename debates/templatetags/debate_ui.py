@@ -3,7 +3,7 @@ autoescaped wherever it is shown."""
 
 from django import template
 
-from debates.regime import REGIME_LABELS
+from debates.regime import REGIME_LABELS, SIDE_LABELS
 from debates.state import SUITS
 from debates.turns import DIALOGUE_KINDS, TURN_KINDS
 
@@ -115,6 +115,19 @@ def position_map(view) -> dict:
 
     positions = view.positions if isinstance(getattr(view, "positions", None), dict) else {}
     return build(view.personas, positions)
+
+
+@register.filter
+def side_label(side: str) -> str:
+    return SIDE_LABELS.get(side, "not recorded")
+
+
+@register.filter
+def stance_charts(stances) -> list[dict]:
+    """One stance-over-time chart per persona, from results["stances"]."""
+    from debates.stance_chart import stance_charts as build
+
+    return build(stances)
 
 
 @register.filter

@@ -7,7 +7,7 @@ from django.shortcuts import render
 
 from debates import exports, selectors
 from debates.models import Event
-from debates.views.access import debate_for_viewer
+from debates.views.access import debate_for_owner, debate_for_viewer
 from projects.selectors import project_list_for
 
 MAX_QUERY_LENGTH = 200
@@ -80,6 +80,15 @@ def debate_results_text(request, debate_id):
     response = HttpResponse(markdown, content_type="text/plain; charset=utf-8")
     response["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+@login_required
+def debate_summary(request, debate_id):
+    """The results on one printable page: verdict and what it rests on, the final position map,
+    the stance charts and the crux cards. The owner's alone: anyone else gets a 404."""
+    debate = debate_for_owner(request, debate_id)
+    view = selectors.debate_view(debate_id=debate.id)
+    return render(request, "debates/summary.html", {"debate": debate, "view": view})
 
 
 def _filename(debate, extension: str) -> str:

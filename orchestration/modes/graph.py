@@ -25,10 +25,11 @@ from crux.graph.results import graph_cards, graph_results
 from crux.services.rooms import card_post
 from debates.models import Message
 from debates.payloads import Card, CardPosition
-from debates.regime import UNDETERMINED
+from debates.regime import UNDETERMINED, regime_basis, regime_with_map
 from debates.state import SUITS
 from faultline.llm.types import ModelError
 from orchestration.modes.base import Mode
+from orchestration.results import final_sides, stance_series
 
 logger = logging.getLogger(__name__)
 
@@ -104,10 +105,15 @@ class GraphMode(Mode):
         outcome = graph_outcome(graph, [s.name for s in self.run.speakers])
         convergence = {"reason": state.converged or "max_rounds", "rounds": len(state.rounds)}
         results = graph_results(graph, outcome, convergence=convergence)
+        sides = final_sides(debate=self.run.debate)
+        results["regime"] = regime_with_map(results["regime"], sides)
         if not state.rounds:
             # Every crystallization failed: an empty map says nothing about agreement, so it must
             # not read as consensus.
             results["regime"] = UNDETERMINED
+        results["regime_basis"] = regime_basis([], sides, graph={"disputes": outcome.disputes})
+        results["final_sides"] = sides
+        results["stances"] = stance_series(debate=self.run.debate)
         return results
 
     def before_finish(self, results: dict) -> None:

@@ -33,4 +33,6 @@ def test_one_off_quibbles_open_no_room(scripted_api, new_debate):
     assert script.calls["DisagreementScan"] == 5
     assert DisagreementCandidate.objects.filter(debate=debate).count() == 5
     assert not CruxRoom.objects.filter(debate=debate).exists()
-    assert debate.results["regime"] == "consensus"
+    # No room, but the ledger's final stances are still YES against NO: never a consensus.
+    assert debate.results["regime"] == "disagreement_no_crux"
+    assert debate.results["final_sides"] == {"Ada Hardmoney": "YES", "Bram Macro": "NO", "Cleo Central": "NO"}

@@ -31,3 +31,11 @@ def test_the_longest_silent_speaks_when_nothing_else_decides():
     history = [(1, "x"), (2, "y"), (1, "z"), (2, "w")]
 
     assert choose_speaker(seats=SEATS, history=history, stakes={}).persona_id == 3
+
+
+def test_two_disputants_addressing_each_other_cannot_keep_a_third_silent():
+    history = [(1, "a"), (2, "b"), (3, "c"), (1, "Ada, no."), (2, "Macro Trader, yes.")]
+
+    assert choose_speaker(seats=SEATS, history=history[:-1], stakes={1: 1.8, 2: 1.8}).persona_id == 2
+    # The organiser has now been silent for a round (one message per seat): their turn.
+    assert choose_speaker(seats=SEATS, history=history + [(1, "Ada, no.")], stakes={1: 1.8, 2: 1.8}).persona_id == 3

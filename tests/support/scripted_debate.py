@@ -150,6 +150,8 @@ class DebateScript:
         speaker, text = said.group(1), said.group(2)
         first = self._participants_in(user)[0]
         update = {"overall_stance": f"{speaker} holds their ground.", "evidence": [], "challenges_raised": []}
+        if not self.memory:  # the first persona says yes to the topic, everyone else no
+            update["topic_side"] = "YES" if speaker == first else "NO"
         if MEMORY_EVIDENCE in text and speaker == first:
             update["evidence"] = [MEMORY_EVIDENCE]
         elif MEMORY_EVIDENCE in text:

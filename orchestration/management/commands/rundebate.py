@@ -189,6 +189,8 @@ class Command(BaseCommand):
                 write(f"    diagnosis: {card.diagnosis}")
         if debate.results:
             write(f"\nRegime: {debate.results.get('regime')}")
+            if basis := debate.results.get("regime_basis"):
+                write(basis)
             if graph := debate.results.get("graph"):
                 self._print_graph(graph)
         write(f"Status: {debate.status}")

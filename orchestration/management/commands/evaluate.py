@@ -1,0 +1,131 @@
+"""manage.py evaluate --suite core [--model fake|local|anthropic] [--json out.json]: debate quality,
+measured on scenarios with known ground truth (orchestration/evaluation/)."""
+
+from __future__ import annotations
+
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+
+from orchestration.evaluation import harness
+from orchestration.evaluation import report as report_format
+from orchestration.evaluation.scenarios import SUITES
+
+REPORT_DIR = Path(settings.BASE_DIR) / "benchmarks" / "quality"
+
+
+def _commit() -> str:
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=5
+        )
+    except OSError:
+        return "unknown"
+    return done.stdout.strip() or "unknown"
+
+
+def _value(text: str):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    raise CommandError(f"not a number: {text}")
+
+
+def _assignment(text: str) -> tuple[str, list]:
+    name, _, values = text.partition("=")
+    if name not in harness.TUNABLE or not values:
+        raise CommandError(f"give NAME=VALUE[,VALUE...] with NAME one of {', '.join(harness.TUNABLE)}")
+    return name, [_value(v) for v in values.split(",")]
+
+
+class Command(BaseCommand):
+    help = "Run a scenario suite of whole debates and measure crux recall/precision, fake consensus and more."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--suite", required=True, choices=sorted(SUITES))
+        parser.add_argument("--model", choices=harness.MODELS, default="fake")
+        parser.add_argument("--seeds", default="0,1,2", help="Comma-separated seeds (default 0,1,2)")
+        parser.add_argument("--scenario", action="append", help="Run only this scenario (repeatable)")
+        parser.add_argument("--json", help="Write the JSON report here (default: benchmarks/quality/)")
+        parser.add_argument("--html", help="Write the HTML report here (default: next to the JSON)")
+        parser.add_argument(
+            "--set", action="append", default=[], metavar="NAME=VALUE", help="Override a detection threshold"
+        )
+        parser.add_argument(
+            "--sweep", metavar="NAME=V1,V2,...", help="Also run the suite once per value of one threshold"
+        )
+        parser.add_argument("--keep", action="store_true", help="Keep the debates (they are deleted by default)")
+
+    def handle(self, *args, **options):
+        if options["model"] == "anthropic" and not settings.ANTHROPIC_API_KEY:
+            raise CommandError("--model anthropic needs ANTHROPIC_API_KEY")
+        seeds = [int(_value(s)) for s in options["seeds"].split(",") if s.strip()]
+        known = [build(0).name for build in SUITES[options["suite"]]]
+        if unknown := set(options["scenario"] or []) - set(known):
+            raise CommandError(
+                f"unknown scenario {', '.join(sorted(unknown))}; {options['suite']} has {', '.join(known)}"
+            )
+        overrides = {}
+        for assignment in options["set"]:
+            name, values = _assignment(assignment)
+            overrides[name] = values[0]
+        call_command("migrate", interactive=False, verbosity=0)
+        with harness.override_settings(**overrides):
+            report = harness.suite_evaluate(
+                suite_name=options["suite"],
+                model=options["model"],
+                seeds=seeds,
+                keep=options["keep"],
+                only=options["scenario"],
+                progress=self._progress,
+            )
+            if options["sweep"]:
+                name, values = _assignment(options["sweep"])
+                report["sweep"] = harness.sweep_evaluate(
+                    suite_name=options["suite"],
+                    model=options["model"],
+                    seeds=seeds,
+                    setting=name,
+                    values=values,
+                    only=options["scenario"],
+                )
+        report["commit"] = _commit()
+        report["created"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+        default = REPORT_DIR / f"{options['suite']}-{options['model']}-{report['commit']}.json"
+        json_path = Path(options["json"] or default)
+        html_path = Path(options["html"] or json_path.with_suffix(".html"))
+        for path, text in (
+            (json_path, report_format.report_json(report)),
+            (html_path, report_format.report_html(report)),
+        ):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        self._print(report)
+        self.stdout.write(f"Report: {json_path} and {html_path}")
+
+    def _progress(self, debate: dict) -> None:
+        m = debate["metrics"]
+        self.stderr.write(
+            f"  {debate['scenario']} seed {debate['seed']}: {debate['status']}, regime {m['regime']}, "
+            f"recall {m['recall']}, precision {m['precision']}, {len(debate['cards'])} card(s), {debate['seconds']} s"
+        )
+
+    def _print(self, report: dict) -> None:
+        self.stdout.write(f"Suite {report['suite']} · model {report['model']} · seeds {report['seeds']}")
+        for key, value in report["summary"].items():
+            self.stdout.write(f"  {key}: {value}")
+        for row in report.get("sweep") or []:
+            self.stdout.write(
+                f"  sweep {row['setting']}={row['value']}: recall {row['recall']}, precision {row['precision']}, "
+                f"fake consensus {row['fake_consensus_rate']} (by cards alone {row['fake_consensus_rate_by_cards_alone']}), "
+                f"duplicate rooms {row['duplicate_rooms']}"
+            )
+        if report.get("judge"):
+            self.stdout.write(f"  LLM judge (opinion, apart from ground truth): {report['judge']}")
