@@ -1,7 +1,7 @@
 """A Celery worker that loses a share of its live pushes on purpose: the "drop pushes" scenario
 of benchmarks/faults.py starts it instead of ``celery -A faultline worker``.
 
-Benchmark-only: the loss is a patch of ``debates.broadcast.event_committed`` made here, before the
+Benchmark-only: the loss is a patch of ``debates.broadcast.event_notice`` made here, before the
 worker starts, exactly as tests/browser/test_live_resync.py does it with monkeypatch. The events
 are still committed; only their push to the web process is lost. Each dropped push is printed
 (debate id and sequence number) so the benchmark can count them.
@@ -32,15 +32,15 @@ def main() -> None:
     from faultline.celery import app
 
     chance = random.Random(seed)
-    deliver = broadcast.event_committed
+    deliver = broadcast.event_notice
 
-    def lossy(event) -> None:
+    def lossy(event) -> str | None:
         if chance.random() < share:
             print(f"dropped push {event.debate_id} {event.seq} {event.kind}", flush=True)
-            return
-        deliver(event)
+            return None
+        return deliver(event)
 
-    broadcast.event_committed = lossy
+    broadcast.event_notice = lossy
     app.worker_main(["worker", *worker_options])
 
 

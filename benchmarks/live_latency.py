@@ -10,11 +10,14 @@ landed in its DOM (the status line every event redraws carries ``data-seq``). Th
 joined to the event row's ``created_at``: Django sets it in the worker just before the INSERT,
 so it is the moment of persisting (the commit follows at once). Both clocks are this machine's.
 
-A listener on every debate's channel-layer group in Redis splits the delay in two:
+A listener of the benchmark's own on the announcements PostgreSQL delivers at commit (LISTEN, as
+each web process's feed does: debates/event_feed.py) splits the delay in two:
 
-    persisted -> published   commit, the worker's pusher thread, rendering the fragment, publishing
-    published -> DOM         Redis to daphne, the consumer, the websocket, the page's main thread
-                             getting to the message and htmx swapping it in
+    persisted -> published   the worker's INSERT (with its NOTIFY) and COMMIT, PostgreSQL
+                             delivering the notification to a listener
+    published -> DOM         daphne's feed hearing it, folding and rendering it once, every
+                             socket, the page's main thread getting to the message and htmx
+                             swapping it in
 
 With --plain-client a bare Python websocket client watches every debate beside its page, so
 published -> received (by that client) is the server's share of the second stage, and
@@ -36,6 +39,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import math
 import os
 import platform
@@ -178,40 +183,59 @@ def _child_pids(pid: int) -> list[int]:
     return found
 
 
-def cpu_seconds(pid: int, exclude: frozenset[int] = frozenset()) -> float:
-    """User + system CPU of a process and its live descendants (reaped children included),
-    leaving out the trees of the excluded pids."""
-    ticks = os.sysconf("SC_CLK_TCK")
+def _process_tree(pid: int, exclude: frozenset[int]) -> tuple[list[int], dict[int, list[str]]]:
+    """The pids of a process and its live descendants, leaving out the trees of the excluded pids,
+    and every process's /proc/<pid>/stat fields."""
     stats = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                stats[int(entry.name)] = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            stats[int(entry.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]))
     children = defaultdict(list)
-    for child, (parent, _) in stats.items():
-        children[parent].append(child)
-    total, todo = 0, [pid]
+    for child, fields in stats.items():
+        children[int(fields[1])].append(child)
+    found, todo = [], [pid]
     while todo:
         current = todo.pop()
         if current in exclude:
             continue
-        total += stats.get(current, (0, 0))[1]
+        found.append(current)
         todo.extend(children[current])
-    return total / ticks
+    return found, stats
 
 
-# ── taps: when each event's fragment was published, and when a plain client got it ─────────────
+def cpu_seconds(pid: int, exclude: frozenset[int] = frozenset()) -> float:
+    """User + system CPU of a process and its live descendants (reaped children included),
+    leaving out the trees of the excluded pids."""
+    tree, stats = _process_tree(pid, exclude)
+    ticks = os.sysconf("SC_CLK_TCK")
+    return sum(sum(int(f) for f in stats[p][11:15]) for p in tree if p in stats) / ticks
+
+
+def wait_seconds(pid: int, exclude: frozenset[int] = frozenset()) -> float:
+    """Time the live threads of a process and its live descendants spent runnable but waiting for
+    a CPU (/proc/<pid>/task/<tid>/schedstat), leaving out the trees of the excluded pids."""
+    total = 0
+    for process in _process_tree(pid, exclude)[0]:
+        for task in Path(f"/proc/{process}/task").glob("*/schedstat"):
+            try:
+                total += int(task.read_text().split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    return total / 1e9
+
+
+# ── taps: when each event was announced, and when a plain client got its fragment ──────────────
 
 SEQ = re.compile(r'id="status-line"[^>]*data-seq="(\d+)"')
 
 
 class Taps:
-    """Listens, from a thread and event loop of its own, on the channel-layer groups the debates
-    broadcast to (published) and, with --plain-client, on a websocket per debate opened by a
-    bare Python client (received), beside the browser's."""
+    """Listens, from a thread and event loop of its own, to the announcements of the debates'
+    events (published) and, with --plain-client, on a websocket per debate opened by a bare
+    Python client (received), beside the browser's."""
 
     def __init__(self) -> None:
         self.published: dict[tuple[str, int], float] = {}
@@ -219,24 +243,24 @@ class Taps:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="taps", daemon=True)
         self.thread.start()
-        self.layer = None
+        self.listener = None
+        self.watched: set[str] = set()
         self.tasks = []
+
+    def record(self, moment: str, debate_id: str, seq: int, at: float) -> None:
+        getattr(self, moment).setdefault((debate_id, seq), at)
 
     def _call(self, coroutine, timeout: float = 30):
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
 
     def watch(self, debate_ids: list[str], *, ws_base: str | None = None, headers: dict | None = None) -> None:
         async def start():
-            from channels.layers import get_channel_layer
             from websockets.asyncio.client import connect
 
-            from debates import broadcast
-
-            self.layer = self.layer or get_channel_layer()
+            if self.listener is None:
+                self.listener = await self._listen()
             for debate_id in debate_ids:
-                channel = await self.layer.new_channel()
-                await self.layer.group_add(broadcast.group_name(debate_id), channel)
-                self.tasks.append(asyncio.ensure_future(self._published(debate_id, channel)))
+                self.watched.add(debate_id)
                 if ws_base:
                     socket = await connect(
                         f"{ws_base}/ws/debates/{debate_id}/", additional_headers=headers, max_size=None
@@ -246,17 +270,33 @@ class Taps:
 
         self._call(start())
 
-    async def _published(self, debate_id: str, channel: str) -> None:
-        while True:
-            message = await self.layer.receive(channel)
-            if message.get("seq") is not None:
-                self.published.setdefault((debate_id, message["seq"]), time.time())
+    async def _listen(self):
+        """A listener of our own on the announcements the web processes hear (debates/broadcast.py)."""
+        import psycopg
+        from django.db import connections
+
+        from debates import broadcast
+
+        params = connections["default"].get_connection_params()
+        for key in ("cursor_factory", "context"):
+            params.pop(key, None)
+        listener = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+        await listener.execute(f"LISTEN {broadcast.EVENTS_CHANNEL}")
+
+        async def published():
+            async for notice in listener.notifies():
+                debate_id, seq = notice.payload.split(" ", 2)[:2]
+                if debate_id in self.watched:
+                    self.record("published", debate_id, int(seq), time.time())
+
+        self.tasks.append(asyncio.ensure_future(published()))
+        return listener
 
     async def _received(self, debate_id: str, socket) -> None:
         try:
             async for frame in socket:
                 if match := SEQ.search(frame):
-                    self.received.setdefault((debate_id, int(match.group(1))), time.time())
+                    self.record("received", debate_id, int(match.group(1)), time.time())
         finally:
             await socket.close()
 
@@ -265,14 +305,84 @@ class Taps:
             for task in self.tasks:
                 task.cancel()
             await asyncio.gather(*self.tasks, return_exceptions=True)
-            if self.layer is not None:
-                await self.layer.flush()
+            if self.listener is not None:
+                await self.listener.close()
 
         try:
             self._call(stop(), timeout=10)
         finally:
             self.loop.call_soon_threadsafe(self.loop.stop)
             self.thread.join(5)
+
+
+class PrintingTaps(Taps):
+    """The taps in a process of their own (``--taps-child``): each moment is a line on stdout."""
+
+    def record(self, moment: str, debate_id: str, seq: int, at: float) -> None:
+        print(json.dumps([moment, debate_id, seq, at]), flush=True)
+
+
+def taps_child() -> None:
+    import django
+
+    django.setup()
+    taps = PrintingTaps()
+    for line in sys.stdin:
+        command = json.loads(line)
+        taps.watch(command["debate_ids"], ws_base=command["ws_base"], headers=command["headers"])
+        print(json.dumps(["ready"]), flush=True)
+    taps.close()
+
+
+class TapsProcess:
+    """The taps, run in a child process in a session (so a scheduler autogroup) of its own: the
+    plain clients and the listener must not wait for a CPU behind this script's fake Messages API
+    and Playwright, or they measure this script's own delays."""
+
+    def __init__(self, env: dict, log_dir: Path) -> None:
+        self.published: dict[tuple[str, int], float] = {}
+        self.received: dict[tuple[str, int], float] = {}
+        self.log = open(log_dir / "taps.log", "w")
+        self.process = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--taps-child"],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+            start_new_session=True,
+        )
+        self.ready = threading.Event()
+        self.reader = threading.Thread(target=self._read, name="taps-reader", daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            moment, *rest = json.loads(line)
+            if moment == "ready":
+                self.ready.set()
+            else:
+                debate_id, seq, at = rest
+                getattr(self, moment).setdefault((debate_id, seq), at)
+
+    def watch(self, debate_ids: list[str], *, ws_base: str | None = None, headers: dict | None = None) -> None:
+        self.ready.clear()
+        self.process.stdin.write(json.dumps({"debate_ids": debate_ids, "ws_base": ws_base, "headers": headers}) + "\n")
+        self.process.stdin.flush()
+        if not self.ready.wait(60):
+            raise RuntimeError(f"the taps did not start; see {self.log.name}")
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.process.stdin.close()
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.reader.join(5)
+        self.log.close()
 
 
 # ── one scenario: N debates started at once, one page watching each ───────────────────────────
@@ -319,10 +429,13 @@ def run_scenario(
         contexts.append(context)
         pages.append(page)
     for page in pages:
-        page.wait_for_function("document.documentElement.dataset.live === 'open'")
+        # a function, not an expression: the CSP forbids eval
+        page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
 
     others = frozenset(measured.values())
     cpu_before = {name: cpu_seconds(pid, others - {pid}) for name, pid in measured.items()}
+    wait_before = {name: wait_seconds(pid, others - {pid}) for name, pid in measured.items()}
+    load_before = os.getloadavg()[0]
     say(f"{label}: {count} page(s) connected; starting {count} debate(s) at once")
     started = time.time()
     db(lambda: [run_debate.delay(debate_id) for debate_id in debate_ids])
@@ -341,6 +454,7 @@ def run_scenario(
             last_note = time.monotonic()
     wall = time.time() - started
     cpu = {name: cpu_seconds(pid, others - {pid}) - cpu_before[name] for name, pid in measured.items()}
+    wait = {name: wait_seconds(pid, others - {pid}) - wait_before[name] for name, pid in measured.items()}
     if not finished:
         say(f"{label}: not every debate finished within {args.timeout:.0f} s; measuring what landed")
 
@@ -395,6 +509,8 @@ def run_scenario(
         "statuses": statuses,
         "wall": wall,
         "cpu": cpu,
+        "wait": wait,
+        "load": (load_before, os.getloadavg()[0]),
         "missing": missing,
         "reconnects": reconnects,
         "resyncs": resyncs,
@@ -458,11 +574,13 @@ def report(base_runs: list[dict], load_runs: list[dict]) -> str:
         for r in pair:
             d = summary(r["delays"]["all events"])
             cpu = ", ".join(f"{k} {v:.1f}" for k, v in r["cpu"].items())
+            wait = ", ".join(f"{k} {v:.1f}" for k, v in r["wait"].items())
             lines.append(
                 f"run {number} {r['label']:<8}: p50 {d['p50']:.1f} ms, p95 {d['p95']:.1f} ms; "
-                f"wall {r['wall']:.1f} s, {dict(Counter(r['statuses']))}, missing {r['missing']}, "
+                f"wall {r['wall']:.1f} s, load average {r['load'][0]:.1f} -> {r['load'][1]:.1f}, "
+                f"{dict(Counter(r['statuses']))}, missing {r['missing']}, "
                 f"reconnects {r['reconnects']}, resyncs {r['resyncs']}, page vs system clock {r['clock_skew_ms']:+.1f} ms; "
-                f"CPU s: {cpu}"
+                f"CPU s: {cpu}; waiting for a CPU, s: {wait}"
             )
     return "\n".join(lines)
 
@@ -502,6 +620,12 @@ def main() -> None:
         "--reduced-motion",
         action="store_true",
         help="pages prefer reduced motion: no CSS animations (the pulse, typing dots, dealt cards)",
+    )
+    parser.add_argument(
+        "--browser-nice",
+        type=int,
+        default=0,
+        help="run chromium at this nice value (as if the viewers' browsers were not on the server)",
     )
     parser.add_argument("--timeout", type=float, default=900, help="seconds to wait for the debates of a run")
     args = parser.parse_args()
@@ -613,14 +737,24 @@ def main() -> None:
         def db(function):
             return db_pool.submit(function).result(timeout=120)
 
-        taps = Taps()
+        taps = TapsProcess(env, log_dir)
+        measured["taps (plain clients)"] = taps.process.pid
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-            ours = {c.process.pid for c in children}
+            ours = {c.process.pid for c in children} | {taps.process.pid}
             driver = [pid for pid in _child_pids(os.getpid()) if pid not in ours]  # Playwright's, and chromium
             measured["chromium"] = driver[0]
+            if args.browser_nice:
+                # chromium runs in a session (so a scheduler autogroup) of its own: its weight is
+                # the autogroup's nice value, not its processes'. Playwright's driver is in this
+                # script's session, which keeps its priority.
+                for pid in _process_tree(driver[0], frozenset())[0]:
+                    with contextlib.suppress(OSError):
+                        if os.getsid(pid) != os.getsid(0):
+                            Path(f"/proc/{pid}/autogroup").write_text(str(args.browser_nice))
+                            os.setpriority(os.PRIO_PROCESS, pid, args.browser_nice)
             measured["this script (fake API)"] = os.getpid()
             login = browser.new_context()
             page = login.new_page()
@@ -683,6 +817,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--taps-child"]:
+        taps_child()
+        sys.exit(0)
     try:
         main()
     except KeyboardInterrupt:

@@ -1,27 +1,34 @@
-"""The one way out for live updates: publish each committed event (its number, kind and payload)
-and each streaming message's text so far to the debate's channel-layer group. The web process's
-consumers fold the events into their view of the debate and render the partials the page renders
-(debates/consumers.py), so the process that runs debates never renders a fragment."""
+"""The one way out for live updates.
+
+Events and streaming text go from the process that writes them to the web processes through
+PostgreSQL's LISTEN/NOTIFY: the writer adds a notification to its own transaction, and PostgreSQL
+delivers it to every listener when, and only if, that transaction commits, in commit order. So a
+page is never told about something the database does not hold, the writer needs no queue, thread
+or broker round trip of its own, and nothing is rendered where debates run: each web process's
+feed (debates/event_feed.py) folds the events once per debate and renders the partials the page
+renders.
+
+Who may watch a debate (unsharing, logout) still goes through the channel layer's groups, which
+reach every socket of a debate or a user in whatever web process holds it.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import logging
-import queue
-import threading
-import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import connection
 
 logger = logging.getLogger(__name__)
-# Publishing is done by one background thread per process, in commit order, so a Redis round
-# trip never sits on the orchestrator's critical path.
-_outbox: queue.Queue = queue.Queue()
-_pusher_lock = threading.Lock()
-_pusher: threading.Thread | None = None
+
+EVENTS_CHANNEL = "faultline_events"
+PROGRESS_CHANNEL = "faultline_progress"
+# PostgreSQL refuses a notification payload of 8000 bytes or more. A longer event is announced
+# by its number alone and the feed reads it from the log.
+MAX_NOTIFY_BYTES = 7900
 
 
 def group_name(debate_id) -> str:
@@ -37,63 +44,36 @@ def session_digest(session_key: str | None) -> str:
     return hashlib.sha256((session_key or "").encode()).hexdigest()[:32]
 
 
-def _push_forever() -> None:
-    # One event loop for the thread's life, so the channel layer keeps its Redis connection
-    # instead of opening one per push.
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    layer = get_channel_layer()
-    while True:
-        group, message = _outbox.get()
-        try:
-            if callable(message):
-                message = message()
-            loop.run_until_complete(layer.group_send(group, message))
-        except Exception:
-            # Everything pushed is already committed: a failed push costs a live update, which
-            # the consumer or the page notices and repairs from a snapshot, never the debate.
-            logger.exception("Could not push a live update")
-        finally:
-            _outbox.task_done()
+def _fits(payload: str, short: str) -> str:
+    return payload if len(payload.encode()) <= MAX_NOTIFY_BYTES else short
 
 
-def _later(group: str, message) -> None:
-    global _pusher
-    with _pusher_lock:
-        if _pusher is None or not _pusher.is_alive():
-            _pusher = threading.Thread(target=_push_forever, name="faultline-pusher", daemon=True)
-            _pusher.start()
-    _outbox.put((group, message))
+def event_notice(event) -> str | None:
+    """What the web processes are told of an event: ``"<debate id> <seq> <kind> <payload as JSON>"``,
+    so a feed applies it without reading the database (``"<debate id> <seq>"`` alone when too long:
+    the feed reads the log). The writer sends it in the event's own transaction
+    (debates/services/events.py). None: nobody is told (tests and the faults benchmark lose
+    announcements on purpose by returning None)."""
+    head = f"{event.debate_id} {event.seq}"
+    return _fits(f"{head} {event.kind} {json.dumps(event.payload, ensure_ascii=False)}", head)
 
 
-def drain(timeout: float = 10.0) -> bool:
-    """Wait until everything queued so far has been pushed (a CLI run ends only after that)."""
-    deadline = time.monotonic() + timeout
-    while _outbox.unfinished_tasks and time.monotonic() < deadline:
-        time.sleep(0.01)
-    return not _outbox.unfinished_tasks
-
-
-def event_committed(event) -> None:
-    """Called on commit: the event exactly as a reader of the log will see it."""
-
-    def message():
-        # Through JSON, as the JSONField stored it, so the consumer's fold sees what a fold of the
-        # log sees (string keys, lists, no tuples).
-        return {
-            "type": "debate.event",
-            "seq": event.seq,
-            "kind": str(event.kind),
-            "payload": json.loads(json.dumps(event.payload)),
-        }
-
-    _later(group_name(event.debate_id), message)
+def progress_notice(*, debate_id, message_id: int, text: str) -> str:
+    """What the web processes are told of a streaming message's text so far (not an event: the feed
+    shows it only while the message is still streaming in its fold of the log, so a late one never
+    overwrites a finished message)."""
+    head = f"{debate_id} {message_id}"
+    return _fits(f"{head} {text}", head)
 
 
 def message_progress(*, debate_id, message_id: int, text: str) -> None:
-    """Push a streaming message's text so far (already saved on its Message row). Not an event:
-    the consumer shows it only while the message is still streaming (see DebateConsumer)."""
-    _later(group_name(debate_id), {"type": "debate.progress", "message_id": message_id, "text": text})
+    """Announce a streaming message's text so far that is already saved on its row (the writer
+    saves and announces in one statement: debates/services/messages.py, message_text_save)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_notify(%s, %s)",
+            [PROGRESS_CHANNEL, progress_notice(debate_id=debate_id, message_id=message_id, text=text)],
+        )
 
 
 def _send_now(group: str, message: dict) -> None:

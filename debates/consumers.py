@@ -1,19 +1,25 @@
-"""The live page's websocket: a snapshot on every (re)connect, then the debate's events, each
-folded into this socket's view of the debate and rendered with the page's own partials.
+"""The live page's websocket: a snapshot on every (re)connect, then the debate's events as the
+fragments the page itself renders.
 
-Reload mid-debate must show nothing missing and nothing twice. The consumer joins the debate's
-group *before* reading the snapshot, so no event committed after the snapshot can be missed; an
-event already in the snapshot may still arrive from the group (it was published while we read),
-and is dropped by its sequence number.
+The fold and the rendering are not done per socket: the process's feed (debates/event_feed.py)
+keeps one hub per debate, which hears each committed event from PostgreSQL, folds it once, renders
+its fragments once and hands them to every socket watching the debate here.
 
-Never silently stale: events carry consecutive sequence numbers, so an event that skips one means
-a push was lost on the way, and the socket resyncs (a fresh snapshot). A lost push that nothing
-follows (the debate's last event) is caught when the page reports in, every few seconds
+Reload mid-debate must show nothing missing and nothing twice. A socket joins its debate's hub
+*before* it is sent its snapshot, and the snapshot is rendered from the hub's own view, which
+holds every event the hub has handed out: events already in it are dropped by their sequence
+number, the rest follow in order.
+
+Never silently stale: the hub reads any event it was not told about from the log (a lost or
+oversized announcement, a broken listening connection), so its sockets get every event in order.
+Should a socket still see a number skipped, it is resynced from a fresh snapshot. A lost event
+that nothing follows (the debate's last) is caught when the page reports in, every few seconds
 (static/js/faultline.js): if the log holds an event this socket never got and that is too old to
-be still on its way, the page is sent a snapshot too.
+be still on its way, the hub reads the log.
 
-Streaming text (``debate.progress``) is not an event: it is shown only while this socket's view
-holds the message as still streaming, so a late one never overwrites a finished message.
+Streaming text is not an event: the hub shows it only while its view holds the message as still
+streaming, and a socket takes it only if it has been sent exactly the events that view has, so a
+late one never overwrites a finished message.
 
 Access is checked on connect, again whenever it may have changed (unsharing, logout) and at every
 report from the page; a socket that lost it is closed.
@@ -21,27 +27,22 @@ report from the page; a socket that lost it is closed.
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import threading
 import time
-from collections import OrderedDict
 from datetime import timedelta
 from urllib.parse import parse_qs
 
-from asgiref.sync import async_to_sync
-from channels.generic.websocket import WebsocketConsumer
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
-from debates import broadcast, fragments
+from debates import broadcast, event_feed, fragments
+from debates.event_feed import DebateHub
 from debates.models import Debate, Event
-from debates.payloads import parse_payload
 from debates.selectors import debate_visible_to
 from debates.services.lifecycle import debate_can_resume
-from debates.snapshot import debate_live_view
-from debates.state import DebateView, apply
 
 # Closing with a 4xxx code (rather than refusing the handshake, which browsers report as 1006)
 # stops the htmx ws extension from reconnecting over and over.
@@ -53,65 +54,46 @@ LOST_AFTER = timedelta(seconds=2)
 MIN_CHECK_INTERVAL = 1.0
 
 
-class _RenderedEvents:
-    """Each event's fragment, rendered once per process however many sockets watch the debate.
-
-    Every socket renders event n from its fold of events 1..n, so the fragment is the same for all
-    of them and can be shared. Sync consumers' handlers run one at a time on one thread; the lock
-    only keeps this honest if that ever changes."""
-
-    def __init__(self, size: int = 512) -> None:
-        self._size = size
-        self._items: OrderedDict[tuple[str, int], str] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get_or_render(self, view: DebateView, kind: str, payload) -> str:
-        key = (view.debate_id, view.last_seq)
-        with self._lock:
-            if key in self._items:
-                return self._items[key]
-        html = fragments.for_event(view, kind, payload)
-        with self._lock:
-            self._items[key] = html
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-        return html
-
-
-rendered_events = _RenderedEvents()
-
-
-class DebateConsumer(WebsocketConsumer):
+class DebateConsumer(AsyncWebsocketConsumer):
     debate_id = None
     share_token: str = ""
     groups_joined: tuple[str, ...] = ()
-    view: DebateView | None = None
+    hub: DebateHub | None = None
+    last_seq: int | None = None  # the last event this socket was sent; None until its snapshot is
     last_check: float = 0.0
 
-    def connect(self):
+    async def connect(self):
         self.debate_id = self.scope["url_route"]["kwargs"]["debate_id"]
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.share_token = (query.get("share") or [""])[0]
-        self.accept()
-        if not self._allowed():
-            self.close(code=CLOSE_FORBIDDEN)
+        await self.accept()
+        if not await self._allowed():
+            await self.close(code=CLOSE_FORBIDDEN)
             return
         user = self.scope["user"]
         self.groups_joined = (broadcast.group_name(self.debate_id),) + (
             (broadcast.user_group_name(user.pk),) if user.is_authenticated else ()
         )
         for group in self.groups_joined:
-            async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
-        self._send_snapshot()
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.hub = event_feed.feed().join(self.debate_id, self)
+        await self.resync()
 
-    def disconnect(self, code):
+    async def disconnect(self, code):
+        self._leave()
         for group in self.groups_joined:
-            async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
+            await self.channel_layer.group_discard(group, self.channel_name)
         self.groups_joined = ()
-        self.view = None
+
+    def _leave(self) -> None:
+        if self.hub is not None:
+            self.hub.feed.leave(self.hub, self)
+        self.hub = None
+        self.last_seq = None
 
     # ── what this socket may see ───────────────────────────────────────────────────────────
 
+    @database_sync_to_async
     def _allowed(self) -> bool:
         """Checked against the database, not the scope: the debate may have been unshared and the
         user's session logged out since the socket opened."""
@@ -125,73 +107,81 @@ class DebateConsumer(WebsocketConsumer):
             ) or AnonymousUser()
         return debate is not None and debate_visible_to(debate=debate, user=user, share_token=self.share_token)
 
-    def _revoke(self) -> None:
-        self.disconnect(CLOSE_FORBIDDEN)  # leave the groups now: nothing more is sent
-        self.close(code=CLOSE_FORBIDDEN)
+    async def _revoke(self) -> None:
+        await self.disconnect(CLOSE_FORBIDDEN)  # leave the hub and the groups now: nothing more is sent
+        await self.close(code=CLOSE_FORBIDDEN)
 
-    def debate_access_changed(self, event):
-        if self.view is not None and not self._allowed():
-            self._revoke()
+    async def debate_access_changed(self, event):
+        if self.hub is not None and not await self._allowed():
+            await self._revoke()
 
-    def session_ended(self, event):
+    async def session_ended(self, event):
         session = self.scope.get("session")
-        if self.view is None or session is None or event["session"] != broadcast.session_digest(session.session_key):
+        if self.hub is None or session is None or event["session"] != broadcast.session_digest(session.session_key):
             return  # another of the user's sessions: still logged in here
         # The session is being flushed as this arrives: watch on as nobody, which a share link
         # may still allow.
         self.scope["user"] = AnonymousUser()
-        if not self._allowed():
-            self._revoke()
+        if not await self._allowed():
+            await self._revoke()
 
-    # ── what it shows ──────────────────────────────────────────────────────────────────────
+    # ── what it shows (called by the hub) ─────────────────────────────────────────────────
 
-    def _send_snapshot(self) -> None:
-        debate = Debate.objects.get(pk=self.debate_id)
+    @database_sync_to_async
+    def _can_resume(self) -> bool:
         user = self.scope["user"]
-        is_owner = user.is_authenticated and debate.owner_id == user.pk
-        self.view = debate_live_view(debate_id=self.debate_id)
-        self.send(text_data=fragments.snapshot(self.view, can_resume=is_owner and debate_can_resume(debate=debate)))
+        debate = Debate.objects.get(pk=self.debate_id)
+        return user.is_authenticated and debate.owner_id == user.pk and debate_can_resume(debate=debate)
 
-    def debate_event(self, event):
-        if self.view is None:
+    async def resync(self) -> None:
+        """Send a snapshot of the hub's view: everything the hub has handed out so far."""
+        hub = self.hub
+        self.last_seq = None  # what arrives before the snapshot is in it
+        can_resume = await self._can_resume()
+        view = await hub.ready()
+        if self.hub is not hub:
+            return  # closed meanwhile
+        # No await between reading the view and taking its number: the hub cannot move on in between.
+        html = fragments.snapshot(view, can_resume=can_resume)
+        self.last_seq = view.last_seq
+        await self.send(text_data=html)
+
+    async def deliver_event(self, seq: int, html: str) -> None:
+        if self.last_seq is None or seq <= self.last_seq:
+            return  # its snapshot is still to come, or holds it already
+        if seq != self.last_seq + 1:
+            await self.resync()  # the hub skipped a number for this socket: the snapshot holds it
             return
-        seq = event["seq"]
-        if seq <= self.view.last_seq:
-            return  # already in the snapshot this client was sent
-        if seq != self.view.last_seq + 1:
-            self._send_snapshot()  # a push between the two was lost: the snapshot holds it, and this one
-            return
-        payload = parse_payload(event["kind"], event["payload"])  # typed once, for the fold and the fragment
-        apply(self.view, seq, event["kind"], payload)
-        self.send(text_data=rendered_events.get_or_render(self.view, event["kind"], payload))
+        self.last_seq = seq
+        await self.send(text_data=html)
 
-    def debate_progress(self, event):
-        message = self.view.message(event["message_id"]) if self.view is not None else None
-        if message is None or not message.streaming:
-            return  # not started here yet, or finished: the completed message carries the text
-        self.send(text_data=fragments.message(dataclasses.replace(message, text=event["text"]), oob=True))
+    async def deliver_progress(self, seq: int, html: str) -> None:
+        if self.last_seq == seq:  # this socket shows exactly the view the text was rendered in
+            await self.send(text_data=html)
 
-    def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data=None, bytes_data=None):
         """The page reports which event it shows, {"seq": n}, every few seconds: the moment to check
         that nothing was lost on the way here. Anything else is ignored."""
         try:
             int(json.loads(text_data or "")["seq"])
         except (ValueError, TypeError, KeyError):
             return
-        if self.view is None or time.monotonic() - self.last_check < MIN_CHECK_INTERVAL:
+        if self.last_seq is None or time.monotonic() - self.last_check < MIN_CHECK_INTERVAL:
             return
         self.last_check = time.monotonic()
-        if not self._allowed():
-            self._revoke()
+        if not await self._allowed():
+            await self._revoke()
             return
         # Compared with what this socket has sent, not with what the page has drawn so far: on an
         # open socket nothing sent is lost, and a page still working through a backlog of updates
         # must not be handed a snapshot on top of it.
-        first_missing = (
-            Event.objects.filter(debate_id=self.debate_id, seq__gt=self.view.last_seq)
-            .order_by("seq")
-            .values_list("created_at", flat=True)
-            .first()
-        )
-        if first_missing is not None and timezone.now() - first_missing > LOST_AFTER:
-            self._send_snapshot()
+        first_missing = await database_sync_to_async(
+            lambda seq: (
+                Event.objects.filter(debate_id=self.debate_id, seq__gt=seq)
+                .order_by("seq")
+                .values_list("created_at", flat=True)
+                .first()
+            )
+        )(self.last_seq)
+        if first_missing is not None and timezone.now() - first_missing > LOST_AFTER and self.hub is not None:
+            self.hub.catch_up(self)

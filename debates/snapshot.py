@@ -1,6 +1,7 @@
 """The live page's view of a debate at one instant: the folded event log plus the text so far of
-messages still streaming. The websocket consumer sends it on every (re)connect and the live page
-renders it on load."""
+messages still streaming. The live page renders it on load; each web process's feed reads it once
+per watched debate and keeps it up to date (debates/event_feed.py), and every socket that
+(re)connects is sent a snapshot of that view."""
 
 from __future__ import annotations
 

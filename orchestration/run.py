@@ -19,7 +19,6 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from debates import broadcast
 from debates.models import Debate
 from debates.payloads import DebateFailed, ModelWaiting
 from debates.services.events import event_append
@@ -83,14 +82,11 @@ def debate_run(*, debate_id) -> Debate:
     """Run (or resume) a debate to its end; raises DebateBusy if another orchestrator holds it."""
     with debate_lease(debate_id) as lease:
         requeue_marker_clear(debate_id=debate_id)
-        try:
-            debate = Debate.objects.get(pk=debate_id)
-            if debate.status in (Debate.Status.COMPLETED, Debate.Status.STOPPED):
-                return debate
-            if _recovery_allowed(debate):
-                _run_with_patience(debate, lease)
-        finally:
-            broadcast.drain()
+        debate = Debate.objects.get(pk=debate_id)
+        if debate.status in (Debate.Status.COMPLETED, Debate.Status.STOPPED):
+            return debate
+        if _recovery_allowed(debate):
+            _run_with_patience(debate, lease)
         debate.refresh_from_db()
         return debate
 

@@ -16,8 +16,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from debates import broadcast
 from debates.models import Message
+from debates.services.messages import message_text_save
 from debates.turns import TURN_KINDS
 from orchestration.prompts import PASS_WORD
 
@@ -285,6 +285,5 @@ class StreamingTurn:
 
     def _push(self, visible: str) -> None:
         message = self.ensure_message()
-        Message.objects.filter(pk=message.pk).update(text=visible)
-        broadcast.message_progress(debate_id=message.debate_id, message_id=message.id, text=visible)
+        message_text_save(message=message, text=visible)
         self.pushed = visible

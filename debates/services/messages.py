@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import connection, transaction
 
+from debates import broadcast
 from debates.models import Debate, Message
 from debates.payloads import MessageCompleted, MessageStarted, Totals, TurnPassed
 from debates.services.events import event_append
@@ -44,6 +45,22 @@ def message_finish(*, message: Message, text: str) -> None:
         event_append(
             debate_id=message.debate_id,
             payload=MessageCompleted(message_id=message.id, text=text, totals=debate_totals(message.debate_id)),
+        )
+
+
+def message_text_save(*, message: Message, text: str) -> None:
+    """Save a streaming message's text so far and announce it to the live pages, in one statement
+    (not an event: the completion carries the final text)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH saved AS (UPDATE {Message._meta.db_table} SET text = %s WHERE id = %s RETURNING id) "
+            "SELECT pg_notify(%s, %s) FROM saved",
+            [
+                text,
+                message.id,
+                broadcast.PROGRESS_CHANNEL,
+                broadcast.progress_notice(debate_id=message.debate_id, message_id=message.id, text=text),
+            ],
         )
 
 

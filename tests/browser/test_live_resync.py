@@ -12,14 +12,24 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def drop_pushes(monkeypatch, seqs: set[int]) -> None:
     """Lose the pushes of these events between the database and the page."""
-    real = broadcast.event_committed
-    monkeypatch.setattr(broadcast, "event_committed", lambda event: None if event.seq in seqs else real(event))
+    real = broadcast.event_notice
+    monkeypatch.setattr(broadcast, "event_notice", lambda event: None if event.seq in seqs else real(event))
+
+
+# The chat log as the server rendered the page is marked; the socket's snapshot replaces it.
+MARK_PAGE_LOG = """document.addEventListener("DOMContentLoaded", () => {
+  const log = document.getElementById("chat-log");
+  if (log) log.dataset.fromPage = "yes";
+});"""
 
 
 def open_live_page(page, live_server_url, debate) -> None:
     log_in(page, live_server_url, "alice")
+    page.add_init_script(MARK_PAGE_LOG)
     page.goto(f"{live_server_url}/debates/{debate.id}/")
     page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
+    # The snapshot is in: what the test writes from now on reaches the page as live updates.
+    page.wait_for_function("() => !document.getElementById('chat-log').dataset.fromPage")
     page.evaluate("window.__notReloaded = true")
 
 

@@ -1,19 +1,21 @@
-"""The live page's websocket, through the real ASGI stack (origin check, session auth, routing)
-and the real Redis channel layer."""
+"""The live page's websocket, through the real ASGI stack (origin check, session auth, routing),
+the real PostgreSQL announcements (LISTEN/NOTIFY) and the real Redis channel layer."""
 
 import asyncio
 import re
+from types import SimpleNamespace
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
-from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from debates import broadcast, consumers
+from debates import broadcast, consumers, event_feed
 from debates.models import Debate
 from debates.services.lifecycle import debate_share, debate_unshare
+from debates.services.messages import message_text_save
 from faultline.asgi import application
 from tests.debates.log_builder import DebateLog
 
@@ -68,9 +70,11 @@ def test_it_sends_a_snapshot_on_connect(owner_client, debate, personas):
     assert message_ids(snapshot) == [f"msg-{streaming.id - 1}", f"msg-{streaming.id}"]
 
 
-def publish(debate, message: dict) -> None:
-    """Straight onto the debate's group, as a worker's pusher would."""
-    async_to_sync(get_channel_layer().group_send)(broadcast.group_name(debate.id), message)
+def announce(debate, *, seq: int, kind: str, payload: dict) -> None:
+    """Straight to the web processes, as an event's writer does (committed at once)."""
+    notice = broadcast.event_notice(SimpleNamespace(debate_id=debate.id, seq=seq, kind=kind, payload=payload))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", [broadcast.EVENTS_CHANNEL, notice])
 
 
 def test_it_forwards_new_events_and_drops_those_in_the_snapshot(owner_client, debate, personas):
@@ -83,14 +87,8 @@ def test_it_forwards_new_events_and_drops_those_in_the_snapshot(owner_client, de
         ws = communicator(debate, client=owner_client)
         assert (await ws.connect(timeout=TIMEOUT))[0]
         await ws.receive_from(timeout=TIMEOUT)
-        await sync_to_async(publish)(
-            debate,
-            {
-                "type": "debate.event",
-                "seq": snapshot_seq,
-                "kind": "turn_passed",
-                "payload": {"persona_name": "already shown"},
-            },
+        await sync_to_async(announce)(
+            debate, seq=snapshot_seq, kind="turn_passed", payload={"persona_name": "already shown"}
         )
         await sync_to_async(broadcast.message_progress)(
             debate_id=debate.id, message_id=streaming.id, text="Streaming so far"
@@ -108,15 +106,34 @@ def test_it_forwards_new_events_and_drops_those_in_the_snapshot(owner_client, de
     assert "After connecting." in completed
 
 
+def test_text_too_long_to_announce_is_read_from_the_database(owner_client, debate, personas):
+    log = DebateLog(debate).start()
+    message = log.begin(personas[0])
+    long_text = "Gold " * (broadcast.MAX_NOTIFY_BYTES // 5 + 10)  # past what a notification may carry
+
+    async def scenario():
+        ws = communicator(debate, client=owner_client)
+        assert (await ws.connect(timeout=TIMEOUT))[0]
+        await ws.receive_from(timeout=TIMEOUT)
+        await sync_to_async(message_text_save)(message=message, text=long_text)
+        progress = await ws.receive_from(timeout=TIMEOUT)
+        await sync_to_async(log.finish)(message, long_text + "and the end.")
+        completed = await ws.receive_from(timeout=TIMEOUT)
+        await ws.disconnect()
+        return progress, completed
+
+    progress, completed = run(scenario)
+    assert long_text.strip() in progress and "and the end." not in progress
+    assert long_text + "and the end." in completed
+
+
 def drop_pushes(monkeypatch, seqs: set[int]) -> None:
     """Lose the pushes of these events on the way (they are committed all the same)."""
-    real = broadcast.event_committed
-    monkeypatch.setattr(broadcast, "event_committed", lambda event: None if event.seq in seqs else real(event))
+    real = broadcast.event_notice
+    monkeypatch.setattr(broadcast, "event_notice", lambda event: None if event.seq in seqs else real(event))
 
 
-def test_a_gap_in_sequence_numbers_resyncs_the_socket_with_a_fresh_snapshot(
-    owner_client, debate, personas, monkeypatch
-):
+def test_a_lost_event_is_read_from_the_log_when_the_next_one_shows_the_gap(owner_client, debate, personas, monkeypatch):
     log = DebateLog(debate).start()
     lost = debate.events.count() + 2  # the completion of the next message
 
@@ -128,18 +145,38 @@ def test_a_gap_in_sequence_numbers_resyncs_the_socket_with_a_fresh_snapshot(
         await sync_to_async(log.say)(personas[0], "Lost on the way.")
         started = await ws.receive_from(timeout=TIMEOUT)
         following = await sync_to_async(log.begin)(personas[1])
-        resync = await ws.receive_from(timeout=TIMEOUT)
+        repaired, following_started = [await ws.receive_from(timeout=TIMEOUT) for _ in range(2)]
         await sync_to_async(log.finish)(following, "Said after the loss.")
         after = await ws.receive_from(timeout=TIMEOUT)  # and on as usual
         assert await ws.receive_nothing(timeout=0.5)
         await ws.disconnect()
-        return started, resync, after
+        return started, repaired, following_started, after, following
 
-    started, resync, after = run(scenario)
+    started, repaired, following_started, after, following = run(scenario)
     assert "Lost on the way." not in started
-    assert 'id="chat-log"' in resync and "Lost on the way." in resync  # the whole log, redrawn
-    assert f'data-seq="{lost + 1}"' in resync
+    assert "Lost on the way." in repaired and f'data-seq="{lost}"' in repaired  # in order, from the log
+    assert f"msg-{following.id}" in following_started and f'data-seq="{lost + 1}"' in following_started
     assert "Said after the loss." in after
+
+
+def test_a_socket_that_skips_a_number_is_resynced_with_a_fresh_snapshot(owner_client, debate, personas):
+    log = DebateLog(debate).start()
+    log.say(personas[0], "Shown before.")
+
+    async def scenario():
+        ws = communicator(debate, client=owner_client)
+        assert (await ws.connect(timeout=TIMEOUT))[0]
+        snapshot = await ws.receive_from(timeout=TIMEOUT)
+        hub = event_feed.feed().hubs[str(debate.id)]
+        (socket,) = hub.sockets
+        await socket.deliver_event(socket.last_seq + 2, "<p>two ahead</p>")  # as if one was never handed out
+        resync = await ws.receive_from(timeout=TIMEOUT)
+        await ws.disconnect()
+        return snapshot, resync
+
+    snapshot, resync = run(scenario)
+    assert "two ahead" not in resync
+    assert 'id="chat-log"' in resync and "Shown before." in resync
 
 
 def test_a_lost_last_event_is_resent_once_the_page_reports_it_is_behind(owner_client, debate, personas, monkeypatch):
@@ -209,10 +246,10 @@ def test_a_late_streaming_update_never_overwrites_a_finished_message(owner_clien
 def test_an_event_committed_while_the_snapshot_is_read_arrives_exactly_once(
     owner_client, debate, personas, monkeypatch
 ):
-    """The consumer joins the group before reading the snapshot: an event committed in between is
-    in the snapshot and its broadcast is dropped; one committed just after is forwarded once."""
+    """The debate's hub listens before reading its view: an event committed before the read is in
+    the snapshot and its announcement is dropped; one committed just after is forwarded once."""
     log = DebateLog(debate).start()
-    real_live_view = consumers.debate_live_view
+    real_live_view = event_feed.debate_live_view
     said = {}
 
     def racing_live_view(*, debate_id):
@@ -221,23 +258,52 @@ def test_an_event_committed_while_the_snapshot_is_read_arrives_exactly_once(
         said["after"] = log.say(personas[1], "Committed after the snapshot read.")
         return view
 
-    monkeypatch.setattr(consumers, "debate_live_view", racing_live_view)
+    monkeypatch.setattr(event_feed, "debate_live_view", racing_live_view)
 
     async def scenario():
         ws = communicator(debate, client=owner_client)
         assert (await ws.connect(timeout=TIMEOUT))[0]
-        received = [await ws.receive_from(timeout=TIMEOUT) for _ in range(3)]  # snapshot, started, completed
-        assert await ws.receive_nothing(timeout=1)
+        received = [await ws.receive_from(timeout=TIMEOUT)]
+        while not await ws.receive_nothing(timeout=1):
+            received.append(await ws.receive_from(timeout=TIMEOUT))
         await ws.disconnect()
         return received
 
-    snapshot, started, completed = run(scenario)
-    page = "".join([snapshot, started, completed])
+    snapshot, *updates = run(scenario)
+    page = "".join([snapshot, *updates])
     assert page.count("Committed before the snapshot read.") == 1
     assert page.count("Committed after the snapshot read.") == 1
     assert "Committed before the snapshot read." in snapshot
-    assert message_ids(snapshot) == [f"msg-{said['inside'].id}"]
-    assert message_ids(started) == [f"msg-{said['after'].id}"]
+    # The second message is in the snapshot or follows it (started, completed), never both.
+    assert list(dict.fromkeys(message_ids(page))) == [f"msg-{said['inside'].id}", f"msg-{said['after'].id}"]
+    last_seq = debate.events.count()
+    assert f'data-seq="{last_seq}"' in (updates or [snapshot])[-1]
+
+
+def test_what_is_committed_while_the_feed_reconnects_to_the_database_still_arrives(owner_client, debate, personas):
+    log = DebateLog(debate).start()
+
+    def cut_the_listening_connection() -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE %s AND pid <> pg_backend_pid()",
+                [f"LISTEN {broadcast.PROGRESS_CHANNEL}"],
+            )
+            return [row[0] for row in cursor.fetchall()] == [True]
+
+    async def scenario():
+        ws = communicator(debate, client=owner_client)
+        assert (await ws.connect(timeout=TIMEOUT))[0]
+        await ws.receive_from(timeout=TIMEOUT)
+        assert await sync_to_async(cut_the_listening_connection)()
+        said = await sync_to_async(log.say)(personas[0], "Said while nobody listened.")
+        received = [await ws.receive_from(timeout=TIMEOUT) for _ in range(2)]  # started, completed
+        await ws.disconnect()
+        return said, received
+
+    said, (started, completed) = run(scenario)
+    assert message_ids(started) == [f"msg-{said.id}"]
+    assert "Said while nobody listened." in completed
 
 
 def test_each_reconnect_gets_a_fresh_snapshot(owner_client, debate, personas):

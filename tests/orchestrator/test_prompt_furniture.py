@@ -8,7 +8,7 @@ from debates.selectors import debate_view
 from faultline.llm.fake_messages_api import Reply
 from orchestration.run import debate_run
 from orchestration.voice import context_lines, strip_furniture
-from tests.support.group_recorder import GroupRecorder
+from tests.support.announcement_recorder import AnnouncementRecorder
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,7 +45,7 @@ def test_turns_that_echo_their_prompt_reach_the_page_and_the_record_without_it(s
     api.responder = echoing
     debate = new_debate(max_turns=9)
 
-    with GroupRecorder(debate.id) as recorder:
+    with AnnouncementRecorder(debate.id) as recorder:
         debate_run(debate_id=debate.id)
 
     texts = list(Message.objects.filter(debate=debate).values_list("text", flat=True))

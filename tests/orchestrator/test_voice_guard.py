@@ -7,7 +7,7 @@ from debates.turns import turn_kind
 from faultline.llm.fake_messages_api import Reply
 from faultline.llm.models import ModelCall
 from orchestration.run import debate_run
-from tests.support.group_recorder import GroupRecorder
+from tests.support.announcement_recorder import AnnouncementRecorder
 from tests.support.scripted_debate import FORBIDDEN_SAMPLE
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -17,7 +17,7 @@ def test_forbidden_phrases_never_reach_the_page(scripted_api, new_debate):
     _, script = scripted_api(dispute="none", forbidden_first_attempt=True, chunk_size=4)
     debate = new_debate(max_turns=6)
 
-    with GroupRecorder(debate.id) as recorder:
+    with AnnouncementRecorder(debate.id) as recorder:
         debate_run(debate_id=debate.id)
 
     assert recorder.messages, "nothing was pushed to the page"
@@ -54,7 +54,7 @@ def test_a_rambling_model_is_stopped_at_the_turns_length_and_its_repeats_never_s
     )
     debate = new_debate(max_turns=3)
 
-    with GroupRecorder(debate.id) as recorder:
+    with AnnouncementRecorder(debate.id) as recorder:
         debate_run(debate_id=debate.id)
 
     messages = list(Message.objects.filter(debate=debate))
