@@ -8,6 +8,7 @@ class Debate(models.Model):
     class Mode(models.TextChoices):
         DIALOGUE = "dialogue", "Dialogue with crux rooms"
         GRAPH = "graph", "Argumentation graph"
+        ANALYST_CRITIC = "analyst_critic", "Analyst vs Critic"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting for a worker"
@@ -158,6 +159,9 @@ class Message(models.Model):
         CLOSING = "closing"
         ENTRY = "entry"  # crux room entry statement
         EXCHANGE = "exchange"  # crux room free exchange
+        ANALYSIS = "analysis"  # Analyst/Critic mode: the Analyst's answer
+        CRITIQUE = "critique"  # Analyst/Critic mode: the Critic's evaluation
+        SYNTHESIS = "synthesis"  # Analyst/Critic mode: the final balanced answer
 
     class Status(models.TextChoices):
         STREAMING = "streaming"

@@ -31,6 +31,7 @@ class EventKind(enum.StrEnum):
     MODEL_WAITING = "model_waiting"  # the model is unavailable; the run waits it out, then resumes
     GRAPH_UPDATED = "graph_updated"  # graph mode: the argument map after a crystallization
     MEMORY_RECALLED = "memory_recalled"  # before the first turn: what the owner's earlier debates left
+    ROUND_SCORED = "round_scored"  # Analyst/Critic mode: the Critic's assessment and the consensus score
 
 
 class _Shape(BaseModel):
@@ -227,6 +228,33 @@ class MemoryRecalled(Payload):
     facts: int = 0
     insights: int = 0
     persona_memories: int = 0
+
+
+class LedgerPoint(_Shape):
+    """One point of the Analyst/Critic point ledger, as it stands after a round."""
+
+    text: str
+    status: str  # agreed | contested | unverifiable
+    note: str = ""  # the Critic's reasoning (agreed) or counter-argument (contested)
+    first_round: int
+    last_round: int
+
+
+class RoundScored(Payload):
+    """Analyst/Critic mode: one round's agreement assessment folded into the point ledger, and the
+    consensus score it gives. ``assessed`` is False when the Critic's assessment was unusable even
+    after a repair (the ledger and score are then last round's)."""
+
+    event_kind = EventKind.ROUND_SCORED
+    round: int
+    score: float
+    consensus: bool = False
+    assessed: bool = True
+    level: str = ""  # the Critic's overall agreement: strong | moderate | weak
+    agreed: int = 0
+    contested: int = 0
+    unverifiable: int = 0
+    points: list[LedgerPoint] = []
 
 
 PAYLOADS: dict[str, type[Payload]] = {cls.event_kind.value: cls for cls in Payload.__subclasses__()}

@@ -84,6 +84,28 @@ _ROWS = [
         "where the two of you really differ; concede what is right.",
         room=True,
     ),
+    # Analyst/Critic mode (orchestration/modes/analyst_critic.py): longer, structured answers.
+    TurnKind(
+        Message.Kind.ANALYSIS,
+        "Analyst",
+        900,
+        14,
+        "Answer the question as the Analyst: a clear, reasoned answer in numbered points.",
+    ),
+    TurnKind(
+        Message.Kind.CRITIQUE,
+        "Critic",
+        800,
+        12,
+        "Evaluate the Analyst's answer as the Critic: what holds, what does not and why, what cannot be verified.",
+    ),
+    TurnKind(
+        Message.Kind.SYNTHESIS,
+        "Synthesis",
+        1400,
+        20,
+        "Write the final, balanced answer from the debate and every agreed point.",
+    ),
 ]
 TURN_KINDS: dict[str, TurnKind] = {row.kind.value: row for row in _ROWS}
 assert set(TURN_KINDS) == set(Message.Kind.values), "every Message.Kind needs a row in TURN_KINDS"

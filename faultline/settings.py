@@ -186,18 +186,26 @@ FAULTLINE_MODELS = {
         "extraction": "claude-haiku-5-5",
         "judging": "claude-haiku-5-5",
         "synthesis": "claude-sonnet-5-5",
+        # Analyst/Critic mode: two different models really argue.
+        "analyst": "claude-sonnet-5-5",
+        "critic": "claude-opus-5-1",
     },
     "local": {
         "persona": "SmolLM2-135M-Instruct",
         "extraction": "SmolLM2-135M-Instruct",
         "judging": "SmolLM2-135M-Instruct",
         "synthesis": "SmolLM2-135M-Instruct",
+        "analyst": "SmolLM2-135M-Instruct",
+        "critic": "SmolLM2-135M-Instruct",
     },
 }
-for _role in ("persona", "extraction", "judging", "synthesis"):
+for _role in ("persona", "extraction", "judging", "synthesis", "analyst", "critic"):
     _override = env.str(f"FAULTLINE_MODEL_{_role.upper()}", default="")
     if _override:
         FAULTLINE_MODELS[FAULTLINE_LLM][_role] = _override
+
+# Analyst/Critic mode: rounds before the synthesis is written without consensus.
+FAULTLINE_ANALYST_MAX_ROUNDS = env.int("FAULTLINE_ANALYST_MAX_ROUNDS", default=5)
 
 LOCAL_MODEL_THREADS = env.int("LOCAL_MODEL_THREADS", default=2)
 LOCAL_MODEL_CONTEXT = env.int("LOCAL_MODEL_CONTEXT", default=8192)

@@ -25,6 +25,7 @@ from debates.services.events import event_append
 from debates.services.leases import DebateBusy, LeaseLost, debate_is_being_run, debate_lease
 from faultline.llm.types import ModelError, ModelUnavailable
 from orchestration.loop import DebateRun, RunCancelled
+from orchestration.modes.analyst_critic import AnalystCriticMode
 from orchestration.modes.dialogue import DialogueMode
 from orchestration.modes.graph import GraphMode
 from orchestration.patience import model_wait_delays
@@ -32,7 +33,11 @@ from orchestration.recovery import requeue_marker_clear
 
 logger = logging.getLogger(__name__)
 
-MODES = {Debate.Mode.DIALOGUE: DialogueMode, Debate.Mode.GRAPH: GraphMode}
+MODES = {
+    Debate.Mode.DIALOGUE: DialogueMode,
+    Debate.Mode.GRAPH: GraphMode,
+    Debate.Mode.ANALYST_CRITIC: AnalystCriticMode,
+}
 
 __all__ = ["DebateBusy", "debate_fail", "debate_is_being_run", "debate_run"]
 

@@ -60,8 +60,13 @@ def speak(
     interrupted: Message | None = None,
     allow_pass: bool = False,
     cancelled: threading.Event | None = None,
+    role: Role = Role.PERSONA,
+    system_prefix: str | None = None,
 ) -> Message | None:
     """Stream one turn to the page and persist it. Returns None when the persona passed.
+
+    ``role`` picks the model (the Analyst/Critic mode's roles have their own); ``system_prefix``
+    replaces the persona's contract where a mode gives the speaker a role of its own.
 
     If ``cancelled`` is set while it streams, generation stops and RunCancelled is raised: the
     unfinished message stays ``streaming`` for the next run to say again."""
@@ -71,7 +76,7 @@ def speak(
     echoes = context_lines(context)
     row = turn_kind(kind)
     prompt = Prompt(
-        system_prefix=_system_prefix(debate, persona),
+        system_prefix=system_prefix if system_prefix is not None else _system_prefix(debate, persona),
         messages=[{"role": "user", "content": context}],
         max_tokens=row.max_tokens,
     )
@@ -99,7 +104,7 @@ def speak(
         """What of a reply reaches the page: no name prefix, no prompt furniture, its kind's length."""
         return shape_turn(strip_furniture(tidy(reply.text, persona.name), names, echoes=echoes), limit)
 
-    text = spoken(gateway.stream(role=Role.PERSONA, prompt=prompt, on_text=stream, tag=tag))
+    text = spoken(gateway.stream(role=role, prompt=prompt, on_text=stream, tag=tag))
 
     if find_forbidden(text, forbidden):
         stream.reset()
@@ -110,7 +115,7 @@ def speak(
             messages=prompt.messages,
             max_tokens=prompt.max_tokens,
         )
-        text = spoken(gateway.stream(role=Role.PERSONA, prompt=retry, on_text=stream, tag=tag))
+        text = spoken(gateway.stream(role=role, prompt=retry, on_text=stream, tag=tag))
         if find_forbidden(text, forbidden):
             text = remove_forbidden(text, forbidden)
 

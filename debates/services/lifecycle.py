@@ -53,6 +53,8 @@ def debate_create(
 
     from debates.services.context import context_fields
 
+    if mode == Debate.Mode.ANALYST_CRITIC and not max_turns:
+        max_turns = settings.FAULTLINE_ANALYST_MAX_ROUNDS  # this mode's turn budget is its rounds
     with transaction.atomic():
         debate = Debate.objects.create(
             **context_fields(owner=owner, target=context),

@@ -14,6 +14,8 @@ class Role(enum.StrEnum):
     EXTRACTION = "extraction"  # cheap structured reads of what was said
     JUDGING = "judging"  # yes/no checks such as "has the crux surfaced?"
     SYNTHESIS = "synthesis"  # cards and summaries that need a stronger model
+    ANALYST = "analyst"  # Analyst/Critic mode: the Analyst's answers (streamed)
+    CRITIC = "critic"  # Analyst/Critic mode: the Critic's evaluations and agreement assessments
 
 
 @dataclass(frozen=True)

@@ -5,16 +5,19 @@ from __future__ import annotations
 from contextlib import ExitStack
 from pathlib import Path
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 
 from debates.models import Debate, Message
+from debates.payloads import EventKind, parse_payload
 from debates.services.lifecycle import debate_can_resume, debate_create
 from debates.services.notes import debate_note_save
 from faultline.llm import gateway
 from orchestration.run import DebateBusy, debate_run
 from personas.models import Deck, Persona
+from personas.services import role_personas
 from projects.cli import cli_user
 from projects.models import Repository
 from projects.services import project_get_or_create, repository_attach
@@ -30,9 +33,21 @@ class Command(BaseCommand):
         parser.add_argument("--max-turns", type=int, default=None, help="Dialogue turns (default: 12)")
         parser.add_argument(
             "--mode",
-            choices=Debate.Mode.values,
+            choices=[*Debate.Mode.values, *(mode.replace("_", "-") for mode in Debate.Mode.values if "_" in mode)],
             default=Debate.Mode.DIALOGUE.value,
-            help="dialogue (crux rooms and cards) or graph (an argument map, Dung semantics)",
+            help="dialogue (crux rooms and cards), graph (an argument map, Dung semantics) or analyst-critic "
+            "(two models argue to a consensus score, then a synthesis)",
+        )
+        parser.add_argument(
+            "--max-rounds",
+            type=int,
+            default=None,
+            help="analyst-critic: rounds before the synthesis without consensus (default: FAULTLINE_ANALYST_MAX_ROUNDS)",
+        )
+        parser.add_argument(
+            "--auto-continue",
+            action="store_true",
+            help="analyst-critic: run every round without pausing (the CLI never pauses; accepted for clarity)",
         )
         parser.add_argument("--trace", help="Write one JSON line per model call (full prompt, tokens) to this file")
         parser.add_argument(
@@ -48,6 +63,7 @@ class Command(BaseCommand):
         parser.add_argument("--user", help="Whose project (default: your login name; created if it does not exist)")
 
     def handle(self, *args, **options):
+        options["mode"] = options["mode"].replace("-", "_")
         with ExitStack() as stack:
             if options["trace"]:
                 try:
@@ -122,6 +138,8 @@ class Command(BaseCommand):
         self.stdout.write(f"Note {note.pk} saved to project '{project.name}'")
 
     def _created(self, options) -> Debate:
+        if options["mode"] == Debate.Mode.ANALYST_CRITIC and not options["personas"]:
+            options["personas"] = ",".join(role_personas())
         if not options["personas"] or not options["topic"]:
             raise CommandError('give --personas A,B[,C...] and --topic "..." (or --resume DEBATE_ID)')
         owner, context = self._context(options)
@@ -149,7 +167,7 @@ class Command(BaseCommand):
                 topic=options["topic"],
                 personas=personas,
                 deck=deck,
-                max_turns=options["max_turns"] or 12,
+                max_turns=self._budget(options),
                 length=Debate.Length.SHORT,
                 mode=options["mode"],
             )
@@ -157,6 +175,12 @@ class Command(BaseCommand):
             raise CommandError(
                 "; ".join(message for messages in exc.message_dict.values() for message in messages)
             ) from exc
+
+    @staticmethod
+    def _budget(options) -> int:
+        if options["mode"] == Debate.Mode.ANALYST_CRITIC:  # this mode's budget is its rounds
+            return options["max_rounds"] or settings.FAULTLINE_ANALYST_MAX_ROUNDS
+        return options["max_turns"] or 12
 
     def _resumed(self, debate_id: str) -> Debate:
         try:
@@ -187,6 +211,9 @@ class Command(BaseCommand):
                         f"(would change mind if: {position['falsifier']})"
                     )
                 write(f"    diagnosis: {card.diagnosis}")
+        if debate.mode == Debate.Mode.ANALYST_CRITIC:
+            self._print_analyst_critic(debate)
+            return
         if debate.results:
             write(f"\nRegime: {debate.results.get('regime')}")
             if basis := debate.results.get("regime_basis"):
@@ -194,6 +221,23 @@ class Command(BaseCommand):
             if graph := debate.results.get("graph"):
                 self._print_graph(graph)
         write(f"Status: {debate.status}")
+
+    def _print_analyst_critic(self, debate: Debate) -> None:
+        write = self.stdout.write
+        for event in debate.events.filter(kind=EventKind.ROUND_SCORED).order_by("seq"):
+            scored = parse_payload(event.kind, event.payload)
+            note = "" if scored.assessed else " (assessment skipped)"
+            write(
+                f"Round {scored.round}: consensus score {scored.score:.0f}% — {scored.agreed} agreed, "
+                f"{scored.contested} contested, {scored.unverifiable} unverifiable{note}"
+            )
+        results = debate.results or {}
+        for label, key in (("AGREED", "agreed"), ("CONTESTED", "contested"), ("UNVERIFIABLE", "unverifiable")):
+            for point in results.get(key, []):
+                write(f"  {label}: {point}")
+        write(f"Status: {debate.status}")
+        if results:
+            write(f"Final consensus score: {results.get('score', 0):.0f}% (status: {results.get('status')})")
 
     def _print_graph(self, graph: dict) -> None:
         write = self.stdout.write

@@ -1,0 +1,261 @@
+"""The Analyst/Critic mode (seeds/dual-ai-debate.md, Proflow): two roles, each on its own model,
+argue in rounds until they agree or the rounds run out, then a synthesis writes the answer.
+
+Each round the Analyst answers (from round 2 refining on the Critic's last evaluation), the Critic
+evaluates, and an agreement assessment is read from the Critic as structured output (its model,
+repaired once, skipped when still unusable: the debate goes on). The assessment is folded into a
+point ledger (orchestration/consensus.py) and the round's score is persisted as an event before it
+is pushed. Consensus (score >= 85, nothing contested open) or the last round ends the rounds; the
+synthesis is streamed as a message. Seat 0 plays the Analyst, seat 1 the Critic; their personas'
+worldviews only colour the roles.
+
+Every step is read back from the log, so a run that follows a dead one carries on at the round,
+and the turn, where it stopped.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from django.conf import settings
+from django.db import transaction
+
+from debates import payloads as p
+from debates.models import Event, Message
+from debates.services.context import with_context
+from debates.services.events import event_append
+from debates.state import EventKind
+from faultline.llm import gateway
+from faultline.llm.types import CallTag, Prompt, Role
+from orchestration.consensus import AGREED, CONTESTED, UNVERIFIABLE, PointLedger
+from orchestration.modes.base import Mode
+from orchestration.schemas import AgreementAssessment
+from orchestration.speaking import Speaker, speak
+
+logger = logging.getLogger(__name__)
+
+SUMMARISE_AFTER = 8  # messages: past this, older ones are condensed
+KEEP_IN_FULL = 6  # the most recent messages always given word for word
+SUMMARY_LIMIT_CHARS = 4_000
+
+ANALYST_SYSTEM = """You are the Analyst in a two-role debate with a Critic. You answer the question
+as well as it can be answered: concrete, reasoned, in short numbered points, each one a claim the
+Critic can accept or reject. When the Critic has evaluated your answer, refine it: keep what was
+agreed, fix what was rightly contested, defend with reasons what you still hold, and drop what
+cannot be supported. Plain text, no preamble."""
+
+CRITIC_SYSTEM = """You are the Critic in a two-role debate with an Analyst. You evaluate the Analyst's
+latest answer honestly: say which points hold and why, which do not and your counter-argument, and
+which cannot be verified. Agree when a point is right; do not invent disagreement. Plain text, no
+preamble."""
+
+ASSESSOR_SYSTEM = """You turn a Critic's evaluation into its agreement assessment: every point of the
+Analyst's answer the Critic accepts (with the reasoning), rejects (with the counter-argument), or
+finds unverifiable, and the overall agreement (strong, moderate or weak). When a point is one the
+ledger already holds, use the ledger's wording for it."""
+
+SYNTHESIS_SYSTEM = """You write the final answer of a debate between an Analyst and a Critic: one
+balanced answer to the question that builds on every agreed point, says plainly what is still
+contested and why, and notes what could not be verified. Plain text, no preamble."""
+
+ROLE_NAMES = {Message.Kind.ANALYSIS: "Analyst", Message.Kind.CRITIQUE: "Critic", Message.Kind.SYNTHESIS: "Synthesis"}
+
+
+class AnalystCriticMode(Mode):
+    name = "analyst_critic"
+
+    def __init__(self, run) -> None:
+        super().__init__(run)
+        if len(run.speakers) < 2:
+            raise ValueError("an Analyst/Critic debate needs two participants (Analyst, Critic)")
+        self.analyst, self.critic = run.speakers[0], run.speakers[1]
+        self.max_rounds = max(1, run.debate.max_turns or settings.FAULTLINE_ANALYST_MAX_ROUNDS)
+        last = self._last_scored()
+        self.ledger = PointLedger.from_dicts([point.model_dump() for point in last.points]) if last else PointLedger()
+        self.rounds_done = last.round if last else 0
+        self.reached_consensus = bool(last and last.consensus)
+
+    def phases(self):
+        return [self._rounds, self._synthesis]
+
+    # ── rounds ────────────────────────────────────────────────────────────────────────────────
+
+    def _rounds(self) -> None:
+        while not self.reached_consensus and self.rounds_done < self.max_rounds:
+            number = self.rounds_done + 1
+            self.run.phase("round", number - 1)
+            self._turn(self.analyst, Message.Kind.ANALYSIS, 2 * number - 1, Role.ANALYST, ANALYST_SYSTEM, number)
+            self._turn(self.critic, Message.Kind.CRITIQUE, 2 * number, Role.CRITIC, CRITIC_SYSTEM, number)
+            self._score(number)
+
+    def _turn(self, speaker: Speaker, kind: str, turn: int, role: Role, system: str, number: int) -> Message:
+        existing = self.run.main_messages().filter(turn=turn).first()
+        if existing is not None and existing.status == Message.Status.COMPLETE:
+            return existing
+        self.run.check_stop()
+        return speak(
+            debate=self.run.debate,
+            speaker=speaker,
+            kind=kind,
+            turn=turn,
+            context=self._instruction(kind, number),
+            phase=f"{self.name}_{kind}",
+            aspect_index=number - 1,
+            interrupted=existing,
+            cancelled=self.run.lanes.cancelled,
+            role=role,
+            system_prefix=self._system(system, speaker),
+        )
+
+    def _system(self, system: str, speaker: Speaker) -> str:
+        worldview = (speaker.persona.personality or "").strip()
+        colour = f"\n\nYour worldview ({speaker.name}) may colour your view: {worldview}" if worldview else ""
+        return with_context(system + colour, self.run.debate)
+
+    def _instruction(self, kind: str, number: int) -> str:
+        question = f"Question: {self.run.debate.topic}"
+        if kind == Message.Kind.ANALYSIS and number == 1:
+            return f"{question}\n\nRound 1. Give your answer as the Analyst."
+        parts = [question, self.transcript(), self._ledger_section()]
+        if kind == Message.Kind.ANALYSIS:
+            parts.append(
+                f"Round {number}. Refine your answer on the Critic's latest evaluation: keep what was agreed, "
+                "fix or defend what is contested."
+            )
+        elif kind == Message.Kind.CRITIQUE:
+            parts.append(
+                f"Round {number}. Evaluate the Analyst's latest answer: what holds and why, what does not "
+                "and your counter-argument, what cannot be verified."
+            )
+        else:
+            parts.append("Write the final, balanced answer to the question, built on every agreed point.")
+        return "\n\n".join(part for part in parts if part)
+
+    def _score(self, number: int) -> None:
+        self.run.check_stop()
+        assessment = self._assess(number)
+        if assessment is not None:
+            self.ledger.fold(assessment, number)
+        self.rounds_done = number
+        self.reached_consensus = self.ledger.consensus
+        payload = p.RoundScored(
+            round=number,
+            score=self.ledger.score,
+            consensus=self.reached_consensus,
+            assessed=assessment is not None,
+            level=assessment.overall if assessment is not None else "",
+            agreed=len(self.ledger.with_status(AGREED)),
+            contested=len(self.ledger.with_status(CONTESTED)),
+            unverifiable=len(self.ledger.with_status(UNVERIFIABLE)),
+            points=[p.LedgerPoint(**point) for point in self.ledger.as_dicts()],
+        )
+        with transaction.atomic():
+            event_append(debate_id=self.run.debate.id, payload=payload)
+        logger.info("Debate %s: round %s scored %s", self.run.debate.id, number, payload.score)
+
+    def _assess(self, number: int) -> AgreementAssessment | None:
+        messages = {m.kind: m.text for m in self.run.main_messages().filter(turn__in=[2 * number - 1, 2 * number])}
+        known = "\n".join(f"- [{point.status}] {point.text}" for point in self.ledger.points) or "(empty)"
+        content = (
+            f"Question: {self.run.debate.topic}\n\nPoint ledger so far:\n{known}\n\n"
+            f"The Analyst's answer (round {number}):\n{messages.get(Message.Kind.ANALYSIS, '')}\n\n"
+            f"The Critic's evaluation (round {number}):\n{messages.get(Message.Kind.CRITIQUE, '')}"
+        )
+        prompt = Prompt(
+            system_prefix=with_context(ASSESSOR_SYSTEM, self.run.debate),
+            messages=[{"role": "user", "content": content}],
+            max_tokens=1500,
+            temperature=0.1,
+        )
+        return gateway.extract_or_skip(
+            role=Role.CRITIC,
+            prompt=prompt,
+            schema=AgreementAssessment,
+            tag=CallTag(debate_id=self.run.debate.id, persona=self.critic.persona.persona_id, phase="assessment"),
+            what=f"Agreement assessment of round {number} of debate {self.run.debate.id}",
+        )
+
+    # ── synthesis ─────────────────────────────────────────────────────────────────────────────
+
+    def _synthesis(self) -> None:
+        self.run.phase("synthesis")
+        self._turn(
+            self.analyst,
+            Message.Kind.SYNTHESIS,
+            2 * self.rounds_done + 1,
+            Role.SYNTHESIS,
+            SYNTHESIS_SYSTEM,
+            self.rounds_done + 1,
+        )
+
+    # ── what each turn reads ──────────────────────────────────────────────────────────────────
+
+    def transcript(self) -> str:
+        """The debate so far: past SUMMARISE_AFTER messages, the last KEEP_IN_FULL word for word and
+        the older ones condensed (agreed, contested, decisions, findings; at most SUMMARY_LIMIT_CHARS)."""
+        messages = list(
+            self.run.main_messages([Message.Kind.ANALYSIS, Message.Kind.CRITIQUE])
+            .filter(status=Message.Status.COMPLETE)
+            .order_by("turn")
+        )
+        older: list[Message] = []
+        if len(messages) > SUMMARISE_AFTER:
+            older, messages = messages[:-KEEP_IN_FULL], messages[-KEEP_IN_FULL:]
+        full = "\n\n".join(f"{_label(m)}:\n{m.text}" for m in messages)
+        if not older:
+            return f"The debate so far:\n\n{full}" if full else ""
+        return f"Summary of the earlier rounds:\n{self.condensed(older)}\n\nThe latest rounds in full:\n\n{full}"
+
+    def condensed(self, older: list[Message]) -> str:
+        def listed(points) -> str:
+            return "; ".join(point.text for point in points) or "none"
+
+        decisions = [point for point in self.ledger.with_status(AGREED) if point.first_round < point.last_round]
+        findings = "\n".join(f"- {_label(m)}: {_first_sentence(m.text)}" for m in older)
+        summary = (
+            f"Agreed: {listed(self.ledger.with_status(AGREED))}\n"
+            f"Contested: {listed(self.ledger.with_status(CONTESTED))}\n"
+            f"Decisions (contested, then agreed): {listed(decisions)}\n"
+            f"Findings:\n{findings}"
+        )
+        return summary if len(summary) <= SUMMARY_LIMIT_CHARS else summary[: SUMMARY_LIMIT_CHARS - 1] + "…"
+
+    def _ledger_section(self) -> str:
+        if not self.ledger.points:
+            return ""
+        return "Point ledger:\n" + "\n".join(f"- [{point.status}] {point.text}" for point in self.ledger.points)
+
+    def _last_scored(self) -> p.RoundScored | None:
+        event = Event.objects.filter(debate=self.run.debate, kind=EventKind.ROUND_SCORED).order_by("-seq").first()
+        return p.parse_payload(event.kind, event.payload) if event else None
+
+    # ── results ───────────────────────────────────────────────────────────────────────────────
+
+    def results(self, status: str) -> dict:
+        if status != "completed":
+            outcome = "stopped"
+        else:
+            outcome = "consensus" if self.reached_consensus else "max_rounds"
+        synthesis = self.run.main_messages([Message.Kind.SYNTHESIS]).filter(status=Message.Status.COMPLETE).first()
+        return {
+            "mode": self.name,
+            "status": outcome,
+            "score": self.ledger.score,
+            "rounds": self.rounds_done,
+            "agreed": [point.text for point in self.ledger.with_status(AGREED)],
+            "contested": [point.text for point in self.ledger.with_status(CONTESTED)],
+            "unverifiable": [point.text for point in self.ledger.with_status(UNVERIFIABLE)],
+            "points": self.ledger.as_dicts(),
+            "synthesis": synthesis.text if synthesis else "",
+            "models": {"analyst": gateway.model_for(Role.ANALYST), "critic": gateway.model_for(Role.CRITIC)},
+        }
+
+
+def _label(message: Message) -> str:
+    return f"{ROLE_NAMES.get(message.kind, message.kind)} (round {(message.aspect_index or 0) + 1})"
+
+
+def _first_sentence(text: str) -> str:
+    sentence = re.split(r"(?<=[.!?])\s+", text.strip(), maxsplit=1)[0]
+    return sentence[:300]

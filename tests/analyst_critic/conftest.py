@@ -1,0 +1,111 @@
+"""An Analyst/Critic debate through the real anthropic SDK and the fake Messages API: the Critic's
+agreement assessments are scripted round by round; the streamed turns say which role wrote them."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import pytest
+
+from debates.models import Debate
+from debates.services.lifecycle import debate_create
+from faultline.llm import gateway
+from faultline.llm.fake_messages_api import FakeMessagesAPI, Reply
+from personas.models import Persona
+from personas.services import role_personas
+
+ANALYST_MODEL = "claude-analyst-test"
+CRITIC_MODEL = "claude-critic-test"
+
+
+class CriticScript:
+    """``rounds[n - 1]`` is the assessment (a dict, sent as JSON) of round n; past the list, the last
+    one again. A value that is a list is sent one item per attempt (the repair retry's test)."""
+
+    def __init__(self, rounds: list) -> None:
+        self.rounds = rounds
+        self.attempts: dict[int, int] = {}
+        self.requests: list[dict] = []
+
+    def respond(self, body: dict) -> Reply:
+        self.requests.append(body)
+        output = (body.get("output_config") or {}).get("format")
+        user = "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
+        system = body.get("system") or ""
+        system = system if isinstance(system, str) else "\n".join(block["text"] for block in system)
+        if output:
+            number = int(re.search(r"The Analyst's answer \(round (\d+)\)", user).group(1))
+            planned = self.rounds[min(number, len(self.rounds)) - 1]
+            if isinstance(planned, list):
+                attempt = self.attempts.get(number, 0)
+                self.attempts[number] = attempt + 1
+                planned = planned[min(attempt, len(planned) - 1)]
+            return Reply.says(planned) if isinstance(planned, str) else Reply.json(planned)
+        round_number = re.search(r"Round (\d+)\.", user)
+        number = round_number.group(1) if round_number else "?"
+        if "You are the Analyst" in system:
+            return Reply.says(f"1. Index funds beat most active managers. 2. Fees compound. Round {number}.")
+        if "You are the Critic" in system:
+            return Reply.says(f"The first point holds; the rest needs more support. Round {number}.")
+        return Reply.says("Synthesis: index funds, low fees and yearly rebalancing, all agreed.")
+
+
+A = "Index funds beat most active managers over ten years"
+A_RESTATED = "Over ten years, most active managers are beaten by index funds"
+B = "Fees compound into a large drag on returns"
+C = "Rebalancing once a year is enough"
+C_RESTATED = "Rebalancing once every year is enough."
+
+
+def assessment(agreed=(), disagreed=(), unverifiable=(), overall="moderate") -> dict:
+    return {
+        "agreed": [{"point": point, "reasoning": "It holds."} for point in agreed],
+        "disagreed": [{"point": point, "counter_argument": "Not shown."} for point in disagreed],
+        "unverifiable": [{"point": point, "reason": "No data here."} for point in unverifiable],
+        "overall": overall,
+    }
+
+
+STEP_BY_STEP = [
+    assessment(agreed=[A], disagreed=[B, C], overall="weak"),
+    assessment(agreed=[A, B], disagreed=[C]),
+    assessment(agreed=[A_RESTATED, B, C_RESTATED], overall="strong"),
+]
+NEVER_AGREES = [assessment(agreed=[A], disagreed=[B])]
+
+
+@pytest.fixture
+def critic_api(settings):
+    apis = []
+
+    def start(rounds: list) -> CriticScript:
+        script = CriticScript(rounds)
+        api = FakeMessagesAPI(responder=script.respond).start()
+        apis.append(api)
+        settings.FAULTLINE_LLM = "anthropic"
+        settings.ANTHROPIC_API_KEY = "test-key"
+        settings.ANTHROPIC_BASE_URL = api.url
+        settings.ANTHROPIC_MAX_RETRIES = 0
+        settings.FAULTLINE_MODEL_WAIT_SECONDS = 0
+        models = copy.deepcopy(settings.FAULTLINE_MODELS)
+        models["anthropic"].update(analyst=ANALYST_MODEL, critic=CRITIC_MODEL)
+        settings.FAULTLINE_MODELS = models
+        gateway.reset_provider()
+        return script
+
+    yield start
+    for api in apis:
+        api.stop()
+    gateway.reset_provider()
+
+
+@pytest.fixture
+def new_ac_debate(db):
+    def create(max_rounds=5, topic="Should a saver buy index funds?"):
+        personas = [Persona.objects.get(persona_id=pid) for pid in role_personas()]
+        return debate_create(
+            owner=None, topic=topic, personas=personas, mode=Debate.Mode.ANALYST_CRITIC, max_turns=max_rounds
+        )
+
+    return create
