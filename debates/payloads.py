@@ -238,6 +238,7 @@ class LedgerPoint(_Shape):
     note: str = ""  # the Critic's reasoning (agreed) or counter-argument (contested)
     first_round: int
     last_round: int
+    was_contested: bool = False
 
 
 class RoundScored(Payload):

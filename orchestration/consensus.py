@@ -15,7 +15,8 @@ from dataclasses import asdict, dataclass
 from difflib import SequenceMatcher
 
 CONSENSUS_SCORE = 85.0
-SIMILAR = 0.6  # at or above: the same point restated
+SUMMARY_LIMIT_CHARS = 4_000
+SIMILAR = 0.7  # at or above: the same point restated
 AGREED, CONTESTED, UNVERIFIABLE = "agreed", "contested", "unverifiable"
 
 _STOPWORDS = frozenset(
@@ -119,6 +120,7 @@ class Point:
     note: str
     first_round: int
     last_round: int
+    was_contested: bool = False  # contested in some round (a later agreement is a decision)
 
 
 class PointLedger:
@@ -151,6 +153,7 @@ class PointLedger:
         else:
             point.status, point.last_round = status, round_number
             point.note = note or point.note
+        point.was_contested = point.was_contested or status == CONTESTED
         return point
 
     def fold(self, assessment, round_number: int) -> None:
@@ -175,3 +178,20 @@ class PointLedger:
     @property
     def consensus(self) -> bool:
         return self.score >= CONSENSUS_SCORE and not self.with_status(CONTESTED)
+
+
+def condensed_summary(ledger: PointLedger, findings: list[str]) -> str:
+    """Older messages condensed for the next turn: agreed, contested, decisions (points contested
+    first and agreed later) and findings (one line per older message), at most SUMMARY_LIMIT_CHARS."""
+
+    def listed(points) -> str:
+        return "; ".join(point.text for point in points) or "none"
+
+    decisions = [point for point in ledger.with_status(AGREED) if point.was_contested]
+    summary = (
+        f"Agreed: {listed(ledger.with_status(AGREED))}\n"
+        f"Contested: {listed(ledger.with_status(CONTESTED))}\n"
+        f"Decisions (contested, then agreed): {listed(decisions)}\n"
+        "Findings:\n" + "\n".join(f"- {line}" for line in findings)
+    )
+    return summary if len(summary) <= SUMMARY_LIMIT_CHARS else summary[: SUMMARY_LIMIT_CHARS - 1] + "…"

@@ -28,7 +28,7 @@ from debates.services.events import event_append
 from debates.state import EventKind
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
-from orchestration.consensus import AGREED, CONTESTED, UNVERIFIABLE, PointLedger
+from orchestration.consensus import AGREED, CONTESTED, UNVERIFIABLE, PointLedger, condensed_summary
 from orchestration.modes.base import Mode
 from orchestration.schemas import AgreementAssessment
 from orchestration.speaking import Speaker, speak
@@ -37,7 +37,6 @@ logger = logging.getLogger(__name__)
 
 SUMMARISE_AFTER = 8  # messages: past this, older ones are condensed
 KEEP_IN_FULL = 6  # the most recent messages always given word for word
-SUMMARY_LIMIT_CHARS = 4_000
 
 ANALYST_SYSTEM = """You are the Analyst in a two-role debate with a Critic. You answer the question
 as well as it can be answered: concrete, reasoned, in short numbered points, each one a claim the
@@ -94,7 +93,7 @@ class AnalystCriticMode(Mode):
         if existing is not None and existing.status == Message.Status.COMPLETE:
             return existing
         self.run.check_stop()
-        return speak(
+        message = speak(
             debate=self.run.debate,
             speaker=speaker,
             kind=kind,
@@ -107,6 +106,10 @@ class AnalystCriticMode(Mode):
             role=role,
             system_prefix=self._system(system, speaker),
         )
+        # This mode keeps its own point ledger: the dialogue's position ledger skips its messages
+        # (so a run after a dead one does not fold them either).
+        Message.objects.filter(pk=message.pk).update(ledgered=True)
+        return message
 
     def _system(self, system: str, speaker: Speaker) -> str:
         worldview = (speaker.persona.personality or "").strip()
@@ -193,7 +196,7 @@ class AnalystCriticMode(Mode):
 
     def transcript(self) -> str:
         """The debate so far: past SUMMARISE_AFTER messages, the last KEEP_IN_FULL word for word and
-        the older ones condensed (agreed, contested, decisions, findings; at most SUMMARY_LIMIT_CHARS)."""
+        the older ones condensed (orchestration.consensus.condensed_summary)."""
         messages = list(
             self.run.main_messages([Message.Kind.ANALYSIS, Message.Kind.CRITIQUE])
             .filter(status=Message.Status.COMPLETE)
@@ -208,18 +211,7 @@ class AnalystCriticMode(Mode):
         return f"Summary of the earlier rounds:\n{self.condensed(older)}\n\nThe latest rounds in full:\n\n{full}"
 
     def condensed(self, older: list[Message]) -> str:
-        def listed(points) -> str:
-            return "; ".join(point.text for point in points) or "none"
-
-        decisions = [point for point in self.ledger.with_status(AGREED) if point.first_round < point.last_round]
-        findings = "\n".join(f"- {_label(m)}: {_first_sentence(m.text)}" for m in older)
-        summary = (
-            f"Agreed: {listed(self.ledger.with_status(AGREED))}\n"
-            f"Contested: {listed(self.ledger.with_status(CONTESTED))}\n"
-            f"Decisions (contested, then agreed): {listed(decisions)}\n"
-            f"Findings:\n{findings}"
-        )
-        return summary if len(summary) <= SUMMARY_LIMIT_CHARS else summary[: SUMMARY_LIMIT_CHARS - 1] + "…"
+        return condensed_summary(self.ledger, [f"{_label(m)}: {_first_sentence(m.text)}" for m in older])
 
     def _ledger_section(self) -> str:
         if not self.ledger.points:

@@ -119,3 +119,49 @@ def test_the_cli_stops_at_max_rounds(critic_api, capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[-1] == "Final consensus score: 50% (status: max_rounds)"
     assert Debate.objects.get().max_turns == 2
+
+
+def test_past_8_messages_older_ones_are_condensed_and_the_last_6_given_in_full(critic_api, new_ac_debate):
+    script = critic_api(NEVER_AGREES)
+    debate = debate_run(debate_id=new_ac_debate(max_rounds=5).id)
+
+    def user_text(body) -> str:
+        return "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
+
+    streamed = [user_text(body) for body in script.requests if not body.get("output_config")]
+    assert len(streamed) == 11  # 5 rounds of two turns, and the synthesis
+    # Round 4's Critic sees 7 messages, round 5's Analyst 8: all in full.
+    assert all("Summary of the earlier rounds" not in text for text in streamed[:9])
+    last_critique, synthesis = streamed[9], streamed[10]
+    for text in (last_critique, synthesis):
+        summary, _, latest = text.partition("The latest rounds in full:")
+        assert "Summary of the earlier rounds:\nAgreed: " + A in summary and f"Contested: {B}" in summary
+        assert len(summary) <= 4_000 + 200
+        assert latest.count("Analyst (round") + latest.count("Critic (round") == 6
+    assert debate.results["status"] == "max_rounds"
+
+
+def test_a_run_that_follows_a_dead_one_resumes_at_the_right_round(critic_api, new_ac_debate):
+    critic_api(STEP_BY_STEP)
+    debate = new_ac_debate(max_rounds=5)
+    debate_run(debate_id=debate.id)
+    # As if the worker died during round 3: its assessment, its critique (cut off mid-stream) and
+    # everything after are gone.
+    Event.objects.filter(debate=debate, kind=EventKind.ROUND_SCORED, payload__round=3).delete()
+    Message.objects.filter(debate=debate, turn__gt=6).delete()
+    Message.objects.filter(debate=debate, turn=6).update(status=Message.Status.STREAMING, text="The first")
+    Debate.objects.filter(pk=debate.pk).update(status=Debate.Status.RUNNING, results={}, phase="round:2")
+    before = ModelCall.objects.filter(debate_id=debate.id).count()
+
+    debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.COMPLETED and debate.results["status"] == "consensus"
+    assert [r.round for r in scored(debate)] == [1, 2, 3]
+    assert kinds(debate) == ["analysis", "critique"] * 3 + ["synthesis"]
+    again = ModelCall.objects.filter(debate_id=debate.id).order_by("id")[before:]
+    # The cut-off critique, round 3's assessment and the synthesis: no earlier turn said again.
+    assert [(call.role, call.phase) for call in again] == [
+        ("critic", "analyst_critic_critique"),
+        ("critic", "assessment"),
+        ("synthesis", "analyst_critic_synthesis"),
+    ]
