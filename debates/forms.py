@@ -8,7 +8,7 @@ from projects.selectors import context_target, context_targets_for
 
 # Modes a user can start today (each has a mode in orchestration/modes/). A mode of
 # Debate.Mode that is not listed here is shown on the setup page as "coming soon".
-AVAILABLE_MODES = [Debate.Mode.DIALOGUE, Debate.Mode.GRAPH]
+AVAILABLE_MODES = [Debate.Mode.DIALOGUE, Debate.Mode.GRAPH, Debate.Mode.ANALYST_CRITIC]
 
 
 class SignupForm(UserCreationForm):
@@ -43,7 +43,7 @@ class DebateSetupForm(forms.Form):
         choices=[(mode.value, mode.label) for mode in AVAILABLE_MODES],
         initial=Debate.Mode.DIALOGUE,
         widget=forms.RadioSelect,
-        error_messages={"invalid_choice": "Pick the dialogue or the graph mode."},
+        error_messages={"invalid_choice": "Pick one of the modes."},
     )
 
     context = forms.ChoiceField(
@@ -81,6 +81,14 @@ class DebateSetupForm(forms.Form):
                 f"Pick between {MIN_HAND} and {MAX_HAND} personas (you picked {len(personas)})."
             )
         return personas
+
+    def clean(self):
+        data = super().clean()
+        personas = data.get("personas")
+        if data.get("mode") == Debate.Mode.ANALYST_CRITIC and personas is not None and len(personas) != 2:
+            # Seat 0 plays the Analyst, seat 1 the Critic; their worldviews colour the two roles.
+            self.add_error("personas", "The Analyst vs Critic mode takes a hand of two: the Analyst and the Critic.")
+        return data
 
     def add_service_errors(self, error) -> None:
         """Show a ValidationError from debates.services next to the field it names."""

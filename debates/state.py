@@ -108,6 +108,8 @@ class DebateView:
     waiting_for_model: dict = field(default_factory=dict)
     # What long-term memory recalled before the first turn: {"method", "facts", "insights", "persona_memories"}.
     memory: dict = field(default_factory=dict)
+    # Analyst/Critic mode: the latest round_scored payload (round, score, consensus, counts, points).
+    consensus: dict = field(default_factory=dict)
     last_seq: int = 0
 
     @property
@@ -169,6 +171,8 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
             view.provider = event.provider
             view.personas = [PersonaView(**persona.model_dump()) for persona in event.personas]
             view.status = "running"
+        case p.RoundScored():
+            view.consensus = event.model_dump(exclude={"totals"})
         case p.AspectsSet():
             view.aspects = [aspect.model_dump() for aspect in event.aspects]
         case p.PhaseChanged():

@@ -20,6 +20,7 @@ PHASE_LABELS = {
     "closings": "Closing statements",
     "results": "Drawing up results",
     "done": "Done",
+    "synthesis": "Writing the synthesis",
 }
 STATUS_LABELS = {
     "pending": "Waiting for a worker",
@@ -66,6 +67,8 @@ def phase_label(view) -> str:
     phase = str(view.phase or "").split(":")[0]
     label = PHASE_LABELS.get(phase, phase.replace("_", " ").capitalize())
     index = view.current_aspect
+    if phase == "round" and index is not None:  # Analyst/Critic mode: rounds, not aspects
+        return f"Round {index + 1}"
     if index is not None and 0 <= index < len(view.aspects):
         aspect = view.aspects[index]
         if isinstance(aspect, dict) and aspect.get("label"):
@@ -141,3 +144,13 @@ def minutes_words(delta) -> str:
     """A timedelta as "15 minutes" (the login lockout page)."""
     minutes = max(1, round(delta.total_seconds() / 60))
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+@register.filter
+def consensus_lists(results) -> list[tuple[str, list]]:
+    """An Analyst/Critic debate's point lists, titled, for its results."""
+    results = results if isinstance(results, dict) else {}
+    return [
+        (title, as_list(results.get(key)))
+        for title, key in (("Agreed", "agreed"), ("Contested", "contested"), ("Unverifiable", "unverifiable"))
+    ]

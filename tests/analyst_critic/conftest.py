@@ -14,6 +14,7 @@ from faultline.llm import gateway
 from faultline.llm.fake_messages_api import FakeMessagesAPI, Reply
 from personas.models import Persona
 from personas.services import role_personas
+from tests.debates.conftest import deck, owner_client, personas, user  # noqa: F401 (the page tests' fixtures)
 
 ANALYST_MODEL = "claude-analyst-test"
 CRITIC_MODEL = "claude-critic-test"
@@ -23,29 +24,34 @@ class CriticScript:
     """``rounds[n - 1]`` is the assessment (a dict, sent as JSON) of round n; past the list, the last
     one again. A value that is a list is sent one item per attempt (the repair retry's test)."""
 
-    def __init__(self, rounds: list) -> None:
+    def __init__(self, rounds: list, hostile: str = "") -> None:
         self.rounds = rounds
+        self.hostile = hostile
         self.attempts: dict[int, int] = {}
         self.requests: list[dict] = []
 
     def respond(self, body: dict) -> Reply:
         self.requests.append(body)
         output = (body.get("output_config") or {}).get("format")
-        user = "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
+        said = "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
         system = body.get("system") or ""
         system = system if isinstance(system, str) else "\n".join(block["text"] for block in system)
+        if output and output.get("schema", {}).get("title") != "AgreementAssessment":
+            return Reply.json({})  # side work (memory, ...) this test does not script: skipped
         if output:
-            number = int(re.search(r"The Analyst's answer \(round (\d+)\)", user).group(1))
+            number = int(re.search(r"The Analyst's answer \(round (\d+)\)", said).group(1))
             planned = self.rounds[min(number, len(self.rounds)) - 1]
             if isinstance(planned, list):
                 attempt = self.attempts.get(number, 0)
                 self.attempts[number] = attempt + 1
                 planned = planned[min(attempt, len(planned) - 1)]
             return Reply.says(planned) if isinstance(planned, str) else Reply.json(planned)
-        round_number = re.search(r"Round (\d+)\.", user)
+        round_number = re.search(r"Round (\d+)\.", said)
         number = round_number.group(1) if round_number else "?"
         if "You are the Analyst" in system:
-            return Reply.says(f"1. Index funds beat most active managers. 2. Fees compound. Round {number}.")
+            return Reply.says(
+                f"1. Index funds beat most active managers. 2. Fees compound.{self.hostile} Round {number}."
+            )
         if "You are the Critic" in system:
             return Reply.says(f"The first point holds; the rest needs more support. Round {number}.")
         return Reply.says("Synthesis: index funds, low fees and yearly rebalancing, all agreed.")
@@ -79,8 +85,8 @@ NEVER_AGREES = [assessment(agreed=[A], disagreed=[B])]
 def critic_api(settings):
     apis = []
 
-    def start(rounds: list) -> CriticScript:
-        script = CriticScript(rounds)
+    def start(rounds: list, hostile: str = "") -> CriticScript:
+        script = CriticScript(rounds, hostile)
         api = FakeMessagesAPI(responder=script.respond).start()
         apis.append(api)
         settings.FAULTLINE_LLM = "anthropic"
@@ -102,10 +108,10 @@ def critic_api(settings):
 
 @pytest.fixture
 def new_ac_debate(db):
-    def create(max_rounds=5, topic="Should a saver buy index funds?"):
-        personas = [Persona.objects.get(persona_id=pid) for pid in role_personas()]
+    def create(max_rounds=5, topic="Should a saver buy index funds?", owner=None):
+        roles = [Persona.objects.get(persona_id=pid) for pid in role_personas()]
         return debate_create(
-            owner=None, topic=topic, personas=personas, mode=Debate.Mode.ANALYST_CRITIC, max_turns=max_rounds
+            owner=owner, topic=topic, personas=roles, mode=Debate.Mode.ANALYST_CRITIC, max_turns=max_rounds
         )
 
     return create

@@ -164,7 +164,7 @@ def test_it_rejects_a_mode_without_an_engine(owner_client, deck, personas, start
         },
     )
 
-    assert "Pick the dialogue or the graph mode." in response.content.decode()
+    assert "Pick one of the modes." in response.content.decode()
     assert not Debate.objects.exists()
 
 
