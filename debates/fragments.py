@@ -91,6 +91,8 @@ def for_event(view: DebateView, kind: str, payload: dict | p.Payload) -> str:
             parts.append(_render("positions.html", view=view, oob=True))
         case p.GraphUpdated():
             parts.append(_render("graph_panel.html", view=view, oob=True))
+        case p.RoundScored():
+            parts.append(_render("consensus_panel.html", view=view, oob=True))
         case p.MemoryRecalled():
             parts.append(_render("memory.html", view=view, oob=True))
         case p.DebateFinished() | p.DebateFailed():

@@ -154,3 +154,23 @@ def consensus_lists(results) -> list[tuple[str, list]]:
         (title, as_list(results.get(key)))
         for title, key in (("Agreed", "agreed"), ("Contested", "contested"), ("Unverifiable", "unverifiable"))
     ]
+
+
+@register.filter
+def consensus_band(score) -> str:
+    """red below 50, yellow below 85 (the consensus threshold), green from there."""
+    try:
+        value = float(score)
+    except (TypeError, ValueError):
+        return "red"
+    return "green" if value >= 85 else "yellow" if value >= 50 else "red"
+
+
+@register.filter
+def points_by_status(points) -> list[tuple[str, list]]:
+    """The ledger's points as titled lists: agreed, contested, unverifiable."""
+    points = [point for point in as_list(points) if isinstance(point, dict)]
+    return [
+        (title, [point for point in points if point.get("status") == status])
+        for title, status in (("Agreed", "agreed"), ("Contested", "contested"), ("Unverifiable", "unverifiable"))
+    ]

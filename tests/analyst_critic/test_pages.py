@@ -43,6 +43,10 @@ def test_the_live_page_labels_the_roles_and_shows_the_consensus_score_escaped(
     first = Event.objects.filter(debate=debate, kind=EventKind.ROUND_SCORED).order_by("seq").first()
     html = fragments.for_event(debate_view(debate_id=debate.id, upto=first.seq), first.kind, first.payload)
     assert '<span class="status-consensus-score">50% (round 1)</span>' in html
+    assert 'id="consensus-panel"' in html and "consensus-yellow" in html and "Contested" in html
+    assert 'class="consensus-score consensus-green"' in page and "Agreed" in page
+    for marker in LIVE_MARKUP:
+        assert marker not in html
 
     other = django_user_model.objects.create_user("mallory", password="pw-for-mallory-123")
     client.force_login(other)
