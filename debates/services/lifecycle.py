@@ -47,6 +47,11 @@ def debate_create(
     unique = list(dict.fromkeys(personas))
     if not MIN_HAND <= len(unique) <= MAX_HAND:
         raise ValidationError({"personas": f"Pick between {MIN_HAND} and {MAX_HAND} personas."})
+    if mode == Debate.Mode.ANALYST_CRITIC and len(unique) != 2:
+        # Seat 0 plays the Analyst, seat 1 the Critic (orchestration/modes/analyst_critic.py).
+        raise ValidationError(
+            {"personas": "The Analyst vs Critic mode takes a hand of two: the Analyst and the Critic."}
+        )
     if length not in Debate.TURNS_FOR_LENGTH:
         raise ValidationError({"length": "Pick a length."})
     from django.conf import settings

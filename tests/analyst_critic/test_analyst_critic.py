@@ -165,3 +165,32 @@ def test_a_run_that_follows_a_dead_one_resumes_at_the_right_round(critic_api, ne
         ("critic", "assessment"),
         ("synthesis", "analyst_critic_synthesis"),
     ]
+
+
+def test_the_cli_takes_two_personas_as_analyst_and_critic_and_refuses_three(critic_api, capsys):
+    from django.core.management import CommandError
+
+    from tests.orchestrator.conftest import make_persona
+
+    for name in ("Ada Hardmoney", "Bram Macro", "Cleo Central"):
+        make_persona(name)
+    with pytest.raises(CommandError, match="takes a hand of two"):
+        call_command(
+            "rundebate",
+            "--mode",
+            "analyst-critic",
+            "--topic",
+            "Gold?",
+            "--personas",
+            "Ada Hardmoney,Bram Macro,Cleo Central",
+        )
+
+    critic_api(STEP_BY_STEP)
+    call_command("rundebate", "--mode", "analyst-critic", "--topic", "Gold?", "--personas", "Bram Macro,Ada Hardmoney")
+
+    debate = Debate.objects.get()
+    seats = list(debate.participants.order_by("seat").values_list("persona__name", flat=True))
+    assert seats == ["Bram Macro", "Ada Hardmoney"]
+    analyst_turns = Message.objects.filter(debate=debate, kind=Message.Kind.ANALYSIS)
+    assert set(analyst_turns.values_list("persona__name", flat=True)) == {"Bram Macro"}
+    assert capsys.readouterr().out.strip().splitlines()[-1] == "Final consensus score: 100% (status: consensus)"

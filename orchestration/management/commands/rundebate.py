@@ -33,7 +33,8 @@ class Command(BaseCommand):
         parser.add_argument("--max-turns", type=int, default=None, help="Dialogue turns (default: 12)")
         parser.add_argument(
             "--mode",
-            choices=[*Debate.Mode.values, *(mode.replace("_", "-") for mode in Debate.Mode.values if "_" in mode)],
+            type=lambda value: value.replace("_", "-"),  # analyst_critic (the stored value) is accepted too
+            choices=[mode.replace("_", "-") for mode in Debate.Mode.values],
             default=Debate.Mode.DIALOGUE.value,
             help="dialogue (crux rooms and cards), graph (an argument map, Dung semantics) or analyst-critic "
             "(two models argue to a consensus score, then a synthesis)",
