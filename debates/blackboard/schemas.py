@@ -1,8 +1,19 @@
 """Structured output the orchestrator asks for to keep the blackboard current."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
+
+
+def _one_to_ten(value):
+    # A side rating: an out-of-range or unreadable one must not cost the whole update it rides on.
+    try:
+        return min(10, max(1, round(float(value))))
+    except (TypeError, ValueError):
+        return 5
+
+
+Importance = Annotated[int, BeforeValidator(_one_to_ten)]
 
 
 class Challenge(BaseModel):
@@ -62,7 +73,7 @@ class PositionUpdate(BaseModel):
     decision: str | None = Field(
         default=None, max_length=240, description="A point everyone now explicitly accepts, or null"
     )
-    importance: int = Field(
+    importance: Importance = Field(
         default=5,
         ge=1,
         le=10,
@@ -90,7 +101,7 @@ class ReflectionItem(BaseModel):
     content: str = Field(max_length=300)
     type: Literal["pattern", "shift", "convergence", "escalation"]
     about: list[str] = Field(default_factory=list, max_length=6)
-    importance: int = Field(ge=1, le=10)
+    importance: Importance = Field(ge=1, le=10)
 
 
 class ReflectionDraft(BaseModel):

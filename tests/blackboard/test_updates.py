@@ -94,3 +94,12 @@ def test_sections_stop_at_their_budget_and_clip_long_lines():
     assert section.used <= 30
     assert clip("short", 10) == "short"
     assert join([Section("EMPTY", 10), section]).startswith("── RECENT ──")
+
+
+def test_an_out_of_range_importance_is_clamped_not_a_reason_to_drop_the_update():
+    # The offline model rates 12 or "high": the stance it rode on must still reach the ledger.
+    for given, kept in ((12, 10), (0, 1), ("7", 7), ("high", 5), (None, 5)):
+        update = PositionUpdate.model_validate({"overall_stance": "Gold is insurance.", "importance": given})
+        assert (update.overall_stance, update.importance) == ("Gold is insurance.", kept)
+    schema = PositionUpdate.model_json_schema()["properties"]["importance"]
+    assert (schema["minimum"], schema["maximum"]) == (1, 10)  # what the model is told is unchanged

@@ -90,3 +90,21 @@ def test_notes_for_an_unknown_project_says_so(db):
     get_user_model().objects.create_user("writer")
     with pytest.raises(CommandError, match="writer has no project called 'Nope'"):
         call_command("notes", "--project", "Nope", "--user", "writer")
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [("--personas", "Ada Hardmoney,Nobody Known"), ("--topic", "x" * 501)],
+    ids=["unknown persona", "topic too long"],
+)
+def test_a_refused_debate_creates_no_project_and_no_user(personas, capsys, bad):
+    options = {"--personas": "Ada Hardmoney,Bram Macro", "--topic": "Is hard money the future?"}
+    options[bad[0]] = bad[1]
+    with pytest.raises(CommandError):
+        call_command(
+            "rundebate", *[part for pair in options.items() for part in pair],
+            "--project", "Money book", "--user", "newcomer",
+        )  # fmt: skip
+    assert not Project.objects.exists() and not Debate.objects.exists()
+    assert not get_user_model().objects.filter(username="newcomer").exists()
+    assert "Created project" not in capsys.readouterr().err

@@ -8,6 +8,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 from django.db.models import Q
 
 from debates.models import Debate, Message
@@ -102,7 +103,8 @@ class Command(BaseCommand):
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from exc
         if created:
-            self.stderr.write(f"Created project '{project.name}' for {owner.username}")
+            # Said once the debate exists: a refused command creates no project (see _created).
+            transaction.on_commit(lambda: self.stderr.write(f"Created project '{project.name}' for {owner.username}"))
         if options["assignment"]:
             assignment = project.assignments.filter(name__iexact=options["assignment"].strip()).first()
             if assignment is None:
@@ -143,7 +145,6 @@ class Command(BaseCommand):
             options["personas"] = ",".join(role_personas())
         if not options["personas"] or not options["topic"]:
             raise CommandError('give --personas A,B[,C...] and --topic "..." (or --resume DEBATE_ID)')
-        owner, context = self._context(options)
         deck = None
         candidates = Persona.objects.all()
         if options["deck"]:
@@ -162,16 +163,19 @@ class Command(BaseCommand):
                 raise CommandError(f"unknown persona '{wanted}'. Known personas: {known}")
             personas.append(persona)
         try:
-            return debate_create(
-                owner=owner,
-                context=context,
-                topic=options["topic"],
-                personas=personas,
-                deck=deck,
-                max_turns=self._budget(options),
-                length=Debate.Length.SHORT,
-                mode=options["mode"],
-            )
+            # The project --project creates goes with the debate: a refused debate leaves none behind.
+            with transaction.atomic():
+                owner, context = self._context(options)
+                return debate_create(
+                    owner=owner,
+                    context=context,
+                    topic=options["topic"],
+                    personas=personas,
+                    deck=deck,
+                    max_turns=self._budget(options),
+                    length=Debate.Length.SHORT,
+                    mode=options["mode"],
+                )
         except ValidationError as exc:
             raise CommandError(
                 "; ".join(message for messages in exc.message_dict.values() for message in messages)
