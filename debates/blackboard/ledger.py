@@ -9,6 +9,7 @@ update and is logged; the ledger keeps its last good state and the debate goes o
 from __future__ import annotations
 
 import json
+import logging
 
 from django.conf import settings
 from django.db import transaction
@@ -22,7 +23,9 @@ from debates.services.context import with_context
 from debates.services.events import event_append
 from debates.services.transcripts import transcript_of
 from faultline.llm import gateway
-from faultline.llm.types import CallTag, Prompt, Role
+from faultline.llm.types import CallTag, ModelUnavailable, Prompt, Role
+
+logger = logging.getLogger(__name__)
 
 LEDGER_KEEPER = (
     "You keep the position ledger of a debate. Given a participant's current position state and "
@@ -104,13 +107,19 @@ def ledger_update(*, message_id: int) -> bool:
         max_tokens=600,
         temperature=0.2,
     )
-    update = gateway.extract_or_skip(
-        role=Role.EXTRACTION,
-        prompt=prompt,
-        schema=PositionUpdate,
-        tag=CallTag(debate_id=debate.id, persona=speaker.persona_id, phase="ledger"),
-        what=f"Ledger update for message {message_id}",
-    )
+    try:
+        update = gateway.extract_or_skip(
+            role=Role.EXTRACTION,
+            prompt=prompt,
+            schema=PositionUpdate,
+            tag=CallTag(debate_id=debate.id, persona=speaker.persona_id, phase="ledger"),
+            what=f"Ledger update for message {message_id}",
+            skip_outages=False,
+        )
+    except ModelUnavailable as exc:
+        # An outage passes: left unledgered, the run that follows the wait folds it, in turn order.
+        logger.warning("Ledger update for message %s put off (the model is unavailable): %s", message_id, exc)
+        return False
     if update is None:
         Message.objects.filter(pk=message.pk).update(ledgered=True)  # tried; it is not tried again
         return False

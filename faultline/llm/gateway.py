@@ -29,6 +29,7 @@ from faultline.llm.types import (
     CallTag,
     Completion,
     ModelError,
+    ModelUnavailable,
     Prompt,
     ProviderError,
     ProviderResult,
@@ -167,13 +168,22 @@ def extract(*, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag =
 
 
 def extract_or_skip(
-    *, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag = CallTag(), what: str
+    *,
+    role: Role,
+    prompt: Prompt,
+    schema: type[SchemaT],
+    tag: CallTag = CallTag(),
+    what: str,
+    skip_outages: bool = True,
 ) -> SchemaT | None:
     """``extract`` for side work a debate can go on without: a model failure (after the repair
-    retry) is logged as "<what> skipped" and comes back as None."""
+    retry) is logged as "<what> skipped" and comes back as None. With ``skip_outages=False`` an
+    outage (ModelUnavailable) is raised instead, for work worth doing again once it passes."""
     try:
         return extract(role=role, prompt=prompt, schema=schema, tag=tag)
     except ModelError as exc:
+        if isinstance(exc, ModelUnavailable) and not skip_outages:
+            raise
         logger.warning("%s skipped (the debate goes on): %s", what, exc)
         return None
 

@@ -8,6 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from debates.blackboard.models import BlackboardNotes
 from debates.models import Debate, Event, Message
 from debates.services.leases import debate_is_being_run
 from debates.services.lifecycle import debate_can_resume
@@ -112,6 +113,9 @@ def test_a_60_second_529_storm_is_waited_out_and_the_debate_finishes(scripted_ap
     assert len(waits) >= 3 and "overloaded" in waits[0]["reason"]
     assert [w["retry_in"] for w in waits] == sorted(w["retry_in"] for w in waits)  # growing backoff
     assert Message.objects.filter(debate=debate, room__isnull=True, status="complete").count() == 3 + 3 + 3
+    # Ledger updates the storm cut off were put off, not skipped: every message is in the ledger.
+    complete = Message.objects.filter(debate=debate, status="complete").count()
+    assert BlackboardNotes.objects.get(debate=debate).messages_ledgered == complete
     assert_one_clean_finish(debate)
 
 
