@@ -177,6 +177,8 @@ class AnalystCriticMode(Mode):
             schema=AgreementAssessment,
             tag=CallTag(debate_id=self.run.debate.id, persona=self.critic.persona.persona_id, phase="assessment"),
             what=f"Agreement assessment of round {number} of debate {self.run.debate.id}",
+            # An outage is waited out and the round assessed again (run.py), not scored unassessed.
+            skip_outages=False,
         )
 
     # ── synthesis ─────────────────────────────────────────────────────────────────────────────

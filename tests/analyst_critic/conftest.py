@@ -16,6 +16,7 @@ from personas.models import Persona
 from personas.services import role_personas
 from tests.debates.conftest import deck, owner_client, personas, user  # noqa: F401 (the page tests' fixtures)
 
+OVERLOADED = "(overloaded)"  # in a round's list of attempts: that attempt gets HTTP 529
 ANALYST_MODEL = "claude-analyst-test"
 CRITIC_MODEL = "claude-critic-test"
 
@@ -45,6 +46,8 @@ class CriticScript:
                 attempt = self.attempts.get(number, 0)
                 self.attempts[number] = attempt + 1
                 planned = planned[min(attempt, len(planned) - 1)]
+            if planned == OVERLOADED:
+                return Reply.overloaded()
             return Reply.says(planned) if isinstance(planned, str) else Reply.json(planned)
         round_number = re.search(r"Round (\d+)\.", said)
         number = round_number.group(1) if round_number else "?"

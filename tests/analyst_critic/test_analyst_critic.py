@@ -194,3 +194,17 @@ def test_the_cli_takes_two_personas_as_analyst_and_critic_and_refuses_three(crit
     analyst_turns = Message.objects.filter(debate=debate, kind=Message.Kind.ANALYSIS)
     assert set(analyst_turns.values_list("persona__name", flat=True)) == {"Bram Macro"}
     assert capsys.readouterr().out.strip().splitlines()[-1] == "Final consensus score: 100% (status: consensus)"
+
+
+def test_an_outage_during_the_assessment_is_waited_out_and_the_round_assessed(critic_api, new_ac_debate, settings):
+    from tests.analyst_critic.conftest import OVERLOADED
+
+    critic_api([[OVERLOADED, assessment(agreed=[A], overall="strong")]])
+    settings.FAULTLINE_MODEL_WAIT_SECONDS = 5  # one 2 s wait
+    debate = debate_run(debate_id=new_ac_debate(max_rounds=2).id)
+
+    assert debate.status == Debate.Status.COMPLETED
+    assert [(r.round, r.assessed, r.score) for r in scored(debate)] == [(1, True, 100.0)]
+    assert kinds(debate) == ["analysis", "critique", "synthesis"]  # no turn said twice
+    failed = ModelCall.objects.filter(debate_id=debate.id, phase="assessment").exclude(error="")
+    assert failed.count() == 1
