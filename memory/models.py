@@ -15,7 +15,30 @@ from pgvector.django import HnswIndex, VectorField
 from faultline.embeddings.types import DIMENSIONS
 
 
-class Insight(models.Model):
+class EmbeddedMemory(models.Model):
+    """What both kinds of memory share: a text, its vector and the model that made it (recall
+    compares only vectors of one model), and how often it was recalled."""
+
+    text = models.TextField()
+    # Null when the embedding failed: the memory is still stored (and an insight still found by
+    # full-text search).
+    embedding = VectorField(dimensions=DIMENSIONS, null=True, blank=True)
+    embedding_model = models.CharField(max_length=80, blank=True)
+    times_retrieved = models.PositiveIntegerField(default=0)
+    last_retrieved_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at", "id"]
+
+
+def embedding_index(name: str) -> HnswIndex:
+    """The HNSW index (cosine) recall's nearest-neighbour queries use; see benchmarks/recall.py."""
+    return HnswIndex(name=name, fields=["embedding"], m=16, ef_construction=64, opclasses=["vector_cosine_ops"])
+
+
+class Insight(EmbeddedMemory):
     class Kind(models.TextChoices):
         AGREED = "agreed", "Agreed point"
         FINDING = "finding", "Key finding"
@@ -37,26 +60,12 @@ class Insight(models.Model):
         "debates.Debate", null=True, blank=True, on_delete=models.SET_NULL, related_name="insights"
     )
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    text = models.TextField()
     confidence = models.FloatField()
     agreed_by_all = models.BooleanField(default=False)
-    # Null when the embedding failed: the insight is still found by full-text search.
-    embedding = VectorField(dimensions=DIMENSIONS, null=True, blank=True)
-    embedding_model = models.CharField(max_length=80, blank=True)
-    times_retrieved = models.PositiveIntegerField(default=0)
-    last_retrieved_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        ordering = ["-created_at", "id"]
+    class Meta(EmbeddedMemory.Meta):
         indexes = [
-            HnswIndex(
-                name="insight_embedding_hnsw",
-                fields=["embedding"],
-                m=16,
-                ef_construction=64,
-                opclasses=["vector_cosine_ops"],
-            ),
+            embedding_index("insight_embedding_hnsw"),
             models.Index(fields=["owner", "project", "embedding_model"], name="insight_scope"),
             GinIndex(SearchVector("text", config="english"), name="insight_text_search"),
         ]
@@ -99,7 +108,7 @@ class RecalledInsight(models.Model):
         constraints = [models.UniqueConstraint(fields=["recall", "insight"], name="recall_each_insight_once")]
 
 
-class PersonaMemory(models.Model):
+class PersonaMemory(EmbeddedMemory):
     """What one persona said, held or conceded in one of its owner's debates (blackboard phase 5):
     position snapshots when its stance changed, its concessions, reflections about it, its crux
     cards and its messages of importance 7 and up. Recalled into that persona's later debates of
@@ -121,24 +130,11 @@ class PersonaMemory(models.Model):
         "debates.Debate", null=True, blank=True, on_delete=models.SET_NULL, related_name="persona_memories"
     )
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    text = models.TextField()
     importance = models.PositiveSmallIntegerField()  # 1-10
-    embedding = VectorField(dimensions=DIMENSIONS, null=True, blank=True)
-    embedding_model = models.CharField(max_length=80, blank=True)
-    times_retrieved = models.PositiveIntegerField(default=0)
-    last_retrieved_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        ordering = ["-created_at", "id"]
+    class Meta(EmbeddedMemory.Meta):
         indexes = [
-            HnswIndex(
-                name="persona_memory_hnsw",
-                fields=["embedding"],
-                m=16,
-                ef_construction=64,
-                opclasses=["vector_cosine_ops"],
-            ),
+            embedding_index("persona_memory_hnsw"),
             models.Index(fields=["owner", "persona", "embedding_model"], name="persona_memory_scope"),
         ]
 
