@@ -18,6 +18,7 @@ from faultline.embeddings.types import EmbeddingError, Purpose
 from faultline.llm.types import CallTag
 from memory.extraction import insights_extract
 from memory.models import ESTABLISHED_MIN_CONFIDENCE, Insight, MemoryRecall
+from memory.services.storing import debate_memories_replace
 
 logger = logging.getLogger(__name__)
 
@@ -55,33 +56,21 @@ def insights_remember(*, debate: Debate) -> list[Insight]:
         reflections=list(Reflection.objects.filter(debate=debate).values_list("content", "importance")),
         cards=cards,
     )
-    vectors, model = [None] * len(drafts), ""
-    if drafts:
-        try:
-            batch = embeddings.embed(
-                [d.text for d in drafts], purpose=Purpose.DOCUMENT, tag=CallTag(debate_id=debate.id, phase="memory")
-            )
-            vectors, model = batch.vectors, batch.model
-        except EmbeddingError as exc:
-            logger.warning("Insights of debate %s saved without embeddings (text search only): %s", debate.id, exc)
-    with transaction.atomic():
-        Insight.objects.filter(debate=debate).delete()
-        return Insight.objects.bulk_create(
-            Insight(
-                owner_id=debate.owner_id,
-                project_id=debate.context_project_id,
-                assignment_id=debate.context_assignment_id,
-                repository_id=debate.context_repository_id,
-                debate=debate,
-                kind=draft.kind,
-                text=draft.text,
-                confidence=draft.confidence,
-                agreed_by_all=draft.agreed_by_all,
-                embedding=vector,
-                embedding_model=model if vector is not None else "",
-            )
-            for draft, vector in zip(drafts, vectors, strict=True)
-        )
+    return debate_memories_replace(
+        Insight,
+        debate=debate,
+        drafts=drafts,
+        phase="memory",
+        fields=lambda draft: {
+            "owner_id": debate.owner_id,
+            "project_id": debate.context_project_id,
+            "assignment_id": debate.context_assignment_id,
+            "repository_id": debate.context_repository_id,
+            "kind": draft.kind,
+            "confidence": draft.confidence,
+            "agreed_by_all": draft.agreed_by_all,
+        },
+    )
 
 
 # ── recalling ───────────────────────────────────────────────────────────────────────────────

@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from django.db import transaction
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
@@ -15,11 +14,10 @@ from crux.models import CruxCard
 from debates.blackboard.models import PositionState, Reflection
 from debates.models import Debate, Message
 from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.types import EmbeddingError, Purpose
-from faultline.llm.types import CallTag
 from memory.models import PersonaMemory
 from memory.scoring import Candidate, Scored, memories_pick
 from memory.services.insights import nearest_rows
+from memory.services.storing import debate_memories_replace
 
 logger = logging.getLogger(__name__)
 
@@ -88,33 +86,19 @@ def persona_memories_remember(*, debate: Debate) -> list[PersonaMemory]:
     if debate.owner_id is None:
         return []
     drafts = persona_memory_drafts(debate=debate)
-    vectors, model = [None] * len(drafts), ""
-    if drafts:
-        try:
-            batch = embeddings.embed(
-                [d.text for d in drafts],
-                purpose=Purpose.DOCUMENT,
-                tag=CallTag(debate_id=debate.id, phase="persona_memory"),
-            )
-            vectors, model = batch.vectors, batch.model
-        except EmbeddingError as exc:
-            logger.warning("Persona memories of debate %s saved without embeddings: %s", debate.id, exc)
-    with transaction.atomic():
-        PersonaMemory.objects.filter(debate=debate).delete()
-        return PersonaMemory.objects.bulk_create(
-            PersonaMemory(
-                owner_id=debate.owner_id,
-                persona_id=draft.persona_id,
-                project_id=debate.context_project_id,
-                debate=debate,
-                kind=draft.kind,
-                text=draft.text,
-                importance=draft.importance,
-                embedding=vector,
-                embedding_model=model if vector is not None else "",
-            )
-            for draft, vector in zip(drafts, vectors, strict=True)
-        )
+    return debate_memories_replace(
+        PersonaMemory,
+        debate=debate,
+        drafts=drafts,
+        phase="persona_memory",
+        fields=lambda draft: {
+            "owner_id": debate.owner_id,
+            "persona_id": draft.persona_id,
+            "project_id": debate.context_project_id,
+            "kind": draft.kind,
+            "importance": draft.importance,
+        },
+    )
 
 
 def persona_memories_top(*, owner, persona, query_vector: list[float] | None, exclude_debate=None) -> list[Scored]:
