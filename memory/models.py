@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector
 from django.db import models
-from pgvector.django import HnswIndex, VectorField
+from pgvector.django import HalfVectorField, HnswIndex
 
 from faultline.embeddings.types import DIMENSIONS
 
@@ -21,8 +21,10 @@ class EmbeddedMemory(models.Model):
 
     text = models.TextField()
     # Null when the embedding failed: the memory is still stored (and an insight still found by
-    # full-text search).
-    embedding = VectorField(dimensions=DIMENSIONS, null=True, blank=True)
+    # full-text search). Half precision (2 bytes a dimension): a row holds its vector inline
+    # instead of in TOAST, and the table and its HNSW index are half the size; cosine similarity
+    # moves by about 1e-3, recall@10 not measurably (benchmarks/README.md, long-term memory).
+    embedding = HalfVectorField(dimensions=DIMENSIONS, null=True, blank=True)
     embedding_model = models.CharField(max_length=80, blank=True)
     times_retrieved = models.PositiveIntegerField(default=0)
     last_retrieved_at = models.DateTimeField(null=True, blank=True)
@@ -35,7 +37,7 @@ class EmbeddedMemory(models.Model):
 
 def embedding_index(name: str) -> HnswIndex:
     """The HNSW index (cosine) recall's nearest-neighbour queries use; see benchmarks/recall.py."""
-    return HnswIndex(name=name, fields=["embedding"], m=16, ef_construction=64, opclasses=["vector_cosine_ops"])
+    return HnswIndex(name=name, fields=["embedding"], m=16, ef_construction=64, opclasses=["halfvec_cosine_ops"])
 
 
 class Insight(EmbeddedMemory):

@@ -20,7 +20,7 @@ def test_the_memory_embedding_has_an_hnsw_cosine_index():
     with connection.cursor() as cursor:
         cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'insight_embedding_hnsw'")
         (definition,) = cursor.fetchone()
-    assert "USING hnsw" in definition and "vector_cosine_ops" in definition
+    assert "USING hnsw" in definition and "halfvec_cosine_ops" in definition
 
 
 def test_a_nearest_neighbour_query_round_trips():
@@ -32,6 +32,9 @@ def test_a_nearest_neighbour_query_round_trips():
 
     with connection.cursor() as cursor:
         cursor.execute("SET enable_seqscan = off")  # make the planner show it can use the index
+        # 50 nearly orthogonal vectors are the worst case for HNSW's greedy search: with fewer
+        # candidates than rows it sometimes misses the nearest (seen once in eight runs).
+        cursor.execute("SET hnsw.ef_search = 100")
     nearest = list(
         Insight.objects.annotate(distance=CosineDistance("embedding", one_hot(17, 0.9)))
         .order_by("distance")
@@ -40,7 +43,7 @@ def test_a_nearest_neighbour_query_round_trips():
 
     assert nearest[0] == "memory 17"
     stored = Insight.objects.get(text="memory 17").embedding
-    assert list(stored) == pytest.approx(one_hot(17))
+    assert list(stored) == pytest.approx(one_hot(17), abs=1e-3)  # half precision
     with connection.cursor() as cursor:
         query, params = (
             Insight.objects.annotate(distance=CosineDistance("embedding", one_hot(17)))

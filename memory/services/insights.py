@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.db import connection, transaction
 from django.db.models import QuerySet
+from pgvector import HalfVector
 from pgvector.django import CosineDistance
 
 from crux.models import CruxCard
@@ -118,7 +119,7 @@ def insights_search(*, owner, project, query: str, debate_id=None, query_vector=
         if query_vector is None:
             return _text_search(scope, query, note=note)
     vectors = scope.filter(embedding_model=embeddings.current_model(), embedding__isnull=False).annotate(
-        distance=CosineDistance("embedding", query_vector)
+        distance=distance_to(query_vector)
     )
     # The 10 nearest, then the threshold: a distance condition in the query would keep the HNSW
     # scan going through the whole index when few rows pass it.
@@ -137,6 +138,12 @@ def insights_search(*, owner, project, query: str, debate_id=None, query_vector=
 
 def insights_text_search(*, owner, project, query: str, note: str) -> RecallResult:
     return _text_search(insights_in_scope(owner=owner, project=project), query, note=note)
+
+
+def distance_to(query_vector: list[float]) -> CosineDistance:
+    """Cosine distance from the stored (half-precision) embedding to the query's, compared as
+    halfvec so the HNSW index on the column answers."""
+    return CosineDistance("embedding", HalfVector(query_vector))
 
 
 def nearest_rows(queryset) -> list:

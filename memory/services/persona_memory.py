@@ -8,7 +8,6 @@ import logging
 from dataclasses import dataclass
 
 from django.utils import timezone
-from pgvector.django import CosineDistance
 
 from crux.models import CruxCard
 from debates.blackboard.models import PositionState, Reflection
@@ -16,7 +15,7 @@ from debates.models import Debate, Message
 from faultline.embeddings import gateway as embeddings
 from memory.models import PersonaMemory
 from memory.scoring import Candidate, Scored, memories_pick
-from memory.services.insights import nearest_rows
+from memory.services.insights import distance_to, nearest_rows
 from memory.services.storing import debate_memories_replace
 
 logger = logging.getLogger(__name__)
@@ -110,7 +109,7 @@ def persona_memories_top(*, owner, persona, query_vector: list[float] | None, ex
     if query_vector is not None:
         rows = nearest_rows(
             scope.filter(embedding_model=embeddings.current_model(), embedding__isnull=False)
-            .annotate(distance=CosineDistance("embedding", query_vector))
+            .annotate(distance=distance_to(query_vector))
             .order_by("distance")[:CANDIDATES]
         )
         similarity = {row.id: 1 - row.distance for row in rows}
