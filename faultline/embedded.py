@@ -72,8 +72,55 @@ def postgres_url() -> str:
                 f"Could not start the embedded PostgreSQL in {_pgdata()}: {exc}\n{tail}"
             ) from exc
         admin_url = server.get_uri()
+        if _configure(admin_url):
+            _restart()
         _ensure_database(admin_url, DATABASE_NAME)
         return server.get_uri(DATABASE_NAME)
+
+
+def server_settings() -> dict[str, str]:
+    """What the embedded server runs with, beyond PostgreSQL's defaults (128 MB of shared buffers,
+    sized for a small shared machine). Long-term memory's HNSW indexes are read page by page: a
+    page found in shared buffers costs far less than one copied in from the OS cache on every visit
+    (benchmarks/README.md, long-term memory). A quarter of the machine's memory, at most 4 GB;
+    FAULTLINE_PG_SHARED_BUFFERS overrides it (e.g. "256MB" on a small machine)."""
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    shared = min(memory // 4, 4 * 2**30) // 2**20
+    return {
+        "shared_buffers": os.environ.get("FAULTLINE_PG_SHARED_BUFFERS") or f"{shared}MB",
+        "effective_cache_size": f"{memory // 2 // 2**20}MB",  # the planner's guess of what is cached
+        "maintenance_work_mem": "1GB",  # an HNSW index built in memory (migrations, reembed)
+    }
+
+
+def _configure(admin_url: str) -> bool:
+    """Bring the server's settings to server_settings() (ALTER SYSTEM, kept in its data folder);
+    True when one of them only takes effect after a restart."""
+    import psycopg
+
+    restart = False
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        for name, value in server_settings().items():
+            same = conn.execute(
+                "SELECT pg_size_bytes(current_setting(%s)) = pg_size_bytes(%s)", [name, value]
+            ).fetchone()[0]
+            if same:
+                continue
+            conn.execute(f"ALTER SYSTEM SET {name} = '{value}'")  # names are ours; values are sizes
+            restart |= conn.execute(
+                "SELECT context = 'postmaster' FROM pg_settings WHERE name = %s", [name]
+            ).fetchone()[0]
+        conn.execute("SELECT pg_reload_conf()")
+    return restart
+
+
+def _restart() -> None:
+    """Restart with the same options (pg_ctl keeps them in postmaster.opts). Happens once for a data
+    folder, the first time it starts without the settings; a process connected then reconnects."""
+    from pgserver._commands import pg_ctl
+
+    user = "pgserver" if os.geteuid() == 0 else None
+    pg_ctl(["-w", "-m", "fast", "-l", str(_pgdata() / "log"), "restart"], pgdata=_pgdata(), user=user, timeout=60)
 
 
 def _ensure_database(admin_url: str, name: str) -> None:
