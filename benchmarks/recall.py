@@ -14,13 +14,17 @@ of owner:
 with two kinds of query: "near" (a stored vector of the owner's plus noise: a related question)
 and "far" (a random direction: a question unlike anything stored, the hard case for HNSW),
 and compares each answer with the exact top 10 (brute force in numpy over that owner's float32
-vectors): recall@10. Reports the index build time, p50/p95 latency, recall@10 and the 1-minute
-load average per size, owner kind and ef_search.
+vectors): recall@10, and "sim gap", how much lower the mean cosine similarity of the 10 found is
+than that of the exact 10 (0 when they are the same; small when the misses are near-ties), and
+"< 0.5", the share of queries that found fewer than half of the exact 10. Reports
+the index build time, p50/p95 latency, recall@10, the gap and the 1-minute load average per size,
+owner kind and ef_search.
 
     .venv/bin/python benchmarks/recall.py [--sizes 10000,100000] [--queries 200] [--ef-search 100,200]
         [--storage vector]   # the old layout (float32 column, vector_cosine_ops), for comparison
         [--keep] [--reuse]   # keep the table; measure a kept table again without loading it
         [--warm-up 1000]     # run that many other queries first (a warm-cache figure)
+        [--small-only]       # only small owners (the b-tree path): no HNSW build
 
 Uses its own embedded PostgreSQL (.faultline/bench-recall, configured as faultline/embedded.py
 configures the app's) unless DATABASE_URL is set.
@@ -45,7 +49,7 @@ DIMENSIONS = 512
 CENTRES = 1000
 SMALL_OWNERS = 500
 MODEL = "bench-model"
-EF_SEARCH = 100  # what memory/services/insights.py sets; --ef-search to try others
+EF_SEARCH = 400  # what memory/services/insights.py sets; --ef-search to try others
 STORAGE = {  # column type -> HNSW operator class
     "halfvec": "halfvec_cosine_ops",  # what memory/models.py stores
     "vector": "vector_cosine_ops",  # the layout before 2026-11-25
@@ -88,7 +92,7 @@ def kept(conn, rows: int, storage: str) -> bool:
     return indexes == 3 and conn.execute("SELECT count(*) FROM bench_insight").fetchone()[0] == rows
 
 
-def load(conn, vectors: np.ndarray, owners: np.ndarray, storage: str) -> tuple[float, float]:
+def load(conn, vectors: np.ndarray, owners: np.ndarray, storage: str, hnsw: bool = True) -> tuple[float, float]:
     """(load seconds, index build seconds)."""
     from pgvector import HalfVector, Vector
     from pgvector.psycopg import register_vector
@@ -116,10 +120,11 @@ def load(conn, vectors: np.ndarray, owners: np.ndarray, storage: str) -> tuple[f
     started = time.perf_counter()
     conn.execute("SET maintenance_work_mem = '4GB'")  # the whole graph in memory: no slow second phase
     conn.execute("SET max_parallel_maintenance_workers = 1")  # two cores, shared
-    conn.execute(
-        f"CREATE INDEX bench_insight_hnsw ON bench_insight USING hnsw (embedding {STORAGE[storage]}) "
-        "WITH (m = 16, ef_construction = 64)"
-    )
+    if hnsw:  # only big owners' queries use it
+        conn.execute(
+            f"CREATE INDEX bench_insight_hnsw ON bench_insight USING hnsw (embedding {STORAGE[storage]}) "
+            "WITH (m = 16, ef_construction = 64)"
+        )
     conn.execute("CREATE INDEX bench_insight_scope ON bench_insight (owner_id, project_id, embedding_model)")
     conn.commit()
     built = time.perf_counter() - started
@@ -153,7 +158,7 @@ def measure(conn, vectors, owners, owner_kind: str, query_kind: str, queries: in
         picks = [1] * queries
     else:
         picks = rng.integers(2, 2 + SMALL_OWNERS, queries).tolist()
-    latencies, recalls, plans = [], [], set()
+    latencies, recalls, gaps, plans = [], [], [], set()
     rows_of: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # owner -> (row indexes, their vectors)
     for owner in picks:
         if owner not in rows_of:
@@ -165,7 +170,8 @@ def measure(conn, vectors, owners, owner_kind: str, query_kind: str, queries: in
         else:  # "far": a random direction, near nothing stored (the hard case for HNSW)
             query = rng.standard_normal(DIMENSIONS).astype(np.float32)
         query /= np.linalg.norm(query)
-        exact = set((mine[np.argsort(-(theirs @ query))[:10]] + 1).tolist())  # ids are 1..rows
+        nearest = mine[np.argsort(-(theirs @ query))[:10]]
+        exact = set((nearest + 1).tolist())  # ids are 1..rows
         value = HalfVector(query) if storage == "halfvec" else Vector(query)
         with conn.transaction():
             conn.execute("SET LOCAL hnsw.iterative_scan = strict_order")
@@ -179,12 +185,16 @@ def measure(conn, vectors, owners, owner_kind: str, query_kind: str, queries: in
                     "hnsw" if "bench_insight_hnsw" in plan else "b-tree + sort" if "scope" in plan else "seq scan"
                 )
         recalls.append(len(exact & set(found)) / len(exact))  # an owner with fewer than 10 rows: all of them
+        # How much less similar the 10 found are than the exact 10, on average (0: the same).
+        gaps.append(float(np.mean(vectors[nearest] @ query) - np.mean(vectors[np.array(found) - 1] @ query)))
     latencies.sort()
     return {
         "owner rows": int(np.mean([np.count_nonzero(owners == o) for o in set(picks)])),
         "p50": statistics.median(latencies),
         "p95": latencies[int(0.95 * (len(latencies) - 1))],
         "recall": statistics.mean(recalls),
+        "gap": statistics.mean(gaps),
+        "lost": sum(r < 0.5 for r in recalls) / len(recalls),  # the search stayed out of the right region
         "plan": "/".join(sorted(plans)),
         "load": os.getloadavg()[0],
     }
@@ -198,6 +208,7 @@ def main() -> None:
     parser.add_argument("--storage", choices=sorted(STORAGE), default="halfvec")
     parser.add_argument("--keep", action="store_true", help="leave the last size's table for --reuse")
     parser.add_argument("--reuse", action="store_true", help="measure a kept table of that size again")
+    parser.add_argument("--small-only", action="store_true", help="small owners only: no HNSW index built")
     parser.add_argument("--warm-up", type=int, default=0, help="queries run before measuring (warm cache)")
     args = parser.parse_args()
     import psycopg
@@ -219,23 +230,25 @@ def main() -> None:
           f"shared_buffers {settings['shared_buffers']}, effective_cache_size {settings['effective_cache_size']}, "
           f"storage {args.storage}, warm-up queries {args.warm_up}", flush=True)  # fmt: skip
     print(f"{'rows':>9} | {'load s':>7} | {'index s':>8} | {'owner':>5} | {'query':>5} | {'owner rows':>10} | "
-          f"{'ef':>4} | {'p50 ms':>7} | {'p95 ms':>7} | {'recall@10':>9} | {'load avg':>8} | plan")  # fmt: skip
+          f"{'ef':>4} | {'p50 ms':>7} | {'p95 ms':>7} | {'recall@10':>9} | {'sim gap':>7} | {'< 0.5':>5} | {'load avg':>8} | plan")  # fmt: skip
     for size in (int(n) for n in args.sizes.split(",")):
         vectors, owners = synthetic(size)
         if args.reuse and kept(conn, size, args.storage):
             loaded = built = float("nan")
         else:
-            loaded, built = load(conn, vectors, owners, args.storage)
+            loaded, built = load(conn, vectors, owners, args.storage, hnsw=not args.small_only)
         register_vector(conn)
         if args.warm_up:
             warm_up(conn, vectors, owners, args.warm_up, max(int(n) for n in args.ef_search.split(",")), args.storage)
         for ef_search in (int(n) for n in args.ef_search.split(",")):
             for kind, query_kind in (("big", "near"), ("small", "near"), ("big", "far")):
+                if args.small_only and kind == "big":
+                    continue
                 row = measure(conn, vectors, owners, kind, query_kind, args.queries, ef_search, args.storage)
                 print(
                     f"{size:>9,} | {loaded:>7.1f} | {built:>8.1f} | {kind:>5} | {query_kind:>5} | "
                     f"{row['owner rows']:>10,} | {ef_search:>4} | {row['p50']:>7.2f} | {row['p95']:>7.2f} | "
-                    f"{row['recall']:>9.3f} | {row['load']:>8.2f} | {row['plan']}",
+                    f"{row['recall']:>9.3f} | {row['gap']:>7.4f} | {row['lost']:>5.1%} | {row['load']:>8.2f} | {row['plan']}",
                     flush=True,
                 )
     if not args.keep:
