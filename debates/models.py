@@ -13,6 +13,7 @@ class Debate(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting for a worker"
         RUNNING = "running", "Running"
+        PAUSED = "paused", "Paused"
         COMPLETED = "completed", "Completed"
         FAILED = "failed", "Failed"
         STOPPED = "stopped", "Stopped"
@@ -49,6 +50,10 @@ class Debate(models.Model):
     # The sequence number of the last persisted event; events are numbered 1, 2, 3... per debate.
     last_seq = models.PositiveIntegerField(default=0)
     stop_requested = models.BooleanField(default=False)
+    # The owner asked for a pause: the run pauses after the current turn (orchestration/loop.py).
+    pause_requested = models.BooleanField(default=False)
+    # Analyst/Critic mode: run every round without pausing after each one (chosen at setup).
+    auto_continue = models.BooleanField(default=False)
     # Runs started on this debate after its worker died, in a row; past a limit it is failed.
     recoveries = models.PositiveSmallIntegerField(default=0)
     # Disagreement-detection windows scanned so far (1, 2, ...), so a run that follows a dead one

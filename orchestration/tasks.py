@@ -13,17 +13,24 @@ from orchestration import recovery  # noqa: F401  (connects the worker's recover
 logger = logging.getLogger(__name__)
 
 
-@shared_task(name="orchestration.run_debate", acks_late=True)
-def run_debate(debate_id: str) -> None:
+BUSY_RETRIES = 10
+
+
+@shared_task(name="orchestration.run_debate", acks_late=True, bind=True)
+def run_debate(self, debate_id: str) -> None:
     from orchestration.run import debate_run
 
     try:
         debate_run(debate_id=debate_id)
     except Debate.DoesNotExist:
         logger.info("Debate %s was deleted before a worker got to it", debate_id)
-    except DebateBusy:
+    except DebateBusy as busy:
         # A second delivery of a debate another orchestrator is running (a redelivery, a recovery
-        # sweep racing a resume): the holder finishes it; this one has nothing to do.
+        # sweep racing a resume): the holder finishes it; this one has nothing to do. Unless the
+        # debate is still queued: then the holder is a run letting go of it (a pause, continued
+        # at once), and this delivery is the one that must run it, a moment later.
+        if Debate.objects.filter(pk=debate_id, status=Debate.Status.PENDING).exists():
+            raise self.retry(exc=busy, countdown=1, max_retries=BUSY_RETRIES) from busy
         logger.info("Debate %s is already being run elsewhere; this delivery is dropped", debate_id)
 
 

@@ -25,6 +25,7 @@ PHASE_LABELS = {
 STATUS_LABELS = {
     "pending": "Waiting for a worker",
     "running": "Live",
+    "paused": "Paused",
     "completed": "Completed",
     "failed": "Failed",
     "stopped": "Stopped",

@@ -14,6 +14,7 @@ from debates.models import Message
 class Mode:
     name = ""
     lanes: dict[str, int] = {}  # lane name -> threads, on top of the loop's BASE_LANES
+    rounds_done = 0  # a mode that counts rounds (Analyst/Critic) keeps it; a pause event names it
 
     def __init__(self, run) -> None:
         self.run = run  # orchestration.loop.DebateRun

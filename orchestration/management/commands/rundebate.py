@@ -13,7 +13,7 @@ from django.db.models import Q
 
 from debates.models import Debate, Message
 from debates.payloads import EventKind, parse_payload
-from debates.services.lifecycle import debate_can_resume, debate_create
+from debates.services.lifecycle import debate_can_resume, debate_continue, debate_create
 from debates.services.notes import debate_note_save
 from faultline.llm import gateway
 from orchestration.run import DebateBusy, debate_run
@@ -49,11 +49,16 @@ class Command(BaseCommand):
         parser.add_argument(
             "--auto-continue",
             action="store_true",
-            help="analyst-critic: run every round without pausing (the CLI never pauses; accepted for clarity)",
+            help="analyst-critic: run every round without pausing, then the synthesis; the last line gives the "
+            "final consensus score and status (consensus or max_rounds). Without it the debate pauses after "
+            "each round, as on the web: the command prints the round's score and how to continue "
+            "(--resume DEBATE_ID for one more round, --resume DEBATE_ID --auto-continue for the rest) and exits",
         )
         parser.add_argument("--trace", help="Write one JSON line per model call (full prompt, tokens) to this file")
         parser.add_argument(
-            "--resume", metavar="DEBATE_ID", help="Resume a debate whose worker died, from its last event"
+            "--resume",
+            metavar="DEBATE_ID",
+            help="Resume a debate whose worker died, or continue a paused one, from its last event",
         )
         parser.add_argument("--project", help="Debate with this project as context (created if it does not exist)")
         target = parser.add_mutually_exclusive_group()
@@ -77,7 +82,11 @@ class Command(BaseCommand):
                         lambda record: (trace.write(gateway.call_record_json(record) + "\n"), trace.flush())
                     )
                 )
-            debate = self._resumed(options["resume"]) if options["resume"] else self._created(options)
+            debate = (
+                self._resumed(options["resume"], auto_continue=options["auto_continue"])
+                if options["resume"]
+                else self._created(options)
+            )
             self.stderr.write(f"Debate {debate.id}: {debate.topic}")
             if debate.context_label:
                 self.stderr.write(f"Context: {debate.context_label}")
@@ -175,6 +184,7 @@ class Command(BaseCommand):
                     max_turns=self._budget(options),
                     length=Debate.Length.SHORT,
                     mode=options["mode"],
+                    auto_continue=options["auto_continue"],
                 )
         except ValidationError as exc:
             raise CommandError(
@@ -187,11 +197,17 @@ class Command(BaseCommand):
             return options["max_rounds"] or settings.FAULTLINE_ANALYST_MAX_ROUNDS
         return options["max_turns"] or 12
 
-    def _resumed(self, debate_id: str) -> Debate:
+    def _resumed(self, debate_id: str, *, auto_continue: bool = False) -> Debate:
         try:
             debate = Debate.objects.get(pk=debate_id)
         except (Debate.DoesNotExist, ValidationError) as exc:
             raise CommandError(f"no debate with id {debate_id}") from exc
+        if debate.status == Debate.Status.PAUSED:
+            try:
+                debate_continue(debate=debate, auto_continue=True if auto_continue else None, enqueue=False)
+            except ValidationError as exc:
+                raise CommandError("; ".join(exc.messages)) from exc
+            return debate
         if not debate_can_resume(debate=debate):
             raise CommandError(f"debate {debate_id} is {debate.status} and no worker has lost it: nothing to resume")
         return debate
@@ -231,6 +247,9 @@ class Command(BaseCommand):
         write = self.stdout.write
         for event in debate.events.filter(kind=EventKind.ROUND_SCORED).order_by("seq"):
             scored = parse_payload(event.kind, event.payload)
+            if scored.round == 0:
+                write(f"Before round 1: {scored.agreed} established fact(s) from memory taken as agreed")
+                continue
             note = "" if scored.assessed else " (assessment skipped)"
             write(
                 f"Round {scored.round}: consensus score {scored.score:.0f}% — {scored.agreed} agreed, "
@@ -241,7 +260,14 @@ class Command(BaseCommand):
             for point in results.get(key, []):
                 write(f"  {label}: {point}")
         write(f"Status: {debate.status}")
-        if results:
+        if debate.status == Debate.Status.PAUSED:
+            last = debate.events.filter(kind=EventKind.DEBATE_PAUSED).order_by("-seq").first()
+            paused = parse_payload(last.kind, last.payload) if last else None
+            write(
+                f"Paused after round {paused.round if paused else '?'}. Continue with: python manage.py rundebate "
+                f"--resume {debate.id}   (or add --auto-continue to run every round left)"
+            )
+        elif results:
             write(f"Final consensus score: {results.get('score', 0):.0f}% (status: {results.get('status')})")
 
     def _print_graph(self, graph: dict) -> None:
