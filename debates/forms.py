@@ -46,6 +46,12 @@ class DebateSetupForm(forms.Form):
         error_messages={"invalid_choice": "Pick one of the modes."},
     )
 
+    auto_continue = forms.BooleanField(
+        label="Continue automatically after each round",
+        required=False,
+        help_text="Analyst vs Critic: run every round without pausing for you to press Continue.",
+    )
+
     context = forms.ChoiceField(
         label="Context",
         required=False,
