@@ -107,6 +107,7 @@ class DebateRun:
         detection windows scanned again, unledgered messages folded). Only then is the pause
         committed, so a Continue never finds this run still holding the lease."""
         self.lanes.wait("ledger", timeout=NOTES_WAIT_SECONDS)
+        self.mode.before_pause()
         self.lanes.shutdown()
         with transaction.atomic():
             Debate.objects.filter(pk=self.debate.pk).update(status=Debate.Status.PAUSED, pause_requested=False)

@@ -40,6 +40,10 @@ class Mode:
     def wind_down(self) -> None:
         """The owner stopped the debate: let side work that belongs in the results finish."""
 
+    def before_pause(self) -> None:
+        """The run is about to pause: side work worth finishing first (the rest is cancelled and
+        picked up from the log by the run that continues)."""
+
     def results(self, status: str) -> dict:
         raise NotImplementedError
 

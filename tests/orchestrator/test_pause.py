@@ -79,3 +79,28 @@ def test_a_pause_asked_for_while_queued_pauses_before_the_first_turn(scripted_ap
 
     assert debate.status == Debate.Status.PAUSED
     assert not Message.objects.filter(debate=debate).exists()
+
+
+def test_a_continue_delivered_while_the_pausing_run_still_holds_the_lease_is_retried(new_debate, monkeypatch):
+    from debates.services.leases import debate_lease
+    from orchestration.tasks import run_debate
+
+    retried = []
+
+    class Retried(Exception):
+        pass
+
+    def retry(**kwargs):
+        retried.append(kwargs["countdown"])
+        return Retried()
+
+    monkeypatch.setattr(run_debate, "retry", retry)
+    debate = new_debate()
+    Debate.objects.filter(pk=debate.pk).update(status=Debate.Status.PAUSED)
+    debate_continue(debate=debate, enqueue=False)
+
+    with debate_lease(debate.id), pytest.raises(Retried):
+        run_debate(str(debate.id))  # the run that paused it has not let go yet
+
+    assert retried == [1]
+    assert Debate.objects.get(pk=debate.pk).status == Debate.Status.PENDING

@@ -83,6 +83,8 @@ class DebateScript:
 
     def _persona_turn(self, body: dict) -> str:
         system, user = self._system_text(body), self._user_text(body)
+        if role_turn := self._analyst_critic_turn(system, user):
+            return role_turn
         name = re.search(r"You are (.+?), taking part", system).group(1)
         number = next(self._counter)
         if self.memory:
@@ -133,6 +135,33 @@ class DebateScript:
     def _participants_in(text: str) -> list[str]:
         match = re.search(r"Participants: (.+)", text)
         return [name.strip() for name in match.group(1).split(",")] if match else []
+
+    # ── the Analyst/Critic mode ───────────────────────────────────────────────────────────────
+    # Round 1: the Critic agrees with AC_POINTS[0] and contests AC_POINTS[1] (50 %); from round 2
+    # it agrees with both (100 %, consensus).
+    AC_POINTS = ["Index funds beat most active managers over ten years", "Fees compound into a large drag"]
+    AC_SYNTHESIS = "Synthesis: buy broad index funds, keep fees low, and rebalance once a year."
+
+    def _analyst_critic_turn(self, system: str, user: str) -> str:
+        number = re.search(r"Round (\d+)\.", user)
+        number = number.group(1) if number else "?"
+        if "You are the Analyst" in system:
+            return f"1. {self.AC_POINTS[0]}. 2. {self.AC_POINTS[1]}. Round {number}."
+        if "You are the Critic" in system:
+            return f"The first point holds; the second needs support. Round {number}."
+        if "debate between an Analyst and a Critic" in system:
+            return self.AC_SYNTHESIS
+        return ""
+
+    def _structured_AgreementAssessment(self, body: dict) -> dict:
+        number = int(re.search(r"The Analyst's answer \(round (\d+)\)", self._user_text(body)).group(1))
+        agreed, disagreed = (self.AC_POINTS[:1], self.AC_POINTS[1:]) if number == 1 else (self.AC_POINTS, [])
+        return {
+            "agreed": [{"point": point, "reasoning": "It holds."} for point in agreed],
+            "disagreed": [{"point": point, "counter_argument": "Not shown yet."} for point in disagreed],
+            "unverifiable": [],
+            "overall": "moderate" if disagreed else "strong",
+        }
 
     # ── structured calls ──────────────────────────────────────────────────────────────────────
 
