@@ -77,6 +77,8 @@ def test_an_analyst_critic_debate_pauses_continues_and_its_synthesis_is_copied_a
     assert debate.results["rounds"] == 2
     synthesis = debate.results["synthesis"]
     assert synthesis in page.locator("#synthesis-text").text_content()
+    texts = page.eval_on_selector_all("#chat-log .msg-text", "els => els.map(e => e.textContent.trim())")
+    assert len(texts) == 5 and "(no answer)" not in texts and "Refined in round 2" in texts[2]
     screenshot(page, "analyst-critic-synthesis", full_page=True)
     assert_accessible(page, "analyst/critic live page, finished")
 

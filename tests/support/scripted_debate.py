@@ -145,10 +145,15 @@ class DebateScript:
     def _analyst_critic_turn(self, system: str, user: str) -> str:
         number = re.search(r"Round (\d+)\.", user)
         number = number.group(1) if number else "?"
+        # Each round in words of its own: a turn repeating the transcript it was given is an echo.
         if "You are the Analyst" in system:
-            return f"1. {self.AC_POINTS[0]}. 2. {self.AC_POINTS[1]}. Round {number}."
+            if number == "1":
+                return f"1. {self.AC_POINTS[0]}. 2. {self.AC_POINTS[1]}."
+            return f"Refined in round {number}: the fee drag is shown by thirty years of cost data, so both points stand."
         if "You are the Critic" in system:
-            return f"The first point holds; the second needs support. Round {number}."
+            if number == "1":
+                return "The first point holds; the second needs support."
+            return f"In round {number} the cost data settles it: I now accept both points."
         if "debate between an Analyst and a Critic" in system:
             return self.AC_SYNTHESIS
         return ""
