@@ -44,6 +44,7 @@ def test_a_paused_debate_shows_continue_and_the_owner_continues_it(
     assert 'class="status-pill status-paused">Paused<' in page
     assert 'id="continue-debate"' in page and 'id="stop-debate"' in page and 'id="pause-debate"' not in page
     assert "Paused after round 1 at 33% consensus" in page
+    assert '<span class="status-rounds">1 / 5</span>' in page
 
     # The pushed fragment of the pause carries the same controls.
     paused = Event.objects.get(debate=debate, kind=EventKind.DEBATE_PAUSED)
