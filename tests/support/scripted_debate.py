@@ -149,7 +149,9 @@ class DebateScript:
         if "You are the Analyst" in system:
             if number == "1":
                 return f"1. {self.AC_POINTS[0]}. 2. {self.AC_POINTS[1]}."
-            return f"Refined in round {number}: the fee drag is shown by thirty years of cost data, so both points stand."
+            return (
+                f"Refined in round {number}: the fee drag is shown by thirty years of cost data, so both points stand."
+            )
         if "You are the Critic" in system:
             if number == "1":
                 return "The first point holds; the second needs support."
