@@ -5,8 +5,10 @@ from the log, whichever worker runs it; Stop ends it from the pause."""
 import pytest
 from django.core.management import call_command
 
+from debates import fragments
 from debates.models import Debate, Event, Message
 from debates.payloads import EventKind, parse_payload
+from debates.selectors import debate_view
 from debates.services.leases import debate_is_being_run
 from debates.services.lifecycle import debate_continue, debate_stop
 from faultline.llm.models import ModelCall
@@ -179,6 +181,10 @@ def test_memory_facts_seed_the_agreed_points_and_the_insights_are_saved_at_the_e
     )
     assert [(pt.text, pt.status, pt.from_memory) for pt in seeded.points] == [(fact, "agreed", True)]
     assert not seeded.consensus
+    first_event = Event.objects.filter(debate=debate, kind="round_scored").order_by("seq")[0]
+    panel = fragments.for_event(debate_view(debate_id=debate.id, upto=first_event.seq), "round_scored", seeded)
+    assert "before round 1: established facts from earlier debates" in panel
+    assert f'{fact} <span class="tag">from memory</span>' in panel
     # The Analyst's first answer already has it as settled.
     first = next(body for body in script.requests if "Round 1. Give your answer" in str(body["messages"]))
     assert f"[agreed, from memory: settled, do not re-debate] {fact}" in first["messages"][0]["content"]
