@@ -185,6 +185,13 @@ COLLABORATION_KINDS = ("draft", "revision")
 
 
 @register.filter
+def is_markdown(kind: str) -> bool:
+    """A collaboration's outputs are Markdown documents: once finished they are shown rendered
+    (markdown-it, then nh3: projects/markdown.py), never as raw HTML."""
+    return kind in (*COLLABORATION_KINDS, "artifact")
+
+
+@register.filter
 def collab_columns(view) -> list[dict]:
     """The two columns of a collaboration: each role's first and revised answers, in order."""
     names = {persona.seat: persona.name for persona in view.personas}

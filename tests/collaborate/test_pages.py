@@ -32,11 +32,11 @@ def test_the_live_page_shows_the_two_roles_side_by_side_and_the_artifact_as_safe
 
     assert 'id="collab-column-0"' in page and 'id="collab-column-1"' in page
     column_0, column_1 = page.split('id="collab-column-0"')[1].split('id="collab-column-1"')
-    assert "Architect: First answer" in column_0 and "Architect: Revised answer" in column_0
+    assert "<h2>Architect: First answer</h2>" in column_0 and "<h2>Architect: Revised answer</h2>" in column_0
     assert "Reviewer" not in column_0.split("</section>")[0].replace("Reviewer</h2", "")
     assert "Reviewer: First answer" in column_1.split('id="collab-artifact"')[0]
     artifact = page.split('id="collab-artifact"')[1]
-    assert '<div class="msg-text artifact-doc"><h1>URL shortener design</h1>' in artifact
+    assert '<div class="msg-text msg-markdown"><h1>URL shortener design</h1>' in artifact
     assert "<h2>Storage</h2>" in artifact and "<li>Postgres, base62 keys</li>" in artifact
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     for marker in LIVE_MARKUP:
