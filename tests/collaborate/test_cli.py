@@ -40,7 +40,7 @@ def test_the_cli_saves_the_artifact_to_the_project_as_a_document(collab_api, cap
 
 
 def test_save_document_is_for_a_collaboration_with_a_project():
-    with pytest.raises(CommandError, match="need --project"):
+    with pytest.raises(CommandError, match="--save-document needs --project NAME"):
         call_command("rundebate", "--mode", "collaborate", "--topic", BRIEF, "--save-document")
     with pytest.raises(CommandError, match="use it with --mode collaborate"):
         call_command("rundebate", "--mode", "analyst-critic", "--topic", BRIEF, "--project", "P", "--save-document")

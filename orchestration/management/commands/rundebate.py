@@ -104,8 +104,10 @@ class Command(BaseCommand):
     def _context(self, options):
         """(owner, context target) from --project/--assignment/--repository; (None, None) without."""
         if not options["project"]:
-            if options["assignment"] or options["repository"] or options["save_note"] or options["save_document"]:
-                raise CommandError("--assignment, --repository, --save-note and --save-document need --project NAME")
+            if options["assignment"] or options["repository"] or options["save_note"]:
+                raise CommandError("--assignment, --repository and --save-note need --project NAME")
+            if options["save_document"]:
+                raise CommandError("--save-document needs --project NAME (the project the artifact is saved to)")
             return None, None
         owner = cli_user(options["user"], create=True)
         try:
