@@ -158,6 +158,31 @@ def test_a_run_that_follows_a_dead_one_resumes_without_repeating_finished_phases
     assert reviewer_revision.status == Message.Status.COMPLETE and reviewer_revision.text.startswith("## Reviewer")
 
 
+def test_a_run_that_follows_one_dead_mid_drafts_says_both_again_into_the_same_messages(collab_api, new_collaboration):
+    collab_api()
+    debate = new_collaboration()
+    debate_run(debate_id=debate.id)
+    Message.objects.filter(debate=debate, turn__gt=2).delete()
+    Message.objects.filter(debate=debate).update(status=Message.Status.STREAMING, text="## Half")
+    ids = set(Message.objects.filter(debate=debate).values_list("id", flat=True))
+    Debate.objects.filter(pk=debate.pk).update(status=Debate.Status.RUNNING, results={}, phase="drafting")
+    before = ModelCall.objects.filter(debate_id=debate.id, streamed=True).count()
+
+    debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.COMPLETED and debate.results["artifact"] == ARTIFACT
+    assert ids <= set(Message.objects.filter(debate=debate, turn__lte=2).values_list("id", flat=True))
+    assert [turn for turn, _, _ in kinds(debate)] == [1, 2, 3, 4, 5]
+    again = ModelCall.objects.filter(debate_id=debate.id, streamed=True).order_by("id")[before:]
+    assert sorted((call.role, call.phase) for call in again) == [
+        ("architect", "collaborate_draft"),
+        ("architect", "collaborate_revision"),
+        ("reviewer", "collaborate_draft"),
+        ("reviewer", "collaborate_revision"),
+        ("synthesis", "collaborate_artifact"),
+    ]
+
+
 def test_an_outage_in_one_role_is_waited_out_and_only_that_answer_said_again(collab_api, new_collaboration, settings):
     collab_api(overloaded_once=["reviewer"])
     settings.FAULTLINE_MODEL_WAIT_SECONDS = 5
