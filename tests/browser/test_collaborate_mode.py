@@ -12,6 +12,7 @@ from django.core.management import call_command
 
 from debates.models import Debate
 from projects.models import Project
+from tests.browser.checks import assert_accessible
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-long-test-passphrase-42"
@@ -73,6 +74,7 @@ def test_a_collaboration_streams_two_columns_side_by_side_and_saves_its_artifact
     assert artifact.locator("h1").text_content() == "Shared design"
     assert artifact.locator("h2").count() == 3 and artifact.locator("li").count() == 3
     screenshot(page, "collaborate-artifact", full_page=True)
+    assert_accessible(page, "collaborate live page, finished")
 
     # Copy puts the Markdown on the clipboard; Download saves a .md file
     page.click("#copy-artifact")

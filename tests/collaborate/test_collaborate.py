@@ -183,6 +183,18 @@ def test_a_run_that_follows_one_dead_mid_drafts_says_both_again_into_the_same_me
     ]
 
 
+def test_a_stop_asked_for_before_the_artifact_ends_the_run_stopped_without_one(collab_api, new_collaboration):
+    collab_api()
+    debate = new_collaboration()
+    Debate.objects.filter(pk=debate.pk).update(stop_requested=True)
+
+    debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.STOPPED
+    assert debate.results["status"] == "stopped" and debate.results["artifact"] == ""
+    assert not Message.objects.filter(debate=debate).exists()
+
+
 def test_an_outage_in_one_role_is_waited_out_and_only_that_answer_said_again(collab_api, new_collaboration, settings):
     collab_api(overloaded_once=["reviewer"])
     settings.FAULTLINE_MODEL_WAIT_SECONDS = 5

@@ -47,6 +47,17 @@ def test_the_live_page_shows_the_two_roles_side_by_side_and_the_artifact_as_safe
     assert "The artifact is written" in page
 
 
+def test_the_results_page_and_the_replay_show_the_artifact_and_the_columns(finished, owner_client):
+    results = owner_client.get(f"/debates/{finished.id}/results/").content.decode()
+    assert '<div class="msg msg-markdown" id="results-artifact"><h1>URL shortener design</h1>' in results
+    replay = owner_client.get(f"/debates/{finished.id}/replay/?step=999").content.decode()
+    assert 'id="collab-column-0"' in replay and "<h1>URL shortener design</h1>" in replay
+    for page in (results, replay):
+        for marker in LIVE_MARKUP:
+            assert marker not in page.replace('<script src="', "")
+        assert not LIVE_ATTRIBUTE.search(page)
+
+
 def test_each_message_started_goes_to_its_roles_column_and_the_artifact_below(finished):
     started = Event.objects.filter(debate=finished, kind=EventKind.MESSAGE_STARTED).order_by("seq")
     targets = []
