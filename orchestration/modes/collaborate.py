@@ -235,7 +235,7 @@ class CollaborateMode(Mode):
             "status": "artifact" if artifact is not None and status == "completed" else "stopped",
             "title": artifact_title(text, self.run.debate.topic) if text else "",
             "artifact": text,
-            "synthesised": bool(text) and not text.startswith(artifact_fallback(self.run.debate.topic, [])),
+            "synthesised": bool(text) and text != artifact_fallback(self.run.debate.topic, self._latest_answers()),
             "unanswered": unanswered,
             "roles": {role.name.lower(): role.speaker.name for role in self.roles},
             "models": {
