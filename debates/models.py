@@ -9,6 +9,7 @@ class Debate(models.Model):
         DIALOGUE = "dialogue", "Dialogue with crux rooms"
         GRAPH = "graph", "Argumentation graph"
         ANALYST_CRITIC = "analyst_critic", "Analyst vs Critic"
+        COLLABORATE = "collaborate", "Collaborate (two roles write one artifact)"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting for a worker"
@@ -167,6 +168,9 @@ class Message(models.Model):
         ANALYSIS = "analysis"  # Analyst/Critic mode: the Analyst's answer
         CRITIQUE = "critique"  # Analyst/Critic mode: the Critic's evaluation
         SYNTHESIS = "synthesis"  # Analyst/Critic mode: the final balanced answer
+        DRAFT = "draft"  # Collaborate mode: a role's first answer to the brief
+        REVISION = "revision"  # Collaborate mode: a role's answer revised on the other's
+        ARTIFACT = "artifact"  # Collaborate mode: the one Markdown document both answers became
 
     class Status(models.TextChoices):
         STREAMING = "streaming"

@@ -28,6 +28,7 @@ from debates.services.leases import DebateBusy, LeaseLost, debate_is_being_run, 
 from faultline.llm.types import ModelError, ModelUnavailable
 from orchestration.loop import DebateRun, RunCancelled
 from orchestration.modes.analyst_critic import AnalystCriticMode
+from orchestration.modes.collaborate import CollaborateMode
 from orchestration.modes.dialogue import DialogueMode
 from orchestration.modes.graph import GraphMode
 from orchestration.patience import model_wait_delays
@@ -39,6 +40,7 @@ MODES = {
     Debate.Mode.DIALOGUE: DialogueMode,
     Debate.Mode.GRAPH: GraphMode,
     Debate.Mode.ANALYST_CRITIC: AnalystCriticMode,
+    Debate.Mode.COLLABORATE: CollaborateMode,
 }
 
 __all__ = ["DebateBusy", "debate_fail", "debate_is_being_run", "debate_run"]

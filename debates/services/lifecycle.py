@@ -31,6 +31,9 @@ def _clean_topic(topic: str) -> str:
     return topic
 
 
+COLLABORATE_HAND = "The Collaborate mode takes a hand of two: the Architect and the Reviewer."
+
+
 def debate_create(
     *,
     owner,
@@ -54,6 +57,9 @@ def debate_create(
         raise ValidationError(
             {"personas": "The Analyst vs Critic mode takes a hand of two: the Analyst and the Critic."}
         )
+    if mode == Debate.Mode.COLLABORATE and len(unique) != 2:
+        # Seat 0 plays the Architect, seat 1 the Reviewer (orchestration/modes/collaborate.py).
+        raise ValidationError({"personas": COLLABORATE_HAND})
     if length not in Debate.TURNS_FOR_LENGTH:
         raise ValidationError({"length": "Pick a length."})
     from django.conf import settings

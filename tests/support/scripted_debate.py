@@ -65,10 +65,45 @@ class DebateScript:
             handler = getattr(self, f"_structured_{title}", None)
             latency = self.latency if self.extraction_latency is None else self.extraction_latency
             return Reply.json(handler(body) if handler else {}, latency=latency)
+        if role := self._collaboration_role(body):
+            self._count(role)
+            return Reply.says(
+                self._collaboration_output(role, body),
+                latency=self.latency,
+                chunk_size=self.chunk_size,
+                chunk_delay=self.chunk_delay,
+            )
         self._count("persona")
         return Reply.says(
             self._persona_turn(body), latency=self.latency, chunk_size=self.chunk_size, chunk_delay=self.chunk_delay
         )
+
+    # ── the Collaborate mode's roles (orchestration/modes/collaborate.py) ─────────────────────
+
+    def _collaboration_role(self, body: dict) -> str:
+        system = self._system_text(body)
+        for marker, role in (
+            ("You are the Architect", "architect"),
+            ("You are the Reviewer", "reviewer"),
+            ("You write the artifact", "artifact"),
+        ):
+            if marker in system:
+                return role
+        return ""
+
+    def _collaboration_output(self, role: str, body: dict) -> str:
+        hostile = f"\n\n{HOSTILE}" if self.hostile else ""
+        if role == "artifact":
+            return (
+                "# Shared design\n\n## Structure\n\n- One service, one database, a queue for the slow work.\n\n"
+                f"## Risks\n\n- Rate limits on the public endpoint.\n\n## Open questions\n\n- Who owns the data?{hostile}"
+            )
+        name = role.capitalize()
+        stage = "Revised" if "first answer:" in self._user_text(body) else "First"
+        points = "\n".join(
+            f"{n}. {name} point {n}: a sentence long enough to stream in several pieces over time." for n in range(1, 7)
+        )
+        return f"## {name}: {stage} answer\n\n{points}{hostile}"
 
     # ── persona turns ─────────────────────────────────────────────────────────────────────────
 
