@@ -25,6 +25,7 @@ owner kind and ef_search.
         [--keep] [--reuse]   # keep the table; measure a kept table again without loading it
         [--warm-up 1000]     # run that many other queries first (a warm-cache figure)
         [--small-only]       # only small owners (the b-tree path): no HNSW build
+        [--m 16 --ef-construction 64]   # other graph parameters than the app's, to try them
 
 Uses its own embedded PostgreSQL (.faultline/bench-recall, configured as faultline/embedded.py
 configures the app's) unless DATABASE_URL is set.
@@ -92,7 +93,15 @@ def kept(conn, rows: int, storage: str) -> bool:
     return indexes == 3 and conn.execute("SELECT count(*) FROM bench_insight").fetchone()[0] == rows
 
 
-def load(conn, vectors: np.ndarray, owners: np.ndarray, storage: str, hnsw: bool = True) -> tuple[float, float]:
+def load(
+    conn,
+    vectors: np.ndarray,
+    owners: np.ndarray,
+    storage: str,
+    hnsw: bool = True,
+    m: int = 16,
+    ef_construction: int = 64,
+) -> tuple[float, float]:
     """(load seconds, index build seconds)."""
     from pgvector import HalfVector, Vector
     from pgvector.psycopg import register_vector
@@ -123,7 +132,7 @@ def load(conn, vectors: np.ndarray, owners: np.ndarray, storage: str, hnsw: bool
     if hnsw:  # only big owners' queries use it
         conn.execute(
             f"CREATE INDEX bench_insight_hnsw ON bench_insight USING hnsw (embedding {STORAGE[storage]}) "
-            "WITH (m = 16, ef_construction = 64)"
+            f"WITH (m = {m}, ef_construction = {ef_construction})"
         )
     conn.execute("CREATE INDEX bench_insight_scope ON bench_insight (owner_id, project_id, embedding_model)")
     conn.commit()
@@ -208,6 +217,8 @@ def main() -> None:
     parser.add_argument("--storage", choices=sorted(STORAGE), default="halfvec")
     parser.add_argument("--keep", action="store_true", help="leave the last size's table for --reuse")
     parser.add_argument("--reuse", action="store_true", help="measure a kept table of that size again")
+    parser.add_argument("--m", type=int, default=16, help="HNSW m (memory/models.py: 16)")
+    parser.add_argument("--ef-construction", type=int, default=64, help="HNSW ef_construction (memory/models.py: 64)")
     parser.add_argument("--small-only", action="store_true", help="small owners only: no HNSW index built")
     parser.add_argument("--warm-up", type=int, default=0, help="queries run before measuring (warm cache)")
     args = parser.parse_args()
@@ -236,7 +247,7 @@ def main() -> None:
         if args.reuse and kept(conn, size, args.storage):
             loaded = built = float("nan")
         else:
-            loaded, built = load(conn, vectors, owners, args.storage, hnsw=not args.small_only)
+            loaded, built = load(conn, vectors, owners, args.storage, not args.small_only, args.m, args.ef_construction)
         register_vector(conn)
         if args.warm_up:
             warm_up(conn, vectors, owners, args.warm_up, max(int(n) for n in args.ef_search.split(",")), args.storage)
