@@ -3,7 +3,7 @@
 For each size (rows), loads that many 512-dimension unit vectors (clustered: 1,000 random centres
 plus noise, so neighbours exist as they do for real text) into a table shaped like memory_insight
 (owner, project, embedding model, a halfvec(512) embedding) with the same indexes (HNSW m=16,
-ef_construction=64, halfvec_cosine_ops; b-tree on owner, project, model), then times the recall
+ef_construction=128, halfvec_cosine_ops; b-tree on owner, project, model), then times the recall
 query with the owner filter, exactly as memory/services/insights.py runs it (hnsw.iterative_scan =
 strict_order, hnsw.ef_search as the app sets it, ORDER BY cosine distance LIMIT 10), for two kinds
 of owner:
@@ -25,7 +25,7 @@ owner kind and ef_search.
         [--keep] [--reuse]   # keep the table; measure a kept table again without loading it
         [--warm-up 1000]     # run that many other queries first (a warm-cache figure)
         [--small-only]       # only small owners (the b-tree path): no HNSW build
-        [--m 16 --ef-construction 64]   # other graph parameters than the app's, to try them
+        [--m 16 --ef-construction 128]  # other graph parameters than the app's, to try them
 
 Uses its own embedded PostgreSQL (.faultline/bench-recall, configured as faultline/embedded.py
 configures the app's) unless DATABASE_URL is set.
@@ -100,7 +100,7 @@ def load(
     storage: str,
     hnsw: bool = True,
     m: int = 16,
-    ef_construction: int = 64,
+    ef_construction: int = 128,
 ) -> tuple[float, float]:
     """(load seconds, index build seconds)."""
     from pgvector import HalfVector, Vector
@@ -218,7 +218,7 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="leave the last size's table for --reuse")
     parser.add_argument("--reuse", action="store_true", help="measure a kept table of that size again")
     parser.add_argument("--m", type=int, default=16, help="HNSW m (memory/models.py: 16)")
-    parser.add_argument("--ef-construction", type=int, default=64, help="HNSW ef_construction (memory/models.py: 64)")
+    parser.add_argument("--ef-construction", type=int, default=128, help="HNSW ef_construction (memory/models.py: 128)")
     parser.add_argument("--small-only", action="store_true", help="small owners only: no HNSW index built")
     parser.add_argument("--warm-up", type=int, default=0, help="queries run before measuring (warm cache)")
     args = parser.parse_args()

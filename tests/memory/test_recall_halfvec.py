@@ -61,7 +61,8 @@ def test_the_column_and_its_index_are_half_precision():
         )
         assert cursor.fetchone()[0] == f"halfvec({DIMENSIONS})"
         cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'insight_embedding_hnsw'")
-        assert "halfvec_cosine_ops" in cursor.fetchone()[0]
+        definition = cursor.fetchone()[0]
+        assert "halfvec_cosine_ops" in definition and "ef_construction='128'" in definition
 
 
 def test_recall_ranks_by_similarity_above_the_threshold_and_only_the_owners(alice, memories):
