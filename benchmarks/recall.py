@@ -50,7 +50,7 @@ DIMENSIONS = 512
 CENTRES = 1000
 SMALL_OWNERS = 500
 MODEL = "bench-model"
-EF_SEARCH = 400  # what memory/services/insights.py sets; --ef-search to try others
+EF_SEARCH = 200  # what memory/services/insights.py sets; --ef-search to try others
 STORAGE = {  # column type -> HNSW operator class
     "halfvec": "halfvec_cosine_ops",  # what memory/models.py stores
     "vector": "vector_cosine_ops",  # the layout before 2026-11-25

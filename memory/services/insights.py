@@ -25,10 +25,10 @@ from memory.services.storing import debate_memories_replace
 logger = logging.getLogger(__name__)
 
 MIN_SIMILARITY = 0.7  # Proflow's threshold
-# HNSW candidates per scan step (pgvector's default is 40). At 1M rows recall@10 went 0.75, 0.79,
-# 0.86, 0.90, 0.94 for 64, 100, 200, 400, 800 while the median stayed 6-7 ms up to 400 and doubled
-# at 800 (benchmarks/README.md, long-term memory).
-EF_SEARCH = 400
+# HNSW candidates per scan step (pgvector's default is 40). At 1M rows, with the ef_construction 128
+# graph of memory/models.py: recall@10 0.980 at 200 (p50 3.9 ms, p95 19.4 ms warm) and 0.991 at 400
+# for a slower median and a longer tail (benchmarks/README.md, long-term memory).
+EF_SEARCH = 200
 TOP = 10
 TEXT_FALLBACK_NOTE = "Embedding failed ({error}); past insights were found by full-text search instead."
 
