@@ -204,9 +204,13 @@ def assemble_context(
     room=None,
     other=None,
     names: dict[int, str] | None = None,
+    recent: list[Message] | None = None,
 ) -> str:
     """phase: opening | key_argument | reply | closing | entry | exchange (the turn's kind).
-    names: persona id -> name of the participants, when the caller already has them."""
+    names: persona id -> name of the participants, when the caller already has them.
+    recent: the main channel's last complete messages in turn order (at least RECENT_MESSAGES,
+    persona attached), when the caller holds them: the run loop's include the turn just said,
+    which may not be written yet."""
     if names is None:
         names = dict(debate.participants.order_by("seat").values_list("persona_id", "persona__name"))
     positions = _positions(debate)
@@ -250,7 +254,8 @@ def assemble_context(
     ]
     if full:
         sections.append(_concessions(names, positions))
-    recent = _recent(debate, limit=3 if full else RECENT_MESSAGES)
+    limit = 3 if full else RECENT_MESSAGES
+    recent = recent[-limit:] if recent is not None else _recent(debate, limit=limit)
     if phase == "key_argument":  # first take on a new aspect: only what was said on it so far
         recent = [m for m in recent if m.aspect_index == aspect_index]
     sections.append(_transcript_section("RECENT EXCHANGE", recent, RECENT_CLOSING if full else RECENT))

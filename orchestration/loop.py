@@ -25,7 +25,7 @@ from debates.blackboard.ledger import ledger_update, reflection_due, reflections
 from debates.models import Debate, Event, Message
 from debates.services.context import with_context
 from debates.services.events import event_append
-from debates.services.leases import Lease
+from debates.services.leases import Lease, LeaseLost
 from debates.services.messages import debate_totals, turn_pass
 from debates.state import EventKind
 from debates.turns import DIALOGUE_KINDS
@@ -34,7 +34,7 @@ from faultline.llm.types import CallTag, Prompt, Role
 from memory.services.insights import insights_remember
 from memory.services.persona_memory import persona_memories_remember
 from memory.services.recall import debate_recall
-from orchestration.context import assemble_context
+from orchestration.context import RECENT_MESSAGES, assemble_context
 from orchestration.lanes import Lanes, RunCancelled
 from orchestration.prompts import ASPECT_PLANNER
 from orchestration.schemas import AspectPlan
@@ -43,10 +43,12 @@ from orchestration.turn_taking import Seat, choose_speaker
 
 logger = logging.getLogger(__name__)
 
-# Lanes every mode has: the main channel's ledger updates in order (the next speaker waits for
-# all but the last), the crux rooms' (so a speaker never queues behind a room's), round records
-# and reflections (only the finish waits for them), one-off extractions (aspect plan, evidence).
-BASE_LANES = {"ledger": 1, "room_ledger": 1, "notes": 1, "extraction": 1}
+# Lanes every mode has: the main channel's finished turns, written while the next turn's request
+# goes out (every other lane's job waits for those queued before it: see settle()), the main
+# channel's ledger updates in order (the next speaker waits for all but the last), the crux rooms'
+# (so a speaker never queues behind a room's), round records and reflections (only the finish
+# waits for them), one-off extractions (aspect plan, evidence).
+BASE_LANES = {"persist": 1, "ledger": 1, "room_ledger": 1, "notes": 1, "extraction": 1}
 NOTES_WAIT_SECONDS = 60
 
 
@@ -66,7 +68,10 @@ class DebateRun:
         # by say(): nothing else writes main-channel messages while the run holds the lease.
         self._main_channel: _MainChannel | None = None
         self.mode = mode_class(self)
-        self.lanes = Lanes(str(debate.pk), {**BASE_LANES, **self.mode.lanes})
+        self.lanes = Lanes(
+            str(debate.pk), {**BASE_LANES, **self.mode.lanes}, first="persist", keep=("persist", "ledger")
+        )
+        self._settled = 0  # persist-lane jobs known to be written
 
     # ── the loop ──────────────────────────────────────────────────────────────────────────────
 
@@ -84,6 +89,11 @@ class DebateRun:
             self.lanes.wait("notes", timeout=NOTES_WAIT_SECONDS)
             self._remember()
             self.finish(Debate.Status.STOPPED)
+        except (LeaseLost, RunCancelled):
+            raise  # this run may write nothing more
+        except Exception:
+            self._settle_quietly()  # the turns said so far are written before the run fails
+            raise
         finally:
             self.lanes.shutdown()
 
@@ -129,6 +139,7 @@ class DebateRun:
 
     def _remember(self) -> None:
         """After the last phase, before the finish: what this debate leaves for later ones."""
+        self.settle()  # the last turn is read from the database
         for what, remember in (("insights", insights_remember), ("persona memories", persona_memories_remember)):
             try:
                 remember(debate=self.debate)
@@ -142,6 +153,7 @@ class DebateRun:
             self.fold_into_ledger(message)
 
     def finish(self, status: str) -> None:
+        self.settle()
         outcome = self.mode.results(status)
         with transaction.atomic():
             self.mode.before_finish(outcome)
@@ -157,6 +169,7 @@ class DebateRun:
         label = phase if aspect_index is None else f"{phase}:{aspect_index}"
         if self.debate.phase == label:
             return  # already announced before a resume
+        self.settle()  # the last turn's events come first in the log
         with transaction.atomic():
             event_append(
                 debate_id=self.debate.id,
@@ -251,6 +264,7 @@ class DebateRun:
                 allow_pass=consecutive_passes < len(seats) - 1,
             )
             if message is None:
+                self.settle()
                 turn_pass(debate=self.debate, persona=speaker.persona)
                 consecutive_passes += 1
             else:
@@ -265,6 +279,7 @@ class DebateRun:
         # The closings read the whole ledger but the last message's update, as every turn does (its
         # speaker sees that message verbatim): every crux-room update is in before the first one.
         self.await_ledger(lag=1, rooms=True)
+        self.settle()
         done = set(
             self.main_messages([Message.Kind.CLOSING])
             .filter(status=Message.Status.COMPLETE)
@@ -311,6 +326,9 @@ class DebateRun:
             interrupted=interrupted,
             allow_pass=allow_pass,
             cancelled=self.lanes.cancelled,
+            names=list(self.names.values()),
+            persist=self._persist,
+            settle=self.settle,
         )
         channel.interrupted = None
         if message is not None:
@@ -326,11 +344,34 @@ class DebateRun:
             addressee=addressee,
             aspect_index=aspect_index,
             names=self.names,
+            recent=self.channel.messages[-RECENT_MESSAGES:],
         )
+
+    # ── writing finished turns beside the next one ────────────────────────────────────────────
+
+    def _persist(self, write) -> None:
+        """Queue a finished main-channel turn's rows: say() goes on to the next turn at once (its
+        speaker reads the turn from memory), and the next turn's first row waits for these."""
+        self.lanes.submit("persist", write)
+
+    def settle(self) -> None:
+        """Wait until every finished turn queued so far is written; a failed write fails the run.
+        Whatever reads the main channel from the database, or appends an event after a turn's,
+        settles first. Side lanes need not: their jobs start after the turns queued before them."""
+        futures = self.lanes.futures("persist")
+        for future in futures[self._settled :]:
+            future.result()
+        self._settled = len(futures)
+
+    def _settle_quietly(self) -> None:
+        try:
+            self.settle()
+        except Exception:
+            logger.exception("Debate %s: a finished turn could not be written", self.debate.id)
 
     def _dialogue_slots_used(self) -> int:
         passes = Event.objects.filter(debate=self.debate, kind=EventKind.TURN_PASSED).count()
-        return len(self.channel.dialogue_ids) + passes
+        return len(self.channel.dialogue) + passes
 
     def _history(self) -> list[tuple[int, str]]:
         return list(self.channel.history)
@@ -364,12 +405,14 @@ class DebateRun:
 
 @dataclass
 class _MainChannel:
-    """The main channel as far as turn-taking needs it: turns said, who said what, who already
-    spoke on which aspect, and a turn a dead worker cut off (to be said again first)."""
+    """The main channel as far as turn-taking and the speakers' context need it: turns said (the
+    last may not be written yet), who said what, who already spoke on which aspect, and a turn a
+    dead worker cut off (to be said again first)."""
 
     turns: int = 0
     history: list[tuple[int, str]] = field(default_factory=list)  # (persona id, text), in turn order
-    dialogue_ids: list[int] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)  # complete, in turn order, persona attached
+    dialogue: list[Message] = field(default_factory=list)  # the dialogue phase's
     spoke_on: set[tuple[int, int | None]] = field(default_factory=set)
     interrupted: Message | None = None
 
@@ -387,8 +430,9 @@ class _MainChannel:
     def said(self, message: Message) -> None:
         self.turns = max(self.turns, message.turn)
         self.history.append((message.persona_id, message.text))
+        self.messages.append(message)
         if message.kind in DIALOGUE_KINDS:
-            self.dialogue_ids.append(message.id)
+            self.dialogue.append(message)
             self.spoke_on.add((message.persona_id, message.aspect_index))
 
 

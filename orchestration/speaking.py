@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from debates.models import Debate, Message
-from debates.services.messages import message_begin, message_finish
+from debates.services.messages import message_begin, message_finish, message_say
 from debates.turns import turn_kind
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
@@ -62,17 +63,27 @@ def speak(
     cancelled: threading.Event | None = None,
     role: Role = Role.PERSONA,
     system_prefix: str | None = None,
+    names: list[str] | None = None,
+    persist: Callable[[Callable[[], None]], object] | None = None,
+    settle: Callable[[], None] | None = None,
 ) -> Message | None:
     """Stream one turn to the page and persist it. Returns None when the persona passed.
 
     ``role`` picks the model (the Analyst/Critic mode's roles have their own); ``system_prefix``
-    replaces the persona's contract where a mode gives the speaker a role of its own.
+    replaces the persona's contract where a mode gives the speaker a role of its own. ``names``:
+    the participants' names, when the caller has them.
+
+    With ``persist`` (the run loop's main channel), the finished turn's rows are handed to it to
+    write while the caller goes on to the next turn; the returned message is complete in memory
+    (unsaved if nothing of it was shown while it streamed). ``settle`` waits for what was handed
+    over before: a message shown while it streams starts only after its predecessor is written.
 
     If ``cancelled`` is set while it streams, generation stops and RunCancelled is raised: the
     unfinished message stays ``streaming`` for the next run to say again."""
     persona = speaker.persona
     forbidden = list(persona.forbidden_phrases or [])
-    names = list(debate.participants.values_list("persona__name", flat=True))
+    if names is None:
+        names = list(debate.participants.values_list("persona__name", flat=True))
     echoes = context_lines(context)
     row = turn_kind(kind)
     prompt = Prompt(
@@ -80,8 +91,11 @@ def speak(
         messages=[{"role": "user", "content": context}],
         max_tokens=row.max_tokens,
     )
-    stream = StreamingTurn(
-        begin=lambda: message_begin(
+
+    def begin() -> Message:
+        if settle is not None:
+            settle()
+        return message_begin(
             debate=debate,
             persona=persona,
             seat=speaker.seat,
@@ -89,7 +103,10 @@ def speak(
             turn=turn,
             room=room,
             aspect_index=aspect_index,
-        ),
+        )
+
+    stream = StreamingTurn(
+        begin=begin,
         forbidden=forbidden,
         message=interrupted,
         sentence_limit=row.sentence_limit,
@@ -123,6 +140,25 @@ def speak(
         raise RunCancelled(f"debate {debate.id}: turn {turn} cut off, the run is over")
     if allow_pass and is_pass(text) and stream.message is None:
         return None
-    message = stream.ensure_message()
-    message_finish(message=message, text=text or NO_ANSWER)
+    text = text or NO_ANSWER
+    if persist is None:
+        message = stream.ensure_message()
+        message_finish(message=message, text=text)
+        return message
+    if stream.message is None:
+        message = Message(
+            debate=debate,
+            room=room,
+            persona=persona,
+            kind=kind,
+            turn=turn,
+            aspect_index=aspect_index,
+            text=text,
+            status=Message.Status.COMPLETE,
+        )
+        persist(lambda: message_say(message=message, seat=speaker.seat))
+        return message
+    message = stream.message
+    message.text, message.status = text, Message.Status.COMPLETE
+    persist(lambda: message_finish(message=message, text=text))
     return message
