@@ -11,8 +11,8 @@ closes it), which ``shutdown()`` closes once their jobs are done: the main chann
 ledger updates come every few hundred milliseconds, and opening a connection per job cost more
 than the job's own queries.
 
-One lane may go ``first``: a job queued on any other lane starts only once the ``first`` lane's
-jobs queued before it are done. The run loop writes a finished turn on such a lane while the next
+One lane may go ``first``: a job queued on any other lane (but those named ``beside_first``, whose
+jobs see to it themselves) starts only once the ``first`` lane's jobs queued before it are done. The run loop writes a finished turn on such a lane while the next
 turn's request goes out, and side work queued after the turn still finds its rows written.
 """
 
@@ -44,9 +44,18 @@ class _Lane:
 
 
 class Lanes:
-    def __init__(self, name: str, spec: dict[str, int], *, first: str | None = None, keep: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        name: str,
+        spec: dict[str, int],
+        *,
+        first: str | None = None,
+        beside_first: Iterable[str] = (),
+        keep: Iterable[str] = (),
+    ) -> None:
         self.name = name
         self.first = first
+        self.beside_first = frozenset(beside_first)
         self.keep = frozenset(keep)
         self._kept: dict[str, list] = {}  # lane -> the connections its threads kept open
         self.cancelled = threading.Event()
@@ -74,7 +83,7 @@ class Lanes:
                 )
                 return None
             after = []
-            if self.first is not None and lane != self.first:
+            if self.first is not None and lane != self.first and lane not in self.beside_first:
                 after = [f for f in self._lanes[self.first].futures if not f.done()]
             future = self._lanes[lane].executor.submit(self._job, lane, function, args, kwargs, after)
             self._lanes[lane].futures.append(future)

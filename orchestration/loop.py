@@ -68,10 +68,17 @@ class DebateRun:
         # by say(): nothing else writes main-channel messages while the run holds the lease.
         self._main_channel: _MainChannel | None = None
         self.mode = mode_class(self)
+        # A main-channel ledger update starts as soon as its turn is said, and waits for the turn's
+        # rows only before writing its own (_ledger_job).
         self.lanes = Lanes(
-            str(debate.pk), {**BASE_LANES, **self.mode.lanes}, first="persist", keep=("persist", "ledger")
+            str(debate.pk),
+            {**BASE_LANES, **self.mode.lanes},
+            first="persist",
+            beside_first=("ledger",),
+            keep=("persist", "ledger"),
         )
         self._settled = 0  # persist-lane jobs known to be written
+        self._writes: list = []  # persist-lane futures, one per turn said, in order
 
     # ── the loop ──────────────────────────────────────────────────────────────────────────────
 
@@ -333,7 +340,7 @@ class DebateRun:
         channel.interrupted = None
         if message is not None:
             channel.said(message)
-            self.fold_into_ledger(message)
+            self.fold_into_ledger(message, written=self._writes[-2:])
         return message
 
     def base_context(self, speaker: Speaker, kind: str, *, aspect_index, addressee: str) -> str:
@@ -352,7 +359,7 @@ class DebateRun:
     def _persist(self, write) -> None:
         """Queue a finished main-channel turn's rows: say() goes on to the next turn at once (its
         speaker reads the turn from memory), and the next turn's first row waits for these."""
-        self.lanes.submit("persist", write)
+        self._writes.append(self.lanes.submit("persist", write))
 
     def settle(self) -> None:
         """Wait until every finished turn queued so far is written; a failed write fails the run.
@@ -378,12 +385,20 @@ class DebateRun:
 
     # ── the position ledger and notes ─────────────────────────────────────────────────────────
 
-    def fold_into_ledger(self, message: Message) -> None:
-        """Queue the ledger update for a finished message (main channel or crux room)."""
-        self.lanes.submit("ledger" if message.room_id is None else "room_ledger", self._ledger_job, message)
+    def fold_into_ledger(self, message: Message, written=None) -> None:
+        """Queue the ledger update for a finished message (main channel or crux room). ``written``:
+        the persist-lane jobs writing the turn before it and it, when they may not be done yet."""
+        self.lanes.submit("ledger" if message.room_id is None else "room_ledger", self._ledger_job, message, written)
 
-    def _ledger_job(self, message: Message) -> None:
-        ledger_update(message_id=message.id)
+    def _ledger_job(self, message: Message, written=None) -> None:
+        if not written:
+            ledger_update(message_id=message.id)
+        else:
+            # The update reads the turns before this one at once, and writes once this one is written.
+            *before, this = written
+            for future in before:
+                future.result()
+            ledger_update(message=message, before_write=this.result, names=self.names)
         # A reflection is a second model call: it runs with the other notes, not on the ledger
         # lane the next speaker waits for.
         if reflection_due(debate_id=self.debate.id):

@@ -121,7 +121,7 @@ def speak(
         """What of a reply reaches the page: no name prefix, no prompt furniture, its kind's length."""
         return shape_turn(strip_furniture(tidy(reply.text, persona.name), names, echoes=echoes), limit)
 
-    text = spoken(gateway.stream(role=role, prompt=prompt, on_text=stream, tag=tag))
+    text = spoken(gateway.stream(role=role, prompt=prompt, on_text=stream, tag=tag, record_with=persist))
 
     if find_forbidden(text, forbidden):
         stream.reset()
@@ -132,7 +132,7 @@ def speak(
             messages=prompt.messages,
             max_tokens=prompt.max_tokens,
         )
-        text = spoken(gateway.stream(role=role, prompt=retry, on_text=stream, tag=tag))
+        text = spoken(gateway.stream(role=role, prompt=retry, on_text=stream, tag=tag, record_with=persist))
         if find_forbidden(text, forbidden):
             text = remove_forbidden(text, forbidden)
 

@@ -72,11 +72,19 @@ def _ledger_payload(state: PositionState, names: dict[int, str]) -> LedgerUpdate
     )
 
 
-def ledger_update(*, message_id: int) -> bool:
-    """Fold one message into its speaker's ledger. Returns False when the update was skipped."""
-    message = Message.objects.select_related("debate", "persona").get(pk=message_id)
+def ledger_update(
+    *, message_id: int | None = None, message: Message | None = None, before_write=None, names=None
+) -> bool:
+    """Fold one message into its speaker's ledger. Returns False when the update was skipped.
+
+    ``message`` (debate and persona attached) instead of ``message_id``: the run loop hands over a
+    turn whose row may still be being written, with ``before_write`` waiting for it; the update
+    reads only the turns before it until then. ``names``: persona id -> name of the participants
+    in seat order, when the caller has them."""
+    if message is None:
+        message = Message.objects.select_related("debate", "persona").get(pk=message_id)
     debate, speaker = message.debate, message.persona
-    names = _participants(debate)
+    names = names if names is not None else _participants(debate)
     state, _ = PositionState.objects.get_or_create(debate=debate, persona=speaker)
     recent = (
         Message.objects.filter(debate=debate, room=message.room, status=Message.Status.COMPLETE, turn__lt=message.turn)
@@ -113,13 +121,15 @@ def ledger_update(*, message_id: int) -> bool:
             prompt=prompt,
             schema=PositionUpdate,
             tag=CallTag(debate_id=debate.id, persona=speaker.persona_id, phase="ledger"),
-            what=f"Ledger update for message {message_id}",
+            what=f"Ledger update for message at turn {message.turn} of debate {debate.id}",
             skip_outages=False,
         )
     except ModelUnavailable as exc:
         # An outage passes: left unledgered, the run that follows the wait folds it, in turn order.
-        logger.warning("Ledger update for message %s put off (the model is unavailable): %s", message_id, exc)
+        logger.warning("Ledger update for message at turn %s put off (the model is unavailable): %s", message.turn, exc)
         return False
+    if before_write is not None:
+        before_write()
     if update is None:
         Message.objects.filter(pk=message.pk).update(ledgered=True)  # tried; it is not tried again
         return False
