@@ -8,6 +8,8 @@ budget, with variants per phase. Agents never see the raw blackboard, only this.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from crux.models import CruxCard, DisagreementCandidate
 from debates.blackboard.budget import Section, join
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
@@ -139,17 +141,36 @@ def _your_position(state: PositionState | None, aspect_index, *, budget=MINE, fu
     return section
 
 
-def _open_disputes(debate: Debate, names, budget=DISPUTES) -> Section:
+@dataclass(frozen=True)
+class SideWork:
+    """What the side lanes (detection, crux rooms, reflections) wrote that a turn's context shows:
+    the run loop reads it before it waits for the ledger, the ledger's own sections after."""
+
+    cards: list[CruxCard]
+    claims: list[DisagreementCandidate]
+    insights: list[Reflection]
+
+
+def side_work_read(debate: Debate) -> SideWork:
+    return SideWork(
+        cards=list(CruxCard.objects.filter(debate=debate).order_by("-created_at")[:3]),
+        claims=list(
+            DisagreementCandidate.objects.filter(
+                debate=debate,
+                status__in=[DisagreementCandidate.Status.ACTIVE, DisagreementCandidate.Status.IN_CRUX_ROOM],
+                consecutive_windows__gte=1,
+            ).order_by("-confidence")[:4]
+        ),
+        insights=list(Reflection.objects.filter(debate=debate).order_by("-importance", "-created_at")[:3]),
+    )
+
+
+def _open_disputes(side: SideWork, names, budget=DISPUTES) -> Section:
     section = Section("OPEN DISPUTES", budget)
-    for card in CruxCard.objects.filter(debate=debate).order_by("-created_at")[:3]:
+    for card in side.cards:
         stances = ", ".join(f"{p['name']}: {p['position']}" for p in card.positions.values())
         section.add(f"• Crux found: {card.question} ({stances})", max_line_tokens=45)
-    claims = DisagreementCandidate.objects.filter(
-        debate=debate,
-        status__in=[DisagreementCandidate.Status.ACTIVE, DisagreementCandidate.Status.IN_CRUX_ROOM],
-        consecutive_windows__gte=1,
-    ).order_by("-confidence")[:4]
-    for claim in claims:
+    for claim in side.claims:
         section.add(
             f"• {claim.dispute} — {names.get(claim.persona_a_id)} vs {names.get(claim.persona_b_id)} "
             f"[{claim.get_status_display()}]",
@@ -181,9 +202,9 @@ def _concessions(names, positions, budget=CONCESSIONS) -> Section:
     return section
 
 
-def _insights(debate: Debate, budget=INSIGHTS) -> Section:
+def _insights(side: SideWork, budget=INSIGHTS) -> Section:
     section = Section("KEY INSIGHTS", budget)
-    for reflection in Reflection.objects.filter(debate=debate).order_by("-importance", "-created_at")[:3]:
+    for reflection in side.insights:
         section.add(f"• {reflection.content}", max_line_tokens=45)
     return section
 
@@ -205,12 +226,13 @@ def assemble_context(
     other=None,
     names: dict[int, str] | None = None,
     recent: list[Message] | None = None,
+    side: SideWork | None = None,
 ) -> str:
     """phase: opening | key_argument | reply | closing | entry | exchange (the turn's kind).
     names: persona id -> name of the participants, when the caller already has them.
     recent: the main channel's last complete messages in turn order (at least RECENT_MESSAGES,
     persona attached), when the caller holds them: the run loop's include the turn just said,
-    which may not be written yet."""
+    which may not be written yet. side: what the side lanes wrote, when the caller read it already."""
     if names is None:
         names = dict(debate.participants.order_by("seat").values_list("persona_id", "persona__name"))
     positions = _positions(debate)
@@ -250,7 +272,7 @@ def assemble_context(
         _so_far(debate),
         _everyone_else(persona, names, positions, aspect_index),
         _your_position(mine, aspect_index, budget=MINE_CLOSING if full else MINE, full=full),
-        _open_disputes(debate, names),
+        _open_disputes(side or (side := side_work_read(debate)), names),
     ]
     if full:
         sections.append(_concessions(names, positions))
@@ -259,5 +281,5 @@ def assemble_context(
     if phase == "key_argument":  # first take on a new aspect: only what was said on it so far
         recent = [m for m in recent if m.aspect_index == aspect_index]
     sections.append(_transcript_section("RECENT EXCHANGE", recent, RECENT_CLOSING if full else RECENT))
-    sections += [_insights(debate), _your_turn(phase, addressee)]
+    sections += [_insights(side), _your_turn(phase, addressee)]
     return join(sections)

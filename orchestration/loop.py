@@ -34,7 +34,7 @@ from faultline.llm.types import CallTag, Prompt, Role
 from memory.services.insights import insights_remember
 from memory.services.persona_memory import persona_memories_remember
 from memory.services.recall import debate_recall
-from orchestration.context import RECENT_MESSAGES, assemble_context
+from orchestration.context import RECENT_MESSAGES, SideWork, assemble_context, side_work_read
 from orchestration.lanes import Lanes, RunCancelled
 from orchestration.prompts import ASPECT_PLANNER
 from orchestration.schemas import AspectPlan
@@ -79,6 +79,7 @@ class DebateRun:
         )
         self._settled = 0  # persist-lane jobs known to be written
         self._writes: list = []  # persist-lane futures, one per turn said, in order
+        self._side_work: SideWork | None = None  # read by say() for the context it asks the mode for
 
     # ── the loop ──────────────────────────────────────────────────────────────────────────────
 
@@ -320,8 +321,11 @@ class DebateRun:
             # The cut-off turn belongs to someone else: it is that person's turn, again.
             speaker, kind = self.by_persona[interrupted.persona_id], interrupted.kind
         turn = interrupted.turn if interrupted else channel.turns + 1
-        self.await_ledger(lag=1)
+        if kind != Message.Kind.OPENING:  # an opening's context is a cold start: no ledger, no disputes
+            self._side_work = side_work_read(self.debate)  # read while the ledger update may still run
+            self.await_ledger(lag=1)
         context = self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=addressee)
+        self._side_work = None
         message = speak(
             debate=self.debate,
             speaker=speaker,
@@ -352,6 +356,7 @@ class DebateRun:
             aspect_index=aspect_index,
             names=self.names,
             recent=self.channel.messages[-RECENT_MESSAGES:],
+            side=self._side_work,
         )
 
     # ── writing finished turns beside the next one ────────────────────────────────────────────

@@ -10,6 +10,8 @@ from django.db import connection, connections
 
 from debates.models import Debate, Event, Message
 from debates.turns import DIALOGUE_KINDS
+from faultline.llm.models import ModelCall
+from faultline.llm.selectors import debate_spend
 from orchestration import speaking
 from orchestration.lanes import Lanes
 from orchestration.run import debate_run
@@ -81,6 +83,13 @@ def test_the_next_request_goes_out_before_the_last_turn_is_written_and_still_car
         ids[e.payload["message_id"]] for e in events if e.kind == "message_completed" and e.payload["message_id"] in ids
     ]
     assert started == completed == sorted(started) == list(range(1, 13))
+    # Every call is in the spend ledger (persona calls' rows are written beside the next turn too),
+    # and the finished event's totals count them all.
+    calls = ModelCall.objects.filter(debate=debate)
+    assert calls.filter(role="persona").count() == len(requests)
+    finished = events[-1]
+    assert finished.kind == "debate_finished"
+    assert finished.payload["totals"]["output_tokens"] == debate_spend(debate_id=debate.id)["output_tokens"] > 0
 
 
 def test_side_work_queued_after_a_turn_starts_once_the_turn_is_written():
