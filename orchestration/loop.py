@@ -79,6 +79,7 @@ class DebateRun:
         )
         self._settled = 0  # persist-lane jobs known to be written
         self._writes: list = []  # persist-lane futures, one per turn said, in order
+        self._records: list[dict] = []  # ModelCall rows handed to the persist lane (_record_later)
         self._side_work: SideWork | None = None  # read by say() for the context it asks the mode for
 
     # ── the loop ──────────────────────────────────────────────────────────────────────────────
@@ -104,6 +105,7 @@ class DebateRun:
             raise
         finally:
             self.lanes.shutdown()
+            self._write_records_left()
 
     def _begin(self) -> None:
         debate = self.debate
@@ -340,6 +342,7 @@ class DebateRun:
             names=list(self.names.values()),
             persist=self._persist,
             settle=self.settle,
+            record_with=self._record_later,
         )
         channel.interrupted = None
         if message is not None:
@@ -365,6 +368,29 @@ class DebateRun:
         """Queue a finished main-channel turn's rows: say() goes on to the next turn at once (its
         speaker reads the turn from memory), and the next turn's first row waits for these."""
         self._writes.append(self.lanes.submit("persist", write))
+
+    def _record_later(self, write) -> None:
+        """A model call's ModelCall row, written on the persist lane (so the next turn does not
+        wait for it, and the turn's events that carry the spend come after it). Spend is never
+        lost: a row the lane did not write (the run ended first) is written by execute() last."""
+        pending = {"write": write, "done": False}
+
+        def job():
+            write()
+            pending["done"] = True
+
+        self._records.append(pending)
+        if self.lanes.submit("persist", job) is None:
+            job()
+
+    def _write_records_left(self) -> None:
+        for pending in self._records:
+            if not pending["done"]:
+                try:
+                    pending["write"]()
+                    pending["done"] = True
+                except Exception:
+                    logger.exception("Debate %s: a model call's ledger row could not be written", self.debate.id)
 
     def settle(self) -> None:
         """Wait until every finished turn queued so far is written; a failed write fails the run.
@@ -403,7 +429,12 @@ class DebateRun:
             *before, this = written
             for future in before:
                 future.result()
-            ledger_update(message=message, before_write=this.result, names=self.names)
+            ledger_update(
+                message=message,
+                before_write=this.result,
+                names=self.names,
+                record_with=self._record_later,
+            )
         # A reflection is a second model call: it runs with the other notes, not on the ledger
         # lane the next speaker waits for.
         if reflection_due(debate_id=self.debate.id):

@@ -66,6 +66,7 @@ def speak(
     names: list[str] | None = None,
     persist: Callable[[Callable[[], None]], object] | None = None,
     settle: Callable[[], None] | None = None,
+    record_with: Callable[[Callable[[], None]], object] | None = None,
 ) -> Message | None:
     """Stream one turn to the page and persist it. Returns None when the persona passed.
 
@@ -77,6 +78,7 @@ def speak(
     write while the caller goes on to the next turn; the returned message is complete in memory
     (unsaved if nothing of it was shown while it streamed). ``settle`` waits for what was handed
     over before: a message shown while it streams starts only after its predecessor is written.
+    ``record_with`` does the same for the calls' ModelCall rows (gateway.stream).
 
     If ``cancelled`` is set while it streams, generation stops and RunCancelled is raised: the
     unfinished message stays ``streaming`` for the next run to say again."""
@@ -121,7 +123,7 @@ def speak(
         """What of a reply reaches the page: no name prefix, no prompt furniture, its kind's length."""
         return shape_turn(strip_furniture(tidy(reply.text, persona.name), names, echoes=echoes), limit)
 
-    text = spoken(gateway.stream(role=role, prompt=prompt, on_text=stream, tag=tag, record_with=persist))
+    text = spoken(gateway.stream(role=role, prompt=prompt, on_text=stream, tag=tag, record_with=record_with))
 
     if find_forbidden(text, forbidden):
         stream.reset()
@@ -132,7 +134,7 @@ def speak(
             messages=prompt.messages,
             max_tokens=prompt.max_tokens,
         )
-        text = spoken(gateway.stream(role=role, prompt=retry, on_text=stream, tag=tag, record_with=persist))
+        text = spoken(gateway.stream(role=role, prompt=retry, on_text=stream, tag=tag, record_with=record_with))
         if find_forbidden(text, forbidden):
             text = remove_forbidden(text, forbidden)
 

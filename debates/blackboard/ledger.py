@@ -73,14 +73,16 @@ def _ledger_payload(state: PositionState, names: dict[int, str]) -> LedgerUpdate
 
 
 def ledger_update(
-    *, message_id: int | None = None, message: Message | None = None, before_write=None, names=None
+    *, message_id: int | None = None, message: Message | None = None, before_write=None, names=None, record_with=None
 ) -> bool:
     """Fold one message into its speaker's ledger. Returns False when the update was skipped.
 
     ``message`` (debate and persona attached) instead of ``message_id``: the run loop hands over a
     turn whose row may still be being written, with ``before_write`` waiting for it; the update
     reads only the turns before it until then. ``names``: persona id -> name of the participants
-    in seat order, when the caller has them."""
+    in seat order, when the caller has them. ``record_with``: where the call's ModelCall row is
+    written (gateway.stream), so that the next speaker, who waits for this update, does not wait
+    for that row too."""
     if message is None:
         message = Message.objects.select_related("debate", "persona").get(pk=message_id)
     debate, speaker = message.debate, message.persona
@@ -123,6 +125,7 @@ def ledger_update(
             tag=CallTag(debate_id=debate.id, persona=speaker.persona_id, phase="ledger"),
             what=f"Ledger update for message at turn {message.turn} of debate {debate.id}",
             skip_outages=False,
+            record_with=record_with,
         )
     except ModelUnavailable as exc:
         # An outage passes: left unledgered, the run that follows the wait folds it, in turn order.

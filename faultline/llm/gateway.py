@@ -147,11 +147,18 @@ def stream(
     )
 
 
-def extract(*, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag = CallTag()) -> SchemaT:
-    """Structured output validated against ``schema``; one repair attempt, then StructuredOutputError."""
+def extract(
+    *, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag = CallTag(), record_with=None
+) -> SchemaT:
+    """Structured output validated against ``schema``; one repair attempt, then StructuredOutputError.
+    ``record_with``: as for ``stream``."""
     json_schema = _strict_schema(schema)
     completion = _call(
-        role, prompt, tag, lambda p, model: p.complete_json(model=model, prompt=prompt, schema=json_schema)
+        role,
+        prompt,
+        tag,
+        lambda p, model: p.complete_json(model=model, prompt=prompt, schema=json_schema),
+        record_with=record_with,
     )
     try:
         return _validate(schema, completion)
@@ -173,7 +180,11 @@ def extract(*, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag =
         )
         logger.warning("Structured output for %s failed validation, repairing once: %s", role, first_error)
         retry = _call(
-            role, repair, tag, lambda p, model: p.complete_json(model=model, prompt=repair, schema=json_schema)
+            role,
+            repair,
+            tag,
+            lambda p, model: p.complete_json(model=model, prompt=repair, schema=json_schema),
+            record_with=record_with,
         )
         try:
             return _validate(schema, retry)
@@ -191,12 +202,13 @@ def extract_or_skip(
     tag: CallTag = CallTag(),
     what: str,
     skip_outages: bool = True,
+    record_with=None,
 ) -> SchemaT | None:
     """``extract`` for side work a debate can go on without: a model failure (after the repair
     retry) is logged as "<what> skipped" and comes back as None. With ``skip_outages=False`` an
     outage (ModelUnavailable) is raised instead, for work worth doing again once it passes."""
     try:
-        return extract(role=role, prompt=prompt, schema=schema, tag=tag)
+        return extract(role=role, prompt=prompt, schema=schema, tag=tag, record_with=record_with)
     except ModelError as exc:
         if isinstance(exc, ModelUnavailable) and not skip_outages:
             raise

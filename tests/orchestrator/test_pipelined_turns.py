@@ -10,6 +10,7 @@ from django.db import connection, connections
 
 from debates.models import Debate, Event, Message
 from debates.turns import DIALOGUE_KINDS
+from faultline.llm.fake_messages_api import Reply
 from faultline.llm.models import ModelCall
 from faultline.llm.selectors import debate_spend
 from orchestration import speaking
@@ -120,3 +121,29 @@ def test_a_kept_lane_connection_lasts_from_job_to_job_and_closes_at_shutdown():
     finally:
         lanes.shutdown()
     assert wrapper.connection is None, "the kept connection outlived its run"
+
+
+def test_a_failed_run_still_records_every_model_call_it_made(scripted_api, new_debate):
+    api, script = scripted_api(dispute="none", latency=0.02)
+    healthy = api.responder
+    received = []
+
+    def storm_after_five_turns(body):
+        if script.calls.get("persona", 0) >= 5:
+            received.append("overloaded")
+            return Reply.overloaded()
+        received.append("answered")
+        return healthy(body)
+
+    api.responder = storm_after_five_turns
+    debate = new_debate(max_turns=12)
+
+    debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.FAILED
+    # One ModelCall row per call answered, and per call refused after the SDK's 2 retries.
+    calls = received.count("answered") + received.count("overloaded") // 3
+    assert received.count("overloaded") % 3 == 0
+    assert ModelCall.objects.filter(debate=debate).count() == calls
+    assert ModelCall.objects.filter(debate=debate, error="").count() == received.count("answered")
+    assert Message.objects.filter(debate=debate, status=Message.Status.COMPLETE).count() == 5
