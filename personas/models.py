@@ -79,3 +79,8 @@ class Deck(models.Model):
 
     def __str__(self):
         return self.name
+
+
+# The corpus models live in their own module (personas/corpus/models.py); importing them here is
+# how Django finds them.
+from personas.corpus.models import CorpusChunk, CorpusDocument  # noqa: E402, F401
