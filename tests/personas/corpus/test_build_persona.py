@@ -35,7 +35,12 @@ def test_every_anchor_excerpt_and_voice_example_is_verbatim_from_the_corpus(buil
         assert made_up not in quotes
         assert made_up in draft.dropped_quotes
     assert any("Dropped 3 quote(s)" in note for note in draft.notes)
-    assert {e.source for e in contract.anchor_excerpts} <= {"inflation.md", "trust.txt", "notes/gold.md", "letters/to-a-young-saver.txt"}
+    assert {e.source for e in contract.anchor_excerpts} <= {
+        "inflation.md",
+        "trust.txt",
+        "notes/gold.md",
+        "letters/to-a-young-saver.txt",
+    }
     assert contract.persona_id == "ada-essayist" and contract.personality.startswith("A sceptical essayist")
 
 

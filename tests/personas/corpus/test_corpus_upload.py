@@ -31,7 +31,12 @@ def test_a_folder_is_read_chunked_and_embedded_keeping_sources_and_offsets(perso
     summary = replace_corpus(persona=persona, files=corpus_files_at(corpus_dir))
 
     documents = list(CorpusDocument.objects.filter(persona=persona))
-    assert [d.source for d in documents] == ["inflation.md", "letters/to-a-young-saver.txt", "notes/gold.md", "trust.txt"]
+    assert [d.source for d in documents] == [
+        "inflation.md",
+        "letters/to-a-young-saver.txt",
+        "notes/gold.md",
+        "trust.txt",
+    ]
     assert (summary.documents, summary.embedded) == (4, summary.chunks)
     chunks = list(CorpusChunk.objects.filter(persona=persona).select_related("document"))
     assert len(chunks) == summary.chunks >= 3
