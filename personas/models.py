@@ -4,8 +4,10 @@ A contract mirrors the seed's PersonaContract JSON (personaId, version, personal
 epistemology, timeHorizon, flipConditions, evidencePolicy, anchorExcerpts) plus a voice profile.
 """
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.urls import reverse
 
 
 def _validate_string_list(value):
@@ -16,6 +18,10 @@ def _validate_string_list(value):
 class Persona(models.Model):
     # The seed's personaId: a stable, URL-safe handle ("the-macro-bear").
     persona_id = models.SlugField(max_length=80, unique=True)
+    # None: a seed (public) persona everyone can see and deal; otherwise private to its owner.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="personas"
+    )
     name = models.CharField(max_length=120, help_text="Display name shown on the card and in chat.")
     tagline = models.CharField(max_length=200, blank=True, help_text="One line on the card face.")
     version = models.CharField(max_length=40, help_text="Contract version (ISO timestamp of its build).")
@@ -45,6 +51,9 @@ class Persona(models.Model):
     def __str__(self):
         return self.name
 
+    def get_absolute_url(self):
+        return reverse("persona_detail", kwargs={"pk": self.pk})
+
 
 class AnchorExcerpt(models.Model):
     """A short passage in the persona's own voice, used as a few-shot example in prompts."""
@@ -71,6 +80,10 @@ class Deck(models.Model):
     name = models.CharField(max_length=120)
     description = models.TextField(blank=True)
     topic_area = models.CharField(max_length=120, blank=True)
+    # None: a seed (public) deck; otherwise private to its owner.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="decks"
+    )
     personas = models.ManyToManyField(Persona, related_name="decks", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -79,3 +92,6 @@ class Deck(models.Model):
 
     def __str__(self):
         return self.name
+
+    def get_absolute_url(self):
+        return reverse("deck_detail", kwargs={"pk": self.pk})
