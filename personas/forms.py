@@ -114,9 +114,6 @@ class PhraseLinesField(forms.JSONField):
             return "\n".join(str(item) for item in value)
         return value or ""
 
-    def has_changed(self, initial, data):
-        return self.to_python(initial) != self.to_python(data)
-
 
 PHRASE_PARTS = ("speech_patterns", "vocabulary", "forbidden_phrases")
 

@@ -82,7 +82,7 @@ def persona_edit(request, pk):
     persona = _own_persona(request, pk)
     form = PersonaContractForm(request.POST or None, instance=persona)
     if request.method == "POST" and form.is_valid():
-        studio.persona_save(persona=form.save(commit=False), user=request.user, fields=form.changed_data)
+        studio.persona_save(persona=form.save(commit=False), user=request.user, fields=list(form.fields))
         messages.success(request, f"Saved “{persona.name}”.")
         return redirect("persona_detail", pk=persona.pk)
     return render(request, "personas/edit.html", {"persona": persona, "form": form, **CONTRACT_FORM_PARTS})
@@ -124,7 +124,7 @@ def persona_delete(request, pk):
 
 @login_required
 def persona_import(request):
-    form = ContractImportForm(request.POST or None, request.FILES or None)
+    form = ContractImportForm(*((request.POST, request.FILES) if request.method == "POST" else ()))
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
