@@ -95,3 +95,8 @@ class Deck(models.Model):
 
     def get_absolute_url(self):
         return reverse("deck_detail", kwargs={"pk": self.pk})
+
+
+# The corpus models live in their own module (personas/corpus/models.py); importing them here is
+# how Django finds them.
+from personas.corpus.models import CorpusChunk, CorpusDocument  # noqa: E402, F401

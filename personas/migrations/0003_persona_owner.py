@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('personas', '0001_initial'),
+        ('personas', '0002_persona_corpus'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
