@@ -214,3 +214,50 @@ class DeckForm(forms.ModelForm):
         self.fields["personas"].queryset = personas
         if self.instance.pk:
             self.initial.setdefault("personas", list(self.instance.personas.values_list("pk", flat=True)))
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files from one input (the files, or a folder's files with webkitdirectory)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        if isinstance(data, list | tuple):
+            return [super(MultipleFileField, self).clean(item, initial) for item in data if item]
+        return [super().clean(data, initial)] if data else []
+
+
+class CorpusUploadForm(forms.Form):
+    """A corpus: files (.txt, .md, .html, .pdf or a .zip of them) and/or a whole folder."""
+
+    files = MultipleFileField(
+        label="Files",
+        required=False,
+        help_text=".txt, .md, .html or .pdf files, or a .zip of them.",
+        widget=MultipleFileInput(attrs={"accept": ".txt,.text,.md,.markdown,.html,.htm,.pdf,.zip"}),
+    )
+    folder = MultipleFileField(
+        label="…or a folder",
+        required=False,
+        help_text="Every readable file in the folder and its subfolders.",
+        widget=MultipleFileInput(attrs={"webkitdirectory": True, "directory": True}),
+    )
+
+    def clean(self):
+        data = super().clean()
+        uploads = [*(data.get("files") or []), *(data.get("folder") or [])]
+        if not uploads:
+            raise ValidationError("Choose some files, a .zip or a folder.")
+        data["uploads"] = [(upload.name, upload.read()) for upload in uploads]
+        return data
+
+
+class PersonaBuildForm(CorpusUploadForm):
+    name = forms.CharField(max_length=120, label="Name", help_text="Whose writing is this? The persona's name.")
+    field_order = ["name", "files", "folder"]

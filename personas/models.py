@@ -97,6 +97,36 @@ class Deck(models.Model):
         return reverse("deck_detail", kwargs={"pk": self.pk})
 
 
+class PersonaBuild(models.Model):
+    """A persona being built from an uploaded corpus: the parsed corpus waits here while a worker
+    drafts the contract, then the draft waits for its owner's review. Saving it creates the
+    persona (with its corpus); nothing but this row exists before that."""
+
+    class Status(models.TextChoices):
+        DRAFTING = "drafting", "Drafting"
+        READY = "ready", "Ready for review"
+        FAILED = "failed", "Failed"
+        SAVED = "saved", "Saved"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="persona_builds")
+    name = models.CharField(max_length=120)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFTING)
+    # PreparedCorpus.to_dict(): the documents' text, parsed in the upload request.
+    corpus = models.JSONField(default=dict)
+    # PersonaDraft.to_dict() once drafted (the corpus inside it too).
+    draft = models.JSONField(null=True, blank=True)
+    errors = models.JSONField(default=list, blank=True)
+    persona = models.ForeignKey(Persona, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.name} ({self.get_status_display()})"
+
+
 # The corpus models live in their own module (personas/corpus/models.py); importing them here is
 # how Django finds them.
 from personas.corpus.models import CorpusChunk, CorpusDocument  # noqa: E402, F401

@@ -1,19 +1,23 @@
 from django.urls import path
 
-from personas import views
+from personas.views import builds, pages
 
 urlpatterns = [
-    path("personas/", views.persona_list, name="persona_list"),
-    path("personas/import/", views.persona_import, name="persona_import"),
-    path("personas/<int:pk>/", views.persona_detail, name="persona_detail"),
-    path("personas/<int:pk>/edit/", views.persona_edit, name="persona_edit"),
-    path("personas/<int:pk>/clone/", views.persona_clone, name="persona_clone"),
-    path("personas/<int:pk>/delete/", views.persona_delete, name="persona_delete"),
-    path("personas/<int:pk>/contract.json", views.persona_export, name="persona_export"),
-    path("decks/new/", views.deck_new, name="deck_new"),
-    path("decks/<int:pk>/", views.deck_detail, name="deck_detail"),
-    path("decks/<int:pk>/edit/", views.deck_edit, name="deck_edit"),
-    path("decks/<int:pk>/delete/", views.deck_delete, name="deck_delete"),
-    path("decks/<int:pk>/add/", views.deck_add_persona, name="deck_add_persona"),
-    path("decks/<int:pk>/remove/<int:persona_pk>/", views.deck_remove_persona, name="deck_remove_persona"),
+    path("personas/", pages.persona_list, name="persona_list"),
+    path("personas/import/", pages.persona_import, name="persona_import"),
+    path("personas/<int:pk>/", pages.persona_detail, name="persona_detail"),
+    path("personas/<int:pk>/edit/", pages.persona_edit, name="persona_edit"),
+    path("personas/<int:pk>/clone/", pages.persona_clone, name="persona_clone"),
+    path("personas/<int:pk>/delete/", pages.persona_delete, name="persona_delete"),
+    path("personas/<int:pk>/contract.json", pages.persona_export, name="persona_export"),
+    path("personas/<int:pk>/corpus/", builds.persona_corpus, name="persona_corpus"),
+    path("personas/build/", builds.persona_build_new, name="persona_build_new"),
+    path("personas/build/<int:pk>/", builds.persona_build, name="persona_build"),
+    path("personas/build/<int:pk>/status/", builds.persona_build_status, name="persona_build_status"),
+    path("decks/new/", pages.deck_new, name="deck_new"),
+    path("decks/<int:pk>/", pages.deck_detail, name="deck_detail"),
+    path("decks/<int:pk>/edit/", pages.deck_edit, name="deck_edit"),
+    path("decks/<int:pk>/delete/", pages.deck_delete, name="deck_delete"),
+    path("decks/<int:pk>/add/", pages.deck_add_persona, name="deck_add_persona"),
+    path("decks/<int:pk>/remove/<int:persona_pk>/", pages.deck_remove_persona, name="deck_remove_persona"),
 ]

@@ -20,7 +20,7 @@ from personas.selectors import persona_is_visible_to
 SLUG_MAX = 80
 
 
-def _unique_slug(model, *, field: str, base: str) -> str:
+def unique_slug(model, *, field: str, base: str) -> str:
     """``base`` trimmed, with a short random suffix: ids are global, and a counter would tell
     one user how many personas others have made."""
     stem = (slugify(base) or "persona")[: SLUG_MAX - 7].strip("-") or "persona"
@@ -35,7 +35,7 @@ def contract_version_now() -> str:
     return timezone.now().strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _check_owner(thing, user) -> None:
+def check_owner(thing, user) -> None:
     if thing.owner_id is None or thing.owner_id != user.pk:
         raise PermissionDenied("Only its owner can change this.")
 
@@ -52,7 +52,7 @@ def persona_clone(*, persona: Persona, owner) -> Persona:
     with transaction.atomic():
         copy = Persona.objects.get(pk=persona.pk)
         copy.pk = None
-        copy.persona_id = _unique_slug(Persona, field="persona_id", base=persona.persona_id)
+        copy.persona_id = unique_slug(Persona, field="persona_id", base=persona.persona_id)
         copy.owner = owner
         copy.name = f"{persona.name} (copy)"[:120]
         copy.version = contract_version_now()
@@ -73,14 +73,14 @@ def persona_clone(*, persona: Persona, owner) -> Persona:
 
 def persona_save(*, persona: Persona, user, fields: Iterable[str]) -> Persona:
     """Save an edit the owner made (the form has validated it by the contract's rules)."""
-    _check_owner(persona, user)
+    check_owner(persona, user)
     persona.version = contract_version_now()
     persona.save(update_fields=[*fields, "version", "updated_at"])
     return persona
 
 
 def persona_delete(*, persona: Persona, user) -> None:
-    _check_owner(persona, user)
+    check_owner(persona, user)
     try:
         persona.delete()
     except ProtectedError as exc:
@@ -104,7 +104,7 @@ def deck_create(*, owner, name: str, description: str = "", topic_area: str = ""
     with transaction.atomic():
         deck = Deck.objects.create(
             owner=owner,
-            slug=_unique_slug(Deck, field="slug", base=name),
+            slug=unique_slug(Deck, field="slug", base=name),
             name=name,
             description=description,
             topic_area=topic_area,
@@ -115,7 +115,7 @@ def deck_create(*, owner, name: str, description: str = "", topic_area: str = ""
 
 def deck_save(*, deck: Deck, user, personas) -> Deck:
     """Save the owner's edit of their deck: its fields and exactly these members."""
-    _check_owner(deck, user)
+    check_owner(deck, user)
     members = _check_members(personas, user)
     with transaction.atomic():
         deck.save()
@@ -124,16 +124,16 @@ def deck_save(*, deck: Deck, user, personas) -> Deck:
 
 
 def deck_add_persona(*, deck: Deck, persona: Persona, user) -> None:
-    _check_owner(deck, user)
+    check_owner(deck, user)
     deck.personas.add(*_check_members([persona], user))
 
 
 def deck_remove_persona(*, deck: Deck, persona: Persona, user) -> None:
-    _check_owner(deck, user)
+    check_owner(deck, user)
     deck.personas.remove(persona)
 
 
 def deck_delete(*, deck: Deck, user) -> None:
     """The deck only: its personas stay, and past debates keep their record (deck set to null)."""
-    _check_owner(deck, user)
+    check_owner(deck, user)
     deck.delete()

@@ -30,6 +30,8 @@ MEMORY_CHALLENGE = "Show that the 1970s gold price data still applies after 1980
 MEMORY_CONCESSIONS = ["short-run inflation hurts savers", "central banks misjudged 2021", "gold pays no yield"]
 HOSTILE = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">'
 FORBIDDEN_SAMPLE = "That's a great point"
+# A quote the scripted persona builder makes up: it must never reach a saved persona.
+MADE_UP_QUOTE = "Money is a promise the state keeps only when it is cheaper than breaking it."
 
 
 @dataclass
@@ -135,6 +137,35 @@ class DebateScript:
         return [name.strip() for name in match.group(1).split(",")] if match else []
 
     # ── structured calls ──────────────────────────────────────────────────────────────────────
+
+    def _structured_DraftProposal(self, body: dict) -> dict:
+        """The persona builder (personas/corpus/builder.py): a plausible contract, one quote copied
+        from the excerpts it was shown and one it made up, as a real model might."""
+        excerpts = self._user_text(body).split("Excerpts of their writing:", 1)[-1]
+        sentences = re.findall(r"[A-Z][^.!?\n]{30,200}[.!?]", excerpts)
+        return {
+            "tagline": "Counts the cost before the benefit.",
+            "personality": "A sceptical essayist who writes about money, institutions and trust.",
+            "bias": "Distrusts every central authority, even where it has worked.",
+            "stakes": "A reputation built on calling the last crisis early.",
+            "epistemology": "Trusts long price histories and ledgers over models and forecasts.",
+            "time_horizon": "Decades; short-term moves are noise.",
+            "flip_conditions": "A central bank keeping inflation low for a generation.",
+            "evidence_policy": {
+                "accepted_sources": ["Long price histories", "Ledgers and balance sheets"],
+                "rejected_sources": ["Forecasts that fit on a slide"],
+                "weighting": "Records outweigh models.",
+            },
+            "speech_patterns": ["You open with a date and a price.", "You end on a question."],
+            "vocabulary": ["ledger", "debasement", "the long run"],
+            "forbidden_phrases": ["Great question", "It depends"],
+            "themes": ["inflation and the value of money", "trust in institutions"],
+            "anchor_quotes": [MADE_UP_QUOTE, *sentences[:1]],
+            "voice_moments": [
+                {"situation": "Asked what savers should do.", "quote": sentences[1] if len(sentences) > 1 else ""},
+                {"situation": "Told inflation is under control.", "quote": MADE_UP_QUOTE},
+            ],
+        }
 
     def _structured_AspectPlan(self, body: dict) -> dict:
         aspects = [

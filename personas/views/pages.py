@@ -73,6 +73,7 @@ def persona_detail(request, pk):
             "is_own": persona.owner_id == request.user.pk,
             "decks": selectors.decks_visible_to(user=request.user).filter(personas=persona),
             "own_decks": own_decks.exclude(personas=persona),
+            "documents": selectors.corpus_documents_of(persona=persona),
         },
     )
 
