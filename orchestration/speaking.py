@@ -10,6 +10,7 @@ from debates.services.messages import message_begin, message_finish
 from debates.turns import turn_kind
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
+from orchestration.citing import turn_citations
 from orchestration.context import stable_prefix
 from orchestration.lanes import RunCancelled
 from orchestration.voice import (
@@ -123,6 +124,7 @@ def speak(
         raise RunCancelled(f"debate {debate.id}: turn {turn} cut off, the run is over")
     if allow_pass and is_pass(text) and stream.message is None:
         return None
+    text, citations = turn_citations(context=context, persona=persona, text=text)
     message = stream.ensure_message()
-    message_finish(message=message, text=text or NO_ANSWER)
+    message_finish(message=message, text=text or NO_ANSWER, citations=citations)
     return message

@@ -33,7 +33,7 @@ from faultline.llm.types import CallTag, ModelError, Prompt, Role
 from personas.contracts import PersonaContract, contract_error_messages
 from personas.corpus.chunking import Span, sentences
 from personas.corpus.prompts import BUILDER_SYSTEM, BUILDER_USER
-from personas.corpus.store import PreparedCorpus, PreparedDocument, corpus_embed, corpus_store
+from personas.corpus.store import PreparedCorpus, corpus_embed, corpus_store
 
 SAMPLE_CHARS = 24_000  # of corpus text shown to the model
 ANCHOR_COUNT = 5
@@ -155,17 +155,14 @@ def draft_persona(
         raise BuildError(f"The model could not draft {name}: {exc}") from exc
 
     picker = _QuotePicker(corpus, tag=tag)
-    notes = [] if not picker.note else [picker.note]
-    if corpus.note:
-        notes.append(corpus.note)
-    dropped: list[str] = []
+    # Quotes the model made up (not in the corpus word for word) are dropped and reported.
+    proposed = [*proposal.anchor_quotes, *(moment.quote for moment in proposal.voice_moments)]
+    dropped = [quote for quote in proposed if quote.strip() and not corpus.contains(quote.strip())]
 
     anchors: list[tuple[str, str]] = []  # (quote, source)
     for quote in proposal.anchor_quotes:
-        if len(anchors) < ANCHOR_COUNT + 1 and (kept := picker.verified(quote)):
+        if len(anchors) < ANCHOR_COUNT and (kept := picker.verified(quote)):
             anchors.append(kept)
-        elif quote.strip():
-            dropped.append(quote)
     themes = [theme for theme in proposal.themes if theme.strip()]
     queries = themes + [
         proposal.personality,
@@ -175,6 +172,7 @@ def draft_persona(
         proposal.bias,
         proposal.time_horizon,
     ]
+    picker.prefetch(queries + [moment.situation for moment in proposal.voice_moments])
     for query in queries:
         if len(anchors) >= ANCHOR_COUNT:
             break
@@ -185,8 +183,6 @@ def draft_persona(
     for moment in proposal.voice_moments:
         if len(examples) < VOICE_EXAMPLE_COUNT and (kept := picker.verified(moment.quote)):
             examples.append({"situation": moment.situation.strip(), "response": kept[0]})
-        elif moment.quote.strip():
-            dropped.append(moment.quote)
     for moment in proposal.voice_moments:
         if len(examples) >= VOICE_EXAMPLE_COUNT:
             break
@@ -200,6 +196,7 @@ def draft_persona(
         if found := picker.best_for(theme):
             examples.append({"situation": f"Asked about {theme.strip()}.", "response": found[0]})
 
+    notes = [note for note in (corpus.note, picker.note) if note]
     if dropped:
         notes.append(f"Dropped {len(dropped)} quote(s) the model proposed that are not in the corpus word for word.")
     short = persona_id.split("-")[0][:12] or "q"
@@ -374,16 +371,17 @@ def _words(text: str) -> set[str]:
 
 
 class _QuotePicker:
-    """Picks verbatim passages: one per query, each from a chunk not used before."""
+    """Picks verbatim passages: for each query the best window of sentences, from the best chunk
+    not used yet (chunks already used come after, so a small corpus still gives enough quotes);
+    never a window overlapping one already picked."""
 
     def __init__(self, corpus: PreparedCorpus, *, tag: CallTag):
         self.corpus = corpus
         self.tag = tag
         self.used_chunks: set[tuple[int, int]] = set()
-        self.used_quotes: set[str] = set()
-        self.chunks = [
-            (d_index, c_index) for d_index, d in enumerate(corpus.documents) for c_index in range(len(d.spans))
-        ]
+        self.used_spans: dict[int, list[Span]] = {}
+        self.chunks = [(d, c) for d, document in enumerate(corpus.documents) for c in range(len(document.spans))]
+        self.vectors: dict[str, list[float]] = {}
         self.note = ""
         self.use_vectors = bool(corpus.embedding_model) and all(
             corpus.documents[d].vectors[c] is not None for d, c in self.chunks
@@ -391,81 +389,104 @@ class _QuotePicker:
         if not self.use_vectors:
             self.note = "Quotes were chosen by word overlap (the corpus has no embeddings)."
 
+    def prefetch(self, queries: list[str]) -> None:
+        """Embed the queries in one call (``best_for`` would otherwise embed them one by one)."""
+        wanted = list(dict.fromkeys(q.strip()[:2000] for q in queries if q.strip()))
+        wanted = [query for query in wanted if query not in self.vectors]
+        if not self.use_vectors or not wanted:
+            return
+        try:
+            batch = embeddings.embed(wanted, purpose=Purpose.QUERY, tag=self.tag)
+        except EmbeddingError as exc:
+            self.use_vectors = False
+            self.note = f"Embedding failed ({str(exc)[:120]}); quotes were chosen by word overlap."
+            return
+        self.vectors.update(zip(wanted, batch.vectors, strict=True))
+
+    def _mark(self, d_index: int, span: Span) -> None:
+        self.used_spans.setdefault(d_index, []).append(span)
+
+    def _overlaps(self, d_index: int, span: Span) -> bool:
+        return any(span.start < used.end and used.start < span.end for used in self.used_spans.get(d_index, []))
+
     def verified(self, quote: str) -> tuple[str, str] | None:
-        """(quote, source) when ``quote`` is an exact substring of the corpus and not used yet."""
+        """(quote, source) when ``quote`` is an exact substring of the corpus, of a quotable
+        length, and not overlapping a quote already picked."""
         quote = quote.strip()
-        if not (QUOTE_MIN_CHARS // 2 <= len(quote) <= QUOTE_MAX_CHARS * 2) or quote in self.used_quotes:
+        if not (QUOTE_MIN_CHARS // 2 <= len(quote) <= QUOTE_MAX_CHARS * 2):
             return None
-        for document in self.corpus.documents:
-            if quote in document.text:
-                self.used_quotes.add(quote)
-                return quote, document.source
+        for d_index, document in enumerate(self.corpus.documents):
+            start = document.text.find(quote)
+            while start != -1:
+                span = Span(start, start + len(quote))
+                if not self._overlaps(d_index, span):
+                    self._mark(d_index, span)
+                    return quote, document.source
+                start = document.text.find(quote, start + 1)
         return None
 
     def best_for(self, query: str) -> tuple[str, str] | None:
-        """The best passage for ``query`` from the best unused chunk, as (quote, source)."""
+        """The best passage for ``query`` as (quote, source), or None when nothing is left."""
         query = query.strip()
         if not query:
             return None
         for d_index, c_index in self._ranked(query):
             document = self.corpus.documents[d_index]
-            quote = _best_window(document, document.spans[c_index], query)
-            if quote and quote not in self.used_quotes and not any(quote in q or q in quote for q in self.used_quotes):
+            window = self._best_window(d_index, document.spans[c_index], query)
+            if window is not None:
                 self.used_chunks.add((d_index, c_index))
-                self.used_quotes.add(quote)
-                return quote, document.source
+                self._mark(d_index, window)
+                return window.of(document.text), document.source
         return None
 
     def _ranked(self, query: str) -> list[tuple[int, int]]:
-        candidates = [chunk for chunk in self.chunks if chunk not in self.used_chunks]
-        if self.use_vectors:
-            try:
-                vector = embeddings.embed([query[:2000]], purpose=Purpose.QUERY, tag=self.tag).vectors[0]
-            except EmbeddingError as exc:
-                self.use_vectors = False
-                self.note = f"Embedding failed ({str(exc)[:120]}); quotes were chosen by word overlap."
-            else:
-                score = {
-                    chunk: sum(
-                        a * b for a, b in zip(vector, self.corpus.documents[chunk[0]].vectors[chunk[1]], strict=True)
-                    )
-                    for chunk in candidates
-                }
-                return sorted(candidates, key=lambda chunk: -score[chunk])
+        score = self._scores(query)
+        return sorted(self.chunks, key=lambda chunk: (chunk in self.used_chunks, -score[chunk], chunk))
+
+    def _scores(self, query: str) -> dict[tuple[int, int], float]:
+        self.prefetch([query])
+        vector = self.vectors.get(query[:2000]) if self.use_vectors else None
+        if vector is not None:
+            return {
+                (d, c): sum(a * b for a, b in zip(vector, self.corpus.documents[d].vectors[c], strict=True))
+                for d, c in self.chunks
+            }
         wanted = _words(query)
         score = {}
-        for chunk in candidates:
-            document = self.corpus.documents[chunk[0]]
-            have = _words(document.spans[chunk[1]].of(document.text))
-            score[chunk] = len(wanted & have) / math.sqrt(len(have) + 1)
-        return sorted(candidates, key=lambda chunk: (-score[chunk], chunk))
+        for d, c in self.chunks:
+            document = self.corpus.documents[d]
+            have = _words(document.spans[c].of(document.text))
+            score[(d, c)] = len(wanted & have) / math.sqrt(len(have) + 1)
+        return score
 
-
-def _best_window(document: PreparedDocument, span: Span, query: str) -> str:
-    """The run of 1-3 whole sentences of the chunk that best matches ``query`` and is a quotable
-    length; else the chunk's opening cut at a word boundary. Always a slice of the document."""
-    text = document.text
-    parts = sentences(text, span)
-    wanted = _words(query)
-    best, best_score = None, -1.0
-    for first in range(len(parts)):
-        for last in range(first, min(first + 3, len(parts))):
-            window = Span(parts[first].start, parts[last].end)
-            length = window.end - window.start
-            if length > QUOTE_MAX_CHARS:
-                break
-            if length < QUOTE_MIN_CHARS:
-                continue
-            quote = window.of(text)
-            score = len(wanted & _words(quote)) + min(length, 240) / 240
-            if score > best_score:
-                best, best_score = quote, score
-    if best is not None:
-        return best
-    opening = span.of(text)[:QUOTE_MAX_CHARS]
-    if span.end - span.start > QUOTE_MAX_CHARS and " " in opening:
-        opening = opening.rsplit(" ", 1)[0]
-    return opening.strip() if len(opening.strip()) >= 12 else ""
+    def _best_window(self, d_index: int, span: Span, query: str) -> Span | None:
+        """The run of 1-3 whole sentences of the chunk that best matches ``query``, is a quotable
+        length and overlaps no quote picked so far; else the chunk's opening, cut at a word."""
+        text = self.corpus.documents[d_index].text
+        parts = sentences(text, span)
+        wanted = _words(query)
+        best, best_score = None, -1.0
+        for first in range(len(parts)):
+            for last in range(first, min(first + 3, len(parts))):
+                window = Span(parts[first].start, parts[last].end)
+                length = window.end - window.start
+                if length > QUOTE_MAX_CHARS:
+                    break
+                if length < QUOTE_MIN_CHARS or self._overlaps(d_index, window):
+                    continue
+                # Words of the query count most; length only up to a sentence or two.
+                score = len(wanted & _words(window.of(text))) + min(length, 160) / 160
+                if score > best_score:
+                    best, best_score = window, score
+        if best is not None:
+            return best
+        end = min(span.end, span.start + QUOTE_MAX_CHARS)
+        if end < span.end and text.rfind(" ", span.start, end) > span.start:
+            end = text.rfind(" ", span.start, end)
+        window = Span(span.start, end)
+        if end - span.start < 12 or self._overlaps(d_index, window):
+            return None
+        return window
 
 
 # ── saving ──────────────────────────────────────────────────────────────────────────────────
