@@ -1,8 +1,8 @@
 """The persona studio in a real browser, as a user would try it: build a persona from their own
 writing (a real Celery worker drafts it against the scripted Anthropic API, whose builder makes
 up a quote), review the draft with its verbatim anchor excerpts, edit one field, save, put the
-persona in a deck of one's own with a seed persona, deal that hand and start a debate in which
-the built persona speaks."""
+persona in a deck of one's own with a seed persona, deal that hand, start a debate, and see the
+built persona cite its own writing under one of its messages."""
 
 import re
 
@@ -23,8 +23,16 @@ ESSAY = (
 MEMO = "A central bank is a promise, and promises are kept only while keeping them is cheap.\n"
 
 
-def test_build_a_persona_edit_it_and_deal_it_into_a_debate(
-    page, live_server_url, celery_worker_process, server_side, screenshot, tmp_path
+@pytest.fixture
+def citing_model(worker_debate_script):
+    """The test worker's scripted personas cite the first passage of their own writing offered."""
+    worker_debate_script.cite_own_writing = True
+    yield worker_debate_script
+    worker_debate_script.cite_own_writing = False
+
+
+def test_build_a_persona_edit_it_and_see_it_cite_its_writing_in_a_debate(
+    page, live_server_url, celery_worker_process, citing_model, server_side, screenshot, tmp_path
 ):
     server_side(call_command, "loadseed", verbosity=0)
     (tmp_path / "essay.md").write_text(ESSAY)
@@ -88,13 +96,22 @@ def test_build_a_persona_edit_it_and_deal_it_into_a_debate(
     page.click("#start-debate")
     page.wait_for_url(re.compile(rf"{live_server_url}/debates/[0-9a-f-]{{36}}/$"))
 
-    # ── the built persona speaks ──────────────────────────────────────────────────────────────
+    # ── the built persona speaks, citing its own writing under its message ────────────────────
     page.wait_for_function(
-        """() => [...document.querySelectorAll('#chat-log article.msg:not(.is-streaming) .msg-author')]
-                   .some(author => author.textContent.trim() === 'Ada Ledger')""",
+        """() => [...document.querySelectorAll('#chat-log article.msg:not(.is-streaming)')]
+                   .some(msg => msg.querySelector('.msg-author').textContent.trim() === 'Ada Ledger'
+                                && msg.querySelector('.msg-citations .msg-citation'))""",
         timeout=DEBATE_TIMEOUT_MS,
     )
-    screenshot(page, "studio-debate")
+    cited = page.locator("#chat-log article.msg", has=page.locator(".msg-citations")).first
+    assert cited.locator(".msg-author").text_content().strip() == "Ada Ledger"
+    source = cited.locator(".citation-source").first.text_content()
+    excerpt = cited.locator(".citation-excerpt").first.text_content()
+    assert source in {"essay.md", "memo.txt"}
+    assert " ".join(excerpt.split()) in " ".join(corpus.split()), f"not from the corpus: {excerpt!r}"
+    assert "[C1]" not in cited.locator(".msg-text").text_content()
+    cited.scroll_into_view_if_needed()
+    screenshot(page, "studio-debate-citation")
     assert not page.js_errors
 
     # the persona stays private: another user gets a 404 for its page

@@ -43,6 +43,8 @@ class DebateScript:
     latency: float = 0.0
     extraction_latency: float | None = None  # defaults to latency
     hostile: bool = False  # persona text carries <script> and onerror payloads
+    # A persona offered passages of its own corpus ("FROM YOUR OWN WRITING") cites the first, [C1].
+    cite_own_writing: bool = False
     forbidden_first_attempt: bool = False  # each persona's first draft uses a forbidden phrase
     # The first persona cites EVIDENCE early and never answers the challenge to it; the third
     # concedes now and then: what the blackboard must remember (three aspects).
@@ -84,6 +86,12 @@ class DebateScript:
         return system if isinstance(system, str) else "\n".join(block["text"] for block in system)
 
     def _persona_turn(self, body: dict) -> str:
+        text = self._persona_turn_text(body)
+        if self.cite_own_writing and "FROM YOUR OWN WRITING" in self._user_text(body):
+            return f"{text} As I have written before [C1]."
+        return text
+
+    def _persona_turn_text(self, body: dict) -> str:
         system, user = self._system_text(body), self._user_text(body)
         name = re.search(r"You are (.+?), taking part", system).group(1)
         number = next(self._counter)
