@@ -187,6 +187,8 @@ class ContractImportForm(forms.Form):
         if upload and text:
             raise ValidationError("Upload a file or paste JSON, not both.")
         if upload:
+            if not upload.name.lower().endswith(".json"):
+                raise ValidationError(f"{upload.name}: upload one persona contract, a .json file.")
             if upload.size > MAX_UPLOAD_BYTES:
                 raise ValidationError(f"{upload.name}: larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB.")
             data["filename"], data["content"] = upload.name, upload.read()

@@ -4,10 +4,13 @@ A contract mirrors the seed's PersonaContract JSON (personaId, version, personal
 epistemology, timeHorizon, flipConditions, evidencePolicy, anchorExcerpts) plus a voice profile.
 """
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 
 def _validate_string_list(value):
@@ -102,6 +105,8 @@ class PersonaBuild(models.Model):
     drafts the contract, then the draft waits for its owner's review. Saving it creates the
     persona (with its corpus); nothing but this row exists before that."""
 
+    STALE_AFTER = timedelta(minutes=5)
+
     class Status(models.TextChoices):
         DRAFTING = "drafting", "Drafting"
         READY = "ready", "Ready for review"
@@ -125,6 +130,11 @@ class PersonaBuild(models.Model):
 
     def __str__(self):
         return f"{self.name} ({self.get_status_display()})"
+
+    @property
+    def is_stale(self) -> bool:
+        """Still drafting long after a model would have answered: the worker may be down."""
+        return self.status == self.Status.DRAFTING and timezone.now() - self.created_at > self.STALE_AFTER
 
 
 # The corpus models live in their own module (personas/corpus/models.py); importing them here is

@@ -126,8 +126,9 @@ def persona_import_owned(*, owner, filename: str, content: bytes) -> tuple[Perso
 
 
 def persona_seed_load(*, force: bool = False) -> ImportResult | None:
-    """Import the shipped seed unless personas already exist (``force`` re-imports it anyway)."""
-    if not force and Persona.objects.exists():
+    """Import the shipped seed unless seed personas already exist (``force`` re-imports it anyway);
+    users' own personas do not count."""
+    if not force and Persona.objects.filter(owner__isnull=True).exists():
         return None
     return persona_import(path=SEED_DIR)
 

@@ -14,6 +14,7 @@ from django.db.models import ProtectedError
 from django.utils import timezone
 from django.utils.text import slugify
 
+from personas.corpus.models import CorpusChunk, CorpusDocument
 from personas.models import AnchorExcerpt, Deck, Persona
 from personas.selectors import persona_is_visible_to
 
@@ -45,7 +46,7 @@ def check_owner(thing, user) -> None:
 
 def persona_clone(*, persona: Persona, owner) -> Persona:
     """A private copy of a persona the owner can see (a seed persona, or one of their own), with
-    its voice and anchor excerpts, named "<name> (copy)" until they rename it."""
+    its voice, anchor excerpts and corpus, named "<name> (copy)" until they rename it."""
     if not persona_is_visible_to(persona=persona, user=owner):
         raise PermissionDenied("That persona is not yours to copy.")
     excerpts = list(persona.anchor_excerpts.order_by("position", "id"))
@@ -68,7 +69,19 @@ def persona_clone(*, persona: Persona, owner) -> Persona:
             )
             for excerpt in excerpts
         )
+        _corpus_copy(source=persona, target=copy)
     return copy
+
+
+def _corpus_copy(*, source: Persona, target: Persona) -> None:
+    """The clone quotes the same writing: documents and chunks copied, vectors included."""
+    for document in CorpusDocument.objects.filter(persona=source).order_by("position", "id"):
+        chunks = list(document.chunks.order_by("ordinal"))
+        document.pk, document.persona = None, target
+        document.save()
+        for chunk in chunks:
+            chunk.pk, chunk.document, chunk.persona = None, document, target
+        CorpusChunk.objects.bulk_create(chunks, batch_size=500)
 
 
 def persona_save(*, persona: Persona, user, fields: Iterable[str]) -> Persona:

@@ -152,3 +152,17 @@ def test_a_build_is_its_owners_only(client, other_user, alice, builder_api):
 
     assert client.get(f"/personas/build/{build.pk}/").status_code == 404
     assert client.get(f"/personas/build/{build.pk}/status/").status_code == 404
+
+
+def test_a_build_drafting_for_too_long_says_so(alice, user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    build = PersonaBuild.objects.create(owner=user, name="Slow", corpus={"documents": []})
+    assert 'id="build-stale"' not in alice.get(f"/personas/build/{build.pk}/").content.decode()
+    PersonaBuild.objects.filter(pk=build.pk).update(created_at=timezone.now() - timedelta(minutes=6))
+
+    status = alice.get(f"/personas/build/{build.pk}/status/").content.decode()
+
+    assert 'id="build-stale"' in status and 'href="/personas/build/"' in status

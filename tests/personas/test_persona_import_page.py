@@ -73,3 +73,11 @@ def test_nothing_to_import_is_an_error(alice):
     content = alice.post("/personas/import/", {}).content.decode()
 
     assert "Choose a contract file or paste its JSON." in content
+
+
+def test_a_file_that_is_not_json_is_refused(alice):
+    upload = SimpleUploadedFile("personas.zip", b"PK\x03\x04")
+
+    content = alice.post("/personas/import/", {"file": upload}).content.decode()
+
+    assert "personas.zip: upload one persona contract, a .json file." in content
