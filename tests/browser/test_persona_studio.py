@@ -35,8 +35,10 @@ def test_build_a_persona_edit_it_and_see_it_cite_its_writing_in_a_debate(
     page, live_server_url, celery_worker_process, citing_model, server_side, screenshot, tmp_path
 ):
     server_side(call_command, "loadseed", verbosity=0)
-    (tmp_path / "essay.md").write_text(ESSAY)
-    (tmp_path / "memo.txt").write_text(MEMO)
+    writing = tmp_path / "writing"
+    (writing / "memos").mkdir(parents=True)
+    (writing / "essay.md").write_text(ESSAY)
+    (writing / "memos" / "memo.txt").write_text(MEMO)
 
     # ── sign up ───────────────────────────────────────────────────────────────────────────────
     page.goto(f"{live_server_url}/accounts/signup/")
@@ -48,9 +50,18 @@ def test_build_a_persona_edit_it_and_see_it_cite_its_writing_in_a_debate(
 
     # ── upload a corpus and build a persona from it ───────────────────────────────────────────
     page.click("nav >> text=Personas")
+    assert_accessible(page, "the personas page")
     page.click("#build-persona")
     page.fill("#id_name", "Ada Ledger")
-    page.set_input_files("#id_files", [str(tmp_path / "essay.md"), str(tmp_path / "memo.txt")])
+    # a corrupt file is named, and nothing is stored
+    (tmp_path / "scan.pdf").write_bytes(b"%PDF-1.7 not really a pdf")
+    page.set_input_files("#id_files", [str(tmp_path / "scan.pdf")])
+    page.click("#build-submit")
+    assert "scan.pdf: not a PDF Faultline can read" in page.locator("#upload-errors").text_content()
+    # the whole folder, subfolders included (an <input webkitdirectory>)
+    page.fill("#id_name", "Ada Ledger")
+    page.set_input_files("#id_files", [])
+    page.set_input_files("#id_folder", str(writing))
     page.click("#build-submit")
     page.wait_for_url(re.compile(r".*/personas/build/\d+/$"))
     # the worker drafts while the page waits (a spinner polling), then shows the draft for review
@@ -74,6 +85,7 @@ def test_build_a_persona_edit_it_and_see_it_cite_its_writing_in_a_debate(
     documents = page.locator("#corpus-documents tbody").text_content()
     assert "essay.md" in documents and "memo.txt" in documents
     screenshot(page, "studio-persona", full_page=True)
+    assert_accessible(page, "the persona page")
 
     # ── a deck of one's own: the built persona and a seed persona ──────────────────────────────
     page.click("text=New deck with this persona")
