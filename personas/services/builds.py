@@ -16,9 +16,10 @@ from celery import current_app
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
+from faultline.llm.types import CallTag
 from personas.corpus.builder import BuildError, PersonaDraft, draft_persona, save_persona_draft
 from personas.corpus.sources import corpus_files_from_uploads
-from personas.corpus.store import CorpusSummary, PreparedCorpus, corpus_prepare, replace_corpus
+from personas.corpus.store import CorpusSummary, PreparedCorpus, corpus_embed, corpus_prepare, replace_corpus
 from personas.models import Persona, PersonaBuild
 from personas.services.studio import check_owner, unique_slug
 
@@ -44,8 +45,13 @@ def persona_build_draft(*, build_id: int) -> None:
     if build is None:
         return  # deleted, or a redelivery of a build already drafted
     persona_id = unique_slug(Persona, field="persona_id", base=build.name)
+    corpus = PreparedCorpus.from_dict(build.corpus)
+    # Retrieval picks the quotes by meaning when the chunks have vectors (by word overlap if the
+    # embedder fails: the draft's notes say so). The vectors are not kept with the draft; saving
+    # embeds the corpus again, the price of keeping a draft as plain JSON.
+    corpus_embed(corpus, tag=CallTag(persona=persona_id, phase="corpus"))
     try:
-        draft = draft_persona(name=build.name, corpus=PreparedCorpus.from_dict(build.corpus), persona_id=persona_id)
+        draft = draft_persona(name=build.name, corpus=corpus, persona_id=persona_id)
     except BuildError as exc:
         build.status, build.errors = PersonaBuild.Status.FAILED, exc.errors
         build.save(update_fields=["status", "errors", "updated_at"])

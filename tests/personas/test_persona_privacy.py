@@ -119,3 +119,9 @@ def test_the_owner_deals_their_own_persona_from_their_own_deck(alice, user, seed
     debate = Debate.objects.get()
     assert response.status_code == 302
     assert set(debate.personas.all()) == {seed_persona, own_persona}
+
+
+def test_the_public_home_page_lists_seed_decks_only(client, seed_deck, others_deck):
+    content = client.get("/").content.decode()
+
+    assert "Markets" in content and "Mallory" not in content
