@@ -16,6 +16,7 @@ vectors). Every quote is a slice of a document's text, so it is verbatim by cons
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -137,9 +138,10 @@ def draft_persona(
     """Draft a persona named ``name`` from ``corpus`` (see the module docstring). Raises
     BuildError when the model fails or its output does not fit the schema after one repair."""
     name = name.strip()
-    persona_id = persona_id or slugify(name)[:80]
-    if not name or not persona_id:
-        raise BuildError("A persona needs a name with at least one letter or digit.")
+    if not name:
+        raise BuildError("A persona needs a name.")
+    # A name with no ASCII letter or digit ("Σωκράτης") still gets a valid personaId.
+    persona_id = persona_id or slugify(name)[:80] or f"persona-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
     if not corpus.documents:
         raise BuildError("The corpus is empty: there is nothing to build a persona from.")
     tag = CallTag(debate_id=tag.debate_id, persona=tag.persona or persona_id, phase=tag.phase or "persona_build")
@@ -180,10 +182,11 @@ def draft_persona(
             anchors.append(found)
 
     examples: list[dict] = []
-    for moment in proposal.voice_moments:
+    moments = [moment for moment in proposal.voice_moments if moment.situation.strip()]
+    for moment in moments:
         if len(examples) < VOICE_EXAMPLE_COUNT and (kept := picker.verified(moment.quote)):
             examples.append({"situation": moment.situation.strip(), "response": kept[0]})
-    for moment in proposal.voice_moments:
+    for moment in moments:
         if len(examples) >= VOICE_EXAMPLE_COUNT:
             break
         if any(example["situation"] == moment.situation.strip() for example in examples):
@@ -217,7 +220,7 @@ def draft_persona(
             "weighting": proposal.evidence_policy.weighting.strip(),
         },
         "anchorExcerpts": [
-            {"id": f"{short}-{index:02d}", "content": quote, "source": source}
+            {"id": f"{short}-{index:02d}", "content": quote, "source": source[-200:]}
             for index, (quote, source) in enumerate(anchors, start=1)
         ],
         "voice": {

@@ -2,7 +2,7 @@
 
 BUILDER_SYSTEM = """You draft a debate persona from a person's own writing.
 
-You are given numbered excerpts of their corpus. From them, describe the person the writing
+You are given excerpts of their corpus, each under the name of its source file. From them, describe the person the writing
 reveals, as a persona that will argue in structured debates against other personas:
 - personality: who they are and their worldview, in 2-4 sentences;
 - bias: their blind spots and motivated reasoning, honestly;

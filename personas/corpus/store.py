@@ -26,6 +26,7 @@ from personas.corpus.sources import MAX_TEXT_CHARS, CorpusError, CorpusFile, cor
 logger = logging.getLogger(__name__)
 
 MAX_CHUNKS = 6000
+MAX_SOURCE_CHARS = 300  # CorpusDocument.source
 EMBEDDING_FAILED_NOTE = "Embedding failed ({error}); the corpus is searched by its words instead."
 
 
@@ -111,6 +112,9 @@ def corpus_prepare(files: list[CorpusFile], *, embed: bool = True, tag: CallTag 
     written but the embedding calls' ModelCall rows."""
     documents, errors = [], []
     for file in files:
+        if len(file.source) > MAX_SOURCE_CHARS:
+            errors.append(f"{file.source[:80]}…: a path longer than {MAX_SOURCE_CHARS} characters; rename it")
+            continue
         try:
             text = corpus_file_text(file)
         except CorpusError as exc:

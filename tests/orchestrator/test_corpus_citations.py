@@ -101,3 +101,17 @@ def test_a_turn_that_leans_on_its_corpus_records_the_citation(citing_api, tmp_pa
     html = fragments.message(debate_live_view(debate_id=debate.id).message(message.id))
     assert 'class="msg-citations"' in html and "gold.txt" in html
     assert "&lt;b&gt;gold&lt;/b&gt; &amp; bonds" in html and "<b>gold</b>" not in html
+
+
+def test_the_markdown_export_lists_a_message_s_citations_neutralised():
+    from debates.exports import _message_md
+    from debates.state import MessageView
+
+    message = MessageView(
+        id=1, persona_id=1, persona_name="Ada", seat=0, kind="reply", turn=1, text="Gold holds.", streaming=False,
+        citations=[{"tag": "C1", "chunk_id": 3, "source": "gold.txt", "excerpt": "<b>Gold</b> pays [no] yield."}],
+    )  # fmt: skip
+
+    lines = _message_md(message)
+
+    assert "> — C1: “&lt;b&gt;Gold&lt;/b&gt; pays \\[no\\] yield.” (gold.txt)" in lines

@@ -104,3 +104,10 @@ def test_a_persona_id_already_taken_is_refused(builder_api, corpus_dir, persona)
 
     with pytest.raises(BuildError, match="'ada-essayist' is already taken"):
         save_persona_draft(draft)
+
+
+def test_a_name_without_ascii_letters_still_gets_a_valid_persona_id(builder_api, corpus_dir):
+    draft = draft_persona(name="Σωκράτης", corpus=corpus_prepare(corpus_files_at(corpus_dir)))
+
+    contract = PersonaContract.model_validate(draft.contract)
+    assert contract.persona_id.startswith("persona-") and contract.name == "Σωκράτης"

@@ -148,3 +148,26 @@ def test_retrieval_finds_the_relevant_chunk_by_meaning(persona, corpus_dir, offl
     assert found.method == "vector"
     assert [passage.tag for passage in found.passages] == ["C1"]
     assert found.passages[0].source == "notes/gold.md"
+
+
+def test_a_broken_retrieval_gives_no_passages_and_never_raises(persona, corpus_dir, offline_embeddings, monkeypatch):
+    from personas.corpus import retrieval
+
+    replace_corpus(persona=persona, files=corpus_files_at(corpus_dir))
+    monkeypatch.setattr(retrieval, "_search", lambda *args: 1 / 0)
+
+    found = corpus_passages_relevant(persona=persona, query="gold")
+
+    assert found.passages == [] and "ZeroDivisionError" in found.note
+
+
+def test_a_stored_corpus_reads_back_for_another_draft(persona, corpus_dir, offline_embeddings):
+    from personas.corpus.selectors import corpus_document_list, corpus_of
+
+    summary = replace_corpus(persona=persona, files=corpus_files_at(corpus_dir))
+
+    corpus = corpus_of(persona=persona)
+    assert corpus.chunk_count == summary.chunks and corpus.embedding_model == embeddings.current_model()
+    assert corpus.contains("Gold pays no yield, and that is its point.")
+    listed = list(corpus_document_list(persona=persona))
+    assert sum(d.chunk_count for d in listed) == summary.chunks == sum(d.embedded_count for d in listed)
