@@ -1,6 +1,6 @@
 from collections.abc import Iterable
 
-from django.db.models import Count, F, Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 
 from personas.models import AnchorExcerpt, Deck, Persona
 
@@ -58,8 +58,3 @@ def deck_personas_for(*, deck: Deck, user) -> QuerySet[Persona]:
 def persona_detail_for(*, user, pk: int) -> Persona | None:
     """One persona this user may see, with its excerpts and decks; None if it is not theirs to see."""
     return persona_list().filter(visible_to(user), pk=pk).first()
-
-
-def corpus_documents_of(*, persona: Persona):
-    """The persona's corpus documents in upload order, each with ``chunk_total``."""
-    return persona.corpus_documents.annotate(chunk_total=Count("chunks")).order_by("position", "id")

@@ -9,8 +9,8 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from personas import selectors
 from personas.corpus.builder import BuildError
+from personas.corpus.selectors import corpus_document_list
 from personas.corpus.sources import ACCEPTED, CorpusError
 from personas.forms import CorpusUploadForm, PersonaBuildForm, PersonaContractForm
 from personas.models import Persona, PersonaBuild
@@ -101,6 +101,6 @@ def persona_corpus(request, pk):
             "form": form,
             "errors": errors,
             "accepted": ACCEPTED,
-            "documents": selectors.corpus_documents_of(persona=persona),
+            "documents": corpus_document_list(persona=persona),
         },
     )

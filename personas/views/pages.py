@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from personas import selectors
+from personas.corpus.selectors import corpus_document_list
 from personas.forms import CONTRACT_TEXTS, PHRASE_PARTS, ContractImportForm, DeckForm, PersonaContractForm
 from personas.models import Deck, Persona
 from personas.services import PersonaImportError, persona_contract_json, studio
@@ -73,7 +74,7 @@ def persona_detail(request, pk):
             "is_own": persona.owner_id == request.user.pk,
             "decks": selectors.decks_visible_to(user=request.user).filter(personas=persona),
             "own_decks": own_decks.exclude(personas=persona),
-            "documents": selectors.corpus_documents_of(persona=persona),
+            "documents": corpus_document_list(persona=persona),
         },
     )
 
