@@ -2,7 +2,7 @@ from collections.abc import Iterable
 
 from django.db.models import F, Prefetch, Q, QuerySet
 
-from personas.models import AnchorExcerpt, Deck, Persona
+from personas.models import AnchorExcerpt, Deck, Persona, PersonaBuild
 
 
 def persona_list(*, persona_ids: Iterable[str] | None = None) -> QuerySet[Persona]:
@@ -58,3 +58,13 @@ def deck_personas_for(*, deck: Deck, user) -> QuerySet[Persona]:
 def persona_detail_for(*, user, pk: int) -> Persona | None:
     """One persona this user may see, with its excerpts and decks; None if it is not theirs to see."""
     return persona_list().filter(visible_to(user), pk=pk).first()
+
+
+def persona_builds_open(*, user) -> QuerySet[PersonaBuild]:
+    """The user's builds not saved yet (drafting, ready for review, or failed), newest first."""
+    return (
+        PersonaBuild.objects.filter(owner=user)
+        .exclude(status=PersonaBuild.Status.SAVED)
+        .defer("corpus", "draft")
+        .order_by("-created_at")
+    )

@@ -14,6 +14,7 @@ urlpatterns = [
     path("personas/build/", builds.persona_build_new, name="persona_build_new"),
     path("personas/build/<int:pk>/", builds.persona_build, name="persona_build"),
     path("personas/build/<int:pk>/status/", builds.persona_build_status, name="persona_build_status"),
+    path("personas/build/<int:pk>/discard/", builds.persona_build_discard, name="persona_build_discard"),
     path("decks/new/", pages.deck_new, name="deck_new"),
     path("decks/<int:pk>/", pages.deck_detail, name="deck_detail"),
     path("decks/<int:pk>/edit/", pages.deck_edit, name="deck_edit"),

@@ -15,6 +15,7 @@ from __future__ import annotations
 from celery import current_app
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from faultline.llm.types import CallTag
 from personas.corpus.builder import BuildError, PersonaDraft, draft_persona, save_persona_draft
@@ -24,6 +25,8 @@ from personas.models import Persona, PersonaBuild
 from personas.services.studio import check_owner, unique_slug
 
 DRAFT_TASK = "personas.draft_persona_build"
+# Each draft is a model call: a user waits for some to finish before starting more.
+MAX_DRAFTING_PER_USER = 3
 
 
 def persona_build_start(*, owner, name: str, uploads: list[tuple[str, bytes]]) -> PersonaBuild:
@@ -32,6 +35,11 @@ def persona_build_start(*, owner, name: str, uploads: list[tuple[str, bytes]]) -
     name = (name or "").strip()
     if not name:
         raise ValidationError({"name": "Give the persona a name."})
+    drafting = PersonaBuild.objects.filter(
+        owner=owner, status=PersonaBuild.Status.DRAFTING, created_at__gt=timezone.now() - PersonaBuild.STALE_AFTER
+    )
+    if drafting.count() >= MAX_DRAFTING_PER_USER:
+        raise ValidationError(f"You have {MAX_DRAFTING_PER_USER} personas drafting already; wait for one to finish.")
     corpus = corpus_prepare(corpus_files_from_uploads(uploads), embed=False)
     with transaction.atomic():
         build = PersonaBuild.objects.create(owner=owner, name=name, corpus=corpus.to_dict())
@@ -117,6 +125,13 @@ def persona_build_save(*, build: PersonaBuild, user, edited: Persona) -> Persona
     build.status, build.persona, build.draft = PersonaBuild.Status.SAVED, persona, None
     build.save(update_fields=["status", "persona", "draft", "updated_at"])
     return persona
+
+
+def persona_build_discard(*, build: PersonaBuild, user) -> None:
+    """Throw away a draft (or a failed build) and the corpus it holds; a saved persona stays."""
+    if build.owner_id != user.pk:
+        raise PermissionDenied("Not your build.")
+    build.delete()
 
 
 def persona_corpus_replace(*, persona: Persona, user, uploads: list[tuple[str, bytes]]) -> CorpusSummary:

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
 from personas.corpus.builder import BuildError
 from personas.corpus.selectors import corpus_document_list
@@ -75,6 +76,15 @@ def persona_build_status(request, pk):
     response = HttpResponse("")
     response["HX-Refresh"] = "true"
     return response
+
+
+@login_required
+@require_POST
+def persona_build_discard(request, pk):
+    build = get_object_or_404(PersonaBuild, pk=pk, owner=request.user)
+    builds.persona_build_discard(build=build, user=request.user)
+    messages.success(request, f"Discarded the draft of “{build.name}”.")
+    return redirect("persona_list")
 
 
 @login_required

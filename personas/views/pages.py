@@ -57,6 +57,7 @@ def persona_list(request):
         {
             "decks": selectors.decks_visible_to(user=request.user),
             "own_personas": selectors.personas_owned_by(user=request.user),
+            "builds": selectors.persona_builds_open(user=request.user),
             "seed_personas": selectors.personas_visible_to(user=request.user).filter(owner__isnull=True),
         },
     )

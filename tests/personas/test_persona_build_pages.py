@@ -166,3 +166,25 @@ def test_a_build_drafting_for_too_long_says_so(alice, user):
     status = alice.get(f"/personas/build/{build.pk}/status/").content.decode()
 
     assert 'id="build-stale"' in status and 'href="/personas/build/"' in status
+
+
+def test_open_builds_are_listed_and_can_be_discarded(alice, user, other_user):
+    mine = PersonaBuild.objects.create(owner=user, name="Half Done", status="ready", draft={})
+    theirs = PersonaBuild.objects.create(owner=other_user, name="Not Yours", corpus={"documents": []})
+
+    page = alice.get("/personas/").content.decode()
+    assert "Half Done" in page and "Not Yours" not in page
+
+    assert alice.post(f"/personas/build/{theirs.pk}/discard/").status_code == 404
+    alice.post(f"/personas/build/{mine.pk}/discard/")
+    assert list(PersonaBuild.objects.all()) == [theirs]
+
+
+def test_a_user_drafts_at_most_three_at_once(alice, user):
+    for _ in range(3):
+        PersonaBuild.objects.create(owner=user, name="Drafting", corpus={"documents": []})
+
+    response = _start(alice)
+
+    assert "You have 3 personas drafting already" in response.content.decode()
+    assert PersonaBuild.objects.count() == 3
