@@ -125,3 +125,12 @@ def test_the_public_home_page_lists_seed_decks_only(client, seed_deck, others_de
     content = client.get("/").content.decode()
 
     assert "Markets" in content and "Mallory" not in content
+
+
+def test_rundebate_refuses_a_private_persona_of_someone_else(seed_persona, others_persona):
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="Pick personas from the seed decks or your own."):
+        call_command("rundebate", "--personas", "mallorys-secret,the-macro-bear", "--topic", "Is gold obsolete?")
+
+    assert not Debate.objects.exists()
