@@ -95,6 +95,12 @@ def test_build_a_persona_edit_it_and_see_it_cite_its_writing_in_a_debate(
     page.click("#save-deck")
     page.wait_for_url(re.compile(r".*/decks/\d+/$"))
     assert page.locator("#deck-personas .persona-card").count() == 2
+    deck_url = page.url
+    page.click("nav >> text=Personas")
+    assert page.locator(".persona-cards .persona-card", has_text="Ada Ledger").count() == 1
+    assert "My table" in page.locator("#decks").text_content()
+    screenshot(page, "studio-personas", full_page=True)
+    page.goto(deck_url)
 
     # ── deal it: the setup page draws the hand from the user's own deck ───────────────────────
     page.click("#deal-deck")
@@ -103,6 +109,7 @@ def test_build_a_persona_edit_it_and_see_it_cite_its_writing_in_a_debate(
     for name in ["Ada Ledger", "The Macro Trader"]:
         page.locator("#hand .persona-card", has_text=name).click()
     assert page.locator(".hand-picked").first.text_content() == "2"
+    screenshot(page, "studio-setup-hand")
     page.fill("#id_topic", "Should savers hold gold?")
     page.check("input[name=length][value=short]")
     page.click("#start-debate")
