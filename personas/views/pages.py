@@ -198,7 +198,7 @@ def deck_add_persona(request, pk):
     persona = _visible_persona(request, request.POST.get("persona", "0") or "0")
     studio.deck_add_persona(deck=deck, persona=persona, user=request.user)
     messages.success(request, f"Added “{persona.name}” to the deck “{deck.name}”.")
-    return redirect(request.POST.get("next") == "persona" and persona.get_absolute_url() or deck.get_absolute_url())
+    return redirect(persona if request.POST.get("next") == "persona" else deck)
 
 
 @login_required
