@@ -111,3 +111,14 @@ def test_a_name_without_ascii_letters_still_gets_a_valid_persona_id(builder_api,
 
     contract = PersonaContract.model_validate(draft.contract)
     assert contract.persona_id.startswith("persona-") and contract.name == "Σωκράτης"
+
+
+def test_a_corpus_drafted_before_it_is_embedded_quotes_verbatim_and_embeds_on_save(builder_api, corpus_dir):
+    corpus = corpus_prepare(corpus_files_at(corpus_dir), embed=False)  # fast enough for a request
+
+    draft = draft_persona(name="Ada Essayist", corpus=corpus)
+
+    assert draft.contract["anchorExcerpts"] and not draft.unverified_quotes()
+    assert "Quotes were chosen by word overlap (the corpus has no embeddings)." in draft.notes
+    persona = save_persona_draft(draft)
+    assert not CorpusChunk.objects.filter(persona=persona, embedding__isnull=True).exists()
