@@ -111,6 +111,7 @@ class PersonaBuild(models.Model):
         DRAFTING = "drafting", "Drafting"
         READY = "ready", "Ready for review"
         FAILED = "failed", "Failed"
+        SAVING = "saving", "Saving"
         SAVED = "saved", "Saved"
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="persona_builds")
@@ -132,9 +133,40 @@ class PersonaBuild(models.Model):
         return f"{self.name} ({self.get_status_display()})"
 
     @property
+    def is_working(self) -> bool:
+        """A worker has it (drafting, or saving: embedding and storing the corpus)."""
+        return self.status in {self.Status.DRAFTING, self.Status.SAVING}
+
+    @property
     def is_stale(self) -> bool:
         """Still drafting long after a model would have answered: the worker may be down."""
         return self.status == self.Status.DRAFTING and timezone.now() - self.created_at > self.STALE_AFTER
+
+
+class CorpusUpload(models.Model):
+    """A corpus uploaded for an existing persona, parsed in the request (so a bad file is named at
+    once) and stored by a worker (embedding is the slow part). The persona's previous corpus stays
+    until the new one is stored whole."""
+
+    class Status(models.TextChoices):
+        STORING = "storing", "Storing"
+        STORED = "stored", "Stored"
+        FAILED = "failed", "Failed"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    persona = models.ForeignKey(Persona, on_delete=models.CASCADE, related_name="corpus_uploads")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.STORING)
+    corpus = models.JSONField(default=dict)  # PreparedCorpus.to_dict() until stored
+    # What the owner is told: the summary once stored, or why it failed.
+    report = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"Corpus of {self.persona} ({self.get_status_display()})"
 
 
 # The corpus models live in their own module (personas/corpus/models.py); importing them here is

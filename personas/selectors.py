@@ -2,7 +2,7 @@ from collections.abc import Iterable
 
 from django.db.models import F, Prefetch, Q, QuerySet
 
-from personas.models import AnchorExcerpt, Deck, Persona, PersonaBuild
+from personas.models import AnchorExcerpt, CorpusUpload, Deck, Persona, PersonaBuild
 
 
 def persona_list(*, persona_ids: Iterable[str] | None = None) -> QuerySet[Persona]:
@@ -68,3 +68,8 @@ def persona_builds_open(*, user) -> QuerySet[PersonaBuild]:
         .defer("corpus", "draft")
         .order_by("-created_at")
     )
+
+
+def corpus_upload_latest(*, persona: Persona) -> CorpusUpload | None:
+    """The persona's last corpus upload (storing, stored or failed), for its owner's page."""
+    return CorpusUpload.objects.filter(persona=persona).defer("corpus").order_by("-created_at").first()

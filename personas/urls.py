@@ -11,6 +11,7 @@ urlpatterns = [
     path("personas/<int:pk>/delete/", pages.persona_delete, name="persona_delete"),
     path("personas/<int:pk>/contract.json", pages.persona_export, name="persona_export"),
     path("personas/<int:pk>/corpus/", builds.persona_corpus, name="persona_corpus"),
+    path("personas/<int:pk>/corpus/status/", builds.persona_corpus_status, name="persona_corpus_status"),
     path("personas/build/", builds.persona_build_new, name="persona_build_new"),
     path("personas/build/<int:pk>/", builds.persona_build, name="persona_build"),
     path("personas/build/<int:pk>/status/", builds.persona_build_status, name="persona_build_status"),

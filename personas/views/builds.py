@@ -10,16 +10,14 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from personas import selectors
 from personas.corpus.builder import BuildError
 from personas.corpus.selectors import corpus_document_list
 from personas.corpus.sources import ACCEPTED, CorpusError
 from personas.forms import CorpusUploadForm, PersonaBuildForm, PersonaContractForm
-from personas.models import Persona, PersonaBuild
+from personas.models import CorpusUpload, Persona, PersonaBuild
 from personas.services import builds
-from personas.views.pages import CONTRACT_FORM_PARTS
-
-# Seconds between two looks at a build still drafting (the page polls with htmx).
-POLL_SECONDS = 2
+from personas.views.pages import CONTRACT_FORM_PARTS, POLL_SECONDS
 
 
 def _posted(request):
@@ -54,28 +52,42 @@ def persona_build(request, pk):
     if build.status == PersonaBuild.Status.READY:
         draft = builds.build_draft(build)
         form = PersonaContractForm(request.POST or None, instance=builds.draft_as_persona(draft.contract))
+        context["errors"] = build.errors  # why a worker could not store it last time
         if request.method == "POST" and form.is_valid():
             try:
-                persona = builds.persona_build_save(build=build, user=request.user, edited=form.save(commit=False))
+                builds.persona_build_save(build=build, user=request.user, edited=form.save(commit=False))
             except BuildError as error:
                 context["errors"] = error.errors
             else:
-                messages.success(request, f"Saved “{persona.name}” with its corpus: yours to deal.")
-                return redirect("persona_detail", pk=persona.pk)
+                return redirect("persona_build", pk=build.pk)
         context |= {"form": form, "draft": draft, "excerpts": draft.contract.get("anchorExcerpts", [])}
     return render(request, "personas/build.html", context)
 
 
 @login_required
 def persona_build_status(request, pk):
-    """What the drafting page polls: the same spinner until the draft is ready (or failed), then
-    a full reload to show it."""
+    """What the build page polls while a worker has it: the same spinner, then a full reload to
+    show the draft (or why it failed, or the saved persona)."""
     build = get_object_or_404(PersonaBuild, pk=pk, owner=request.user)
-    if build.status == PersonaBuild.Status.DRAFTING:
-        return render(request, "personas/partials/build_drafting.html", {"build": build, "poll_seconds": POLL_SECONDS})
+    if build.is_working:
+        return render(request, "personas/partials/build_working.html", {"build": build, "poll_seconds": POLL_SECONDS})
+    return _reload()
+
+
+def _reload() -> HttpResponse:
     response = HttpResponse("")
     response["HX-Refresh"] = "true"
     return response
+
+
+@login_required
+def persona_corpus_status(request, pk):
+    """What the persona page polls while its corpus is being stored."""
+    persona = get_object_or_404(Persona, pk=pk, owner=request.user)
+    upload = selectors.corpus_upload_latest(persona=persona)
+    if upload is not None and upload.status == CorpusUpload.Status.STORING:
+        return render(request, "personas/partials/corpus_upload.html", {"upload": upload, "poll_seconds": POLL_SECONDS})
+    return _reload()
 
 
 @login_required
@@ -94,14 +106,10 @@ def persona_corpus(request, pk):
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
-            summary = builds.persona_corpus_replace(
-                persona=persona, user=request.user, uploads=form.cleaned_data["uploads"]
-            )
+            builds.persona_corpus_upload_start(persona=persona, user=request.user, uploads=form.cleaned_data["uploads"])
         except CorpusError as error:
             errors = error.errors
         else:
-            for line in summary.lines():
-                messages.success(request, line)
             return redirect("persona_detail", pk=persona.pk)
     return render(
         request,

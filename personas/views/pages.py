@@ -39,6 +39,9 @@ def _own_deck(request, pk) -> Deck:
     return get_object_or_404(Deck, pk=pk, owner=request.user)
 
 
+# Seconds between two looks at work a worker is doing (the page polls with htmx).
+POLL_SECONDS = 2
+
 # Which fields of the contract form go under which heading (personas/partials/contract_form.html).
 CONTRACT_FORM_PARTS = {
     "contract_fields": [*CONTRACT_TEXTS, "evidence_policy"],
@@ -76,6 +79,8 @@ def persona_detail(request, pk):
             "decks": selectors.decks_visible_to(user=request.user).filter(personas=persona),
             "own_decks": own_decks.exclude(personas=persona),
             "documents": corpus_document_list(persona=persona),
+            "upload": selectors.corpus_upload_latest(persona=persona) if persona.owner_id == request.user.pk else None,
+            "poll_seconds": POLL_SECONDS,
         },
     )
 

@@ -78,7 +78,8 @@ def test_build_a_persona_edit_it_and_see_it_cite_its_writing_in_a_debate(
     # ── edit one field and save ───────────────────────────────────────────────────────────────
     page.fill("#id_tagline", "Reads the ledger, not the forecast.")
     page.click("#save-persona")
-    page.wait_for_url(re.compile(r".*/personas/\d+/$"))
+    # a worker embeds and stores the corpus with the persona while the page waits
+    page.wait_for_url(re.compile(r".*/personas/\d+/$"), timeout=120_000)
     persona_url = page.url
     assert page.locator("#persona-name").text_content() == "Ada Ledger"
     assert "Reads the ledger, not the forecast." in page.locator(".persona-page").text_content()

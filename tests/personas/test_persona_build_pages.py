@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from personas.corpus.models import CorpusDocument
 from personas.models import Persona, PersonaBuild
-from personas.tasks import draft_persona_build
+from personas.tasks import draft_persona_build, store_persona_build
 from tests.support.scripted_debate import MADE_UP_QUOTE, DebateScript
 
 pytestmark = pytest.mark.django_db
@@ -95,8 +95,15 @@ def test_a_draft_is_reviewed_edited_and_saved_with_its_corpus(alice, user, build
     }
     response = alice.post(f"/personas/build/{build.pk}/", form)
 
+    # the request checks it and hands it to a worker: nothing is stored before the worker runs
+    assert response.status_code == 302 and response["Location"] == f"/personas/build/{build.pk}/"
+    assert not Persona.objects.exists()
+    saving = alice.get(f"/personas/build/{build.pk}/").content.decode()
+    assert 'class="spinner"' in saving and "Saving “Ada Ledger”" in saving
+    store_persona_build(build.pk)
     persona = Persona.objects.get(owner=user)
-    assert response.status_code == 302 and response["Location"] == f"/personas/{persona.pk}/"
+    assert alice.get(f"/personas/build/{build.pk}/status/")["HX-Refresh"] == "true"
+    assert alice.get(f"/personas/build/{build.pk}/")["Location"] == f"/personas/{persona.pk}/"
     assert persona.tagline == "Reads the ledger, not the forecast."
     corpus = ESSAY + MEMO
     for excerpt in persona.anchor_excerpts.all():
@@ -188,3 +195,18 @@ def test_a_user_drafts_at_most_three_at_once(alice, user):
 
     assert "You have 3 personas drafting already" in response.content.decode()
     assert PersonaBuild.objects.count() == 3
+
+
+def test_a_draft_the_worker_cannot_store_goes_back_for_review(alice, user, builder_api):
+    build = PersonaBuild.objects.get(pk=_start(alice)["Location"].split("/")[-2])
+    draft_persona_build(build.pk)
+    build.refresh_from_db()
+    taken = build.draft["contract"]["personaId"]
+    PersonaBuild.objects.filter(pk=build.pk).update(status="saving")
+    Persona.objects.create(persona_id=taken, name="Squatter", version="1")  # taken meanwhile
+
+    store_persona_build(build.pk)
+
+    build.refresh_from_db()
+    assert build.status == "ready" and f"personaId: '{taken}' is already taken" in build.errors[0]
+    assert "is already taken" in alice.get(f"/personas/build/{build.pk}/").content.decode()
