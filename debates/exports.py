@@ -157,6 +157,9 @@ RESULT_SECTIONS = (
 
 def _results_md(results: dict) -> list[str]:
     lines = ["## Results", ""]
+    if results.get("mode") == "collaborate" and results.get("artifact"):
+        # The artifact is Markdown already; wherever this is rendered it is sanitised (projects/markdown.py).
+        lines += [f"### Artifact: {md_escape(str(results.get('title', '')))}", "", str(results["artifact"]), ""]
     if results.get("regime"):
         regime = str(results["regime"])
         lines += [f"Regime: **{md_escape(REGIME_LABELS.get(regime, regime))}**", ""]

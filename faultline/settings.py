@@ -196,6 +196,9 @@ FAULTLINE_MODELS = {
         # Analyst/Critic mode: two different models really argue.
         "analyst": "claude-sonnet-5-5",
         "critic": "claude-opus-5-1",
+        # Collaborate mode: two different models answer the same brief side by side.
+        "architect": "claude-sonnet-5-5",
+        "reviewer": "claude-opus-5-1",
     },
     "local": {
         "persona": "SmolLM2-135M-Instruct",
@@ -204,9 +207,11 @@ FAULTLINE_MODELS = {
         "synthesis": "SmolLM2-135M-Instruct",
         "analyst": "SmolLM2-135M-Instruct",
         "critic": "SmolLM2-135M-Instruct",
+        "architect": "SmolLM2-135M-Instruct",
+        "reviewer": "SmolLM2-135M-Instruct",
     },
 }
-for _role in ("persona", "extraction", "judging", "synthesis", "analyst", "critic"):
+for _role in ("persona", "extraction", "judging", "synthesis", "analyst", "critic", "architect", "reviewer"):
     _override = env.str(f"FAULTLINE_MODEL_{_role.upper()}", default="")
     if _override:
         FAULTLINE_MODELS[FAULTLINE_LLM][_role] = _override

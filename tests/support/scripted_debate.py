@@ -69,10 +69,45 @@ class DebateScript:
             handler = getattr(self, f"_structured_{title}", None)
             latency = self.latency if self.extraction_latency is None else self.extraction_latency
             return Reply.json(handler(body) if handler else {}, latency=latency)
+        if role := self._collaboration_role(body):
+            self._count(role)
+            return Reply.says(
+                self._collaboration_output(role, body),
+                latency=self.latency,
+                chunk_size=self.chunk_size,
+                chunk_delay=self.chunk_delay,
+            )
         self._count("persona")
         return Reply.says(
             self._persona_turn(body), latency=self.latency, chunk_size=self.chunk_size, chunk_delay=self.chunk_delay
         )
+
+    # ── the Collaborate mode's roles (orchestration/modes/collaborate.py) ─────────────────────
+
+    def _collaboration_role(self, body: dict) -> str:
+        system = self._system_text(body)
+        for marker, role in (
+            ("You are the Architect", "architect"),
+            ("You are the Reviewer", "reviewer"),
+            ("You write the artifact", "artifact"),
+        ):
+            if marker in system:
+                return role
+        return ""
+
+    def _collaboration_output(self, role: str, body: dict) -> str:
+        hostile = f"\n\n{HOSTILE}" if self.hostile else ""
+        if role == "artifact":
+            return (
+                "# Shared design\n\n## Structure\n\n- One service, one database, a queue for the slow work.\n\n"
+                f"## Risks\n\n- Rate limits on the public endpoint.\n\n## Open questions\n\n- Who owns the data?{hostile}"
+            )
+        name = role.capitalize()
+        stage = "Revised" if "first answer:" in self._user_text(body) else "First"
+        points = "\n".join(
+            f"{n}. {name} point {n}: a sentence long enough to stream in several pieces over time." for n in range(1, 7)
+        )
+        return f"## {name}: {stage} answer\n\n{points}{hostile}"
 
     # ── persona turns ─────────────────────────────────────────────────────────────────────────
 
@@ -93,6 +128,8 @@ class DebateScript:
 
     def _persona_turn_text(self, body: dict) -> str:
         system, user = self._system_text(body), self._user_text(body)
+        if role_turn := self._analyst_critic_turn(system, user):
+            return role_turn
         name = re.search(r"You are (.+?), taking part", system).group(1)
         number = next(self._counter)
         if self.memory:
@@ -143,6 +180,40 @@ class DebateScript:
     def _participants_in(text: str) -> list[str]:
         match = re.search(r"Participants: (.+)", text)
         return [name.strip() for name in match.group(1).split(",")] if match else []
+
+    # ── the Analyst/Critic mode ───────────────────────────────────────────────────────────────
+    # Round 1: the Critic agrees with AC_POINTS[0] and contests AC_POINTS[1] (50 %); from round 2
+    # it agrees with both (100 %, consensus).
+    AC_POINTS = ["Index funds beat most active managers over ten years", "Fees compound into a large drag"]
+    AC_SYNTHESIS = "Synthesis: buy broad index funds, keep fees low, and rebalance once a year."
+
+    def _analyst_critic_turn(self, system: str, user: str) -> str:
+        number = re.search(r"Round (\d+)\.", user)
+        number = number.group(1) if number else "?"
+        # Each round in words of its own: a turn repeating the transcript it was given is an echo.
+        if "You are the Analyst" in system:
+            if number == "1":
+                return f"1. {self.AC_POINTS[0]}. 2. {self.AC_POINTS[1]}."
+            return (
+                f"Refined in round {number}: the fee drag is shown by thirty years of cost data, so both points stand."
+            )
+        if "You are the Critic" in system:
+            if number == "1":
+                return "The first point holds; the second needs support."
+            return f"In round {number} the cost data settles it: I now accept both points."
+        if "debate between an Analyst and a Critic" in system:
+            return self.AC_SYNTHESIS
+        return ""
+
+    def _structured_AgreementAssessment(self, body: dict) -> dict:
+        number = int(re.search(r"The Analyst's answer \(round (\d+)\)", self._user_text(body)).group(1))
+        agreed, disagreed = (self.AC_POINTS[:1], self.AC_POINTS[1:]) if number == 1 else (self.AC_POINTS, [])
+        return {
+            "agreed": [{"point": point, "reasoning": "It holds."} for point in agreed],
+            "disagreed": [{"point": point, "counter_argument": "Not shown yet."} for point in disagreed],
+            "unverifiable": [],
+            "overall": "moderate" if disagreed else "strong",
+        }
 
     # ── structured calls ──────────────────────────────────────────────────────────────────────
 

@@ -171,3 +171,19 @@ def test_a_stored_corpus_reads_back_for_another_draft(persona, corpus_dir, offli
     assert corpus.contains("Gold pays no yield, and that is its point.")
     listed = list(corpus_document_list(persona=persona))
     assert sum(d.chunk_count for d in listed) == summary.chunks == sum(d.embedded_count for d in listed)
+
+
+def test_chunks_stored_without_vectors_are_embedded_again_by_reembedcorpus(persona, corpus_dir, monkeypatch):
+    from django.core.management import call_command
+
+    real_embed = embeddings.embed
+    monkeypatch.setattr(embeddings, "embed", lambda *a, **k: (_ for _ in ()).throw(EmbeddingError("down")))
+    summary = replace_corpus(persona=persona, files=corpus_files_at(corpus_dir))
+    monkeypatch.setattr(embeddings, "embed", real_embed)
+    out = io.StringIO()
+
+    call_command("reembedcorpus", stdout=out)
+
+    assert f"Re-embedded {summary.chunks} corpus chunk(s)" in out.getvalue()
+    assert not CorpusChunk.objects.filter(embedding__isnull=True).exists()
+    assert corpus_passages_relevant(persona=persona, query="gold", top_k=1).method == "vector"

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('debates', '0011_debate_mode_analyst_critic'),
+        ('debates', '0013_debate_mode_collaborate'),
     ]
 
     operations = [
