@@ -37,13 +37,10 @@ import platform
 import random
 import re
 import signal
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -51,6 +48,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.children import Child, free_port, wait_for_http  # noqa: E402
+
 os.environ.setdefault("FAULTLINE_STATE_DIR", str(ROOT / ".faultline" / "bench-faults"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faultline.settings")
 os.environ.setdefault("LOG_LEVEL", "ERROR")
@@ -69,39 +69,6 @@ def say(message: str) -> None:
 
 
 # ── processes ─────────────────────────────────────────────────────────────────────────────────
-
-
-class Child:
-    """A process of our own, in a session of its own, so a SIGKILL or Ctrl-C reaches only it."""
-
-    def __init__(self, name: str, command: list[str], env: dict, log_dir: Path) -> None:
-        self.name = name
-        self.log_path = log_dir / f"{name}.log"
-        self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-
-    def running(self) -> bool:
-        return self.process.poll() is None
-
-    def kill(self) -> None:
-        """SIGKILL: no warm shutdown, no acks, no lease released by hand (PostgreSQL releases it)."""
-        if self.running():
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-        self.log.close()
-
-    def stop(self) -> None:
-        if self.running():
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-        if not self.log.closed:
-            self.log.close()
 
 
 class Workers:
@@ -294,25 +261,6 @@ class Clients:
 
 
 # ── helpers ───────────────────────────────────────────────────────────────────────────────────
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_for_http(url: str, child: Child, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError:
-            pass
-        if not child.running() or time.monotonic() > deadline:
-            raise RuntimeError(f"{child.name} did not start; see {child.log_path}")
-        time.sleep(0.25)
 
 
 def _db(function):
@@ -858,7 +806,7 @@ def main() -> None:
         log_dir.mkdir(exist_ok=True)
         for old_log in log_dir.glob("*.log"):  # this run's logs only (worker numbers start again at 1)
             old_log.unlink()
-        port = _free_port()
+        port = free_port()
         daphne = Child(
             "daphne",
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "faultline.asgi:application"],
@@ -866,7 +814,7 @@ def main() -> None:
             log_dir,
         )
         base_url = f"http://127.0.0.1:{port}"
-        _wait_for_http(base_url + "/accounts/login/", daphne)
+        wait_for_http(base_url + "/accounts/login/", daphne)
         browser = Client()
         browser.force_login(owner)
         cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"

@@ -46,12 +46,10 @@ import os
 import platform
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -59,6 +57,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.children import Child, free_port, wait_for_http  # noqa: E402
+
 os.environ.setdefault("FAULTLINE_STATE_DIR", str(ROOT / ".faultline" / "bench-live"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faultline.settings")
 os.environ.setdefault("LOG_LEVEL", "ERROR")
@@ -125,51 +126,6 @@ def summary(values: list[float]) -> dict:
 
 
 # ── processes ─────────────────────────────────────────────────────────────────────────────────
-
-
-class Child:
-    """A process of our own, in a session of its own, so Ctrl-C reaches only this script, which
-    then stops it (and everything it spawned) in order."""
-
-    def __init__(self, name: str, command: list[str], env: dict, log_dir: Path) -> None:
-        self.name = name
-        self.log_path = log_dir / f"{name}.log"
-        self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-
-    def running(self) -> bool:
-        return self.process.poll() is None
-
-    def stop(self) -> None:
-        if self.running():
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-        self.log.close()
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_for_http(url: str, child: Child, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError:
-            pass
-        if not child.running() or time.monotonic() > deadline:
-            raise RuntimeError(f"{child.name} did not start; see {child.log_path}")
-        time.sleep(0.25)
 
 
 def _child_pids(pid: int) -> list[int]:
@@ -700,7 +656,7 @@ def main() -> None:
                     log_dir,
                 )
             )
-        port = _free_port()
+        port = free_port()
         daphne = Child(
             "daphne",
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "faultline.asgi:application"],
@@ -709,7 +665,7 @@ def main() -> None:
         )
         children.append(daphne)
         base_url = f"http://127.0.0.1:{port}"
-        _wait_for_http(base_url + "/accounts/login/", daphne)
+        wait_for_http(base_url + "/accounts/login/", daphne)
         deadline = time.monotonic() + 60
         while len(celery_app.control.ping(destination=hostnames, timeout=1)) < len(hostnames):
             if time.monotonic() > deadline or not all(c.running() for c in children):

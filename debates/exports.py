@@ -45,7 +45,11 @@ def _message_md(message) -> list[str]:
     header = f"**{md_escape(message.persona_name)}** · {md_escape(message.kind.replace('_', ' '))}"
     if message.streaming:
         header += " · (unfinished)"
-    return [header, _quote(message.text), ""]
+    cited = [
+        f"> — {md_escape(c.get('tag', ''))}: “{md_escape(c.get('excerpt', ''))}” ({md_escape(c.get('source', ''))})"
+        for c in getattr(message, "citations", None) or []
+    ]
+    return [header, _quote(message.text), *([">", *cited] if cited else []), ""]
 
 
 def _card_md(card) -> list[str]:
@@ -103,66 +107,69 @@ def _stances_md(results: dict) -> list[str]:
     return lines
 
 
+def _crux_line(crux: dict) -> str:
+    state = "resolved" if crux.get("resolved") else "unresolved"
+    return (
+        f"- {md_escape(crux.get('suit', ''))} {md_escape(crux.get('question', ''))}"
+        f" ({md_escape(crux.get('disagreement_type', ''))}, {state}):"
+        f" {md_escape(crux.get('diagnosis', ''))}"
+    )
+
+
+def _fault_line_line(fault_line: dict) -> str:
+    sides = fault_line.get("sides") if isinstance(fault_line.get("sides"), dict) else {}
+    stands = "; ".join(
+        f"{side}: {', '.join(md_escape(name) for name in _list(sides.get(side)))}"
+        for side in ("YES", "NO", "NUANCED")
+        if _list(sides.get(side))
+    )
+    return f"- {md_escape(fault_line.get('question', ''))} — {stands}"
+
+
+def _flip_line(flip: dict) -> str:
+    return (
+        f"- **{md_escape(flip.get('persona', ''))}** on {md_escape(flip.get('question', ''))}:"
+        f" {md_escape(flip.get('falsifier', ''))}"
+    )
+
+
+def _path_line(path: dict) -> str:
+    return f"- {md_escape(path.get('question', ''))}: {md_escape(path.get('path', ''))}"
+
+
+def _evidence_line(entry: dict) -> str:
+    return (
+        f"- **{md_escape(entry.get('persona', ''))}**: {md_escape(entry.get('evidence', ''))}"
+        f" (for: {md_escape(entry.get('used_for', ''))})"
+    )
+
+
+# The results' list sections, in the order the export shows them: (heading, results key, one line
+# per entry). Entries that are not objects are skipped: stored results are read, not trusted.
+RESULT_SECTIONS = (
+    ("Cruxes", "cruxes", _crux_line),
+    ("Fault lines", "fault_lines", _fault_line_line),
+    ("Flip conditions", "flip_conditions", _flip_line),
+    ("Resolution paths", "resolution_paths", _path_line),
+    ("Evidence ledger", "evidence_ledger", _evidence_line),
+)
+
+
 def _results_md(results: dict) -> list[str]:
     lines = ["## Results", ""]
+    if results.get("mode") == "collaborate" and results.get("artifact"):
+        # The artifact is Markdown already; wherever this is rendered it is sanitised (projects/markdown.py).
+        lines += [f"### Artifact: {md_escape(str(results.get('title', '')))}", "", str(results["artifact"]), ""]
     if results.get("regime"):
         regime = str(results["regime"])
         lines += [f"Regime: **{md_escape(REGIME_LABELS.get(regime, regime))}**", ""]
         if results.get("regime_basis"):
             lines += [md_escape(str(results["regime_basis"])), ""]
     lines += _stances_md(results)
-    cruxes = _list(results.get("cruxes"))
-    if cruxes:
-        lines += ["### Cruxes", ""]
-        for crux in cruxes:
-            if isinstance(crux, dict):
-                state = "resolved" if crux.get("resolved") else "unresolved"
-                lines.append(
-                    f"- {md_escape(crux.get('suit', ''))} {md_escape(crux.get('question', ''))}"
-                    f" ({md_escape(crux.get('disagreement_type', ''))}, {state}):"
-                    f" {md_escape(crux.get('diagnosis', ''))}"
-                )
-        lines.append("")
-    fault_lines = _list(results.get("fault_lines"))
-    if fault_lines:
-        lines += ["### Fault lines", ""]
-        for fault_line in fault_lines:
-            if isinstance(fault_line, dict):
-                sides = fault_line.get("sides") if isinstance(fault_line.get("sides"), dict) else {}
-                stands = "; ".join(
-                    f"{side}: {', '.join(md_escape(name) for name in _list(sides.get(side)))}"
-                    for side in ("YES", "NO", "NUANCED")
-                    if _list(sides.get(side))
-                )
-                lines.append(f"- {md_escape(fault_line.get('question', ''))} — {stands}")
-        lines.append("")
-    flips = _list(results.get("flip_conditions"))
-    if flips:
-        lines += ["### Flip conditions", ""]
-        for flip in flips:
-            if isinstance(flip, dict):
-                lines.append(
-                    f"- **{md_escape(flip.get('persona', ''))}** on {md_escape(flip.get('question', ''))}:"
-                    f" {md_escape(flip.get('falsifier', ''))}"
-                )
-        lines.append("")
-    paths = _list(results.get("resolution_paths"))
-    if paths:
-        lines += ["### Resolution paths", ""]
-        for path in paths:
-            if isinstance(path, dict):
-                lines.append(f"- {md_escape(path.get('question', ''))}: {md_escape(path.get('path', ''))}")
-        lines.append("")
-    ledger = _list(results.get("evidence_ledger"))
-    if ledger:
-        lines += ["### Evidence ledger", ""]
-        for entry in ledger:
-            if isinstance(entry, dict):
-                lines.append(
-                    f"- **{md_escape(entry.get('persona', ''))}**: {md_escape(entry.get('evidence', ''))}"
-                    f" (for: {md_escape(entry.get('used_for', ''))})"
-                )
-        lines.append("")
+    for title, key, line_of in RESULT_SECTIONS:
+        entries = [entry for entry in _list(results.get(key)) if isinstance(entry, dict)]
+        if entries:
+            lines += [f"### {title}", "", *(line_of(entry) for entry in entries), ""]
     if isinstance(results.get("graph"), dict):
         lines += _graph_md(results["graph"])
     return lines

@@ -26,6 +26,11 @@ def message(message: MessageView, *, oob: bool = False) -> str:
     return _render("message.html", message=message, oob=oob)
 
 
+def collaboration_target(message: MessageView) -> str:
+    """Where a collaboration's message goes: the artifact below, or its role's column."""
+    return "collab-artifact" if message.kind == "artifact" else f"collab-column-{message.seat}"
+
+
 def status_line(view: DebateView) -> str:
     return _render("status_line.html", view=view, oob=True)
 
@@ -61,7 +66,9 @@ def for_event(view: DebateView, kind: str, payload: dict | p.Payload) -> str:
     match event:
         case p.MessageStarted():
             msg = view.message(event.message_id)
-            if msg is not None and msg.room_id is None:
+            if msg is not None and msg.room_id is None and view.mode == "collaborate":
+                parts.append(_append(collaboration_target(msg), message(msg)))
+            elif msg is not None and msg.room_id is None:
                 item = view.chat[-1] if view.chat and view.chat[-1].message is msg else None
                 parts.append(_append("chat-log", _render("chat_item.html", item=item, view=view)) if item else "")
             elif msg is not None:

@@ -9,10 +9,12 @@ class Debate(models.Model):
         DIALOGUE = "dialogue", "Dialogue with crux rooms"
         GRAPH = "graph", "Argumentation graph"
         ANALYST_CRITIC = "analyst_critic", "Analyst vs Critic"
+        COLLABORATE = "collaborate", "Collaborate (two roles write one artifact)"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting for a worker"
         RUNNING = "running", "Running"
+        PAUSED = "paused", "Paused"
         COMPLETED = "completed", "Completed"
         FAILED = "failed", "Failed"
         STOPPED = "stopped", "Stopped"
@@ -49,6 +51,10 @@ class Debate(models.Model):
     # The sequence number of the last persisted event; events are numbered 1, 2, 3... per debate.
     last_seq = models.PositiveIntegerField(default=0)
     stop_requested = models.BooleanField(default=False)
+    # The owner asked for a pause: the run pauses after the current turn (orchestration/loop.py).
+    pause_requested = models.BooleanField(default=False)
+    # Analyst/Critic mode: run every round without pausing after each one (chosen at setup).
+    auto_continue = models.BooleanField(default=False)
     # Runs started on this debate after its worker died, in a row; past a limit it is failed.
     recoveries = models.PositiveSmallIntegerField(default=0)
     # Disagreement-detection windows scanned so far (1, 2, ...), so a run that follows a dead one
@@ -162,6 +168,9 @@ class Message(models.Model):
         ANALYSIS = "analysis"  # Analyst/Critic mode: the Analyst's answer
         CRITIQUE = "critique"  # Analyst/Critic mode: the Critic's evaluation
         SYNTHESIS = "synthesis"  # Analyst/Critic mode: the final balanced answer
+        DRAFT = "draft"  # Collaborate mode: a role's first answer to the brief
+        REVISION = "revision"  # Collaborate mode: a role's answer revised on the other's
+        ARTIFACT = "artifact"  # Collaborate mode: the one Markdown document both answers became
 
     class Status(models.TextChoices):
         STREAMING = "streaming"
@@ -181,6 +190,9 @@ class Message(models.Model):
     ledgered = models.BooleanField(default=False)
     # 1-10, from the ledger extraction (null until ledgered): 7 and up is kept in persona memory.
     importance = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The persona's own writing this turn leaned on (personas/corpus/citations.py):
+    # [{"tag": "C1", "chunk_id": int, "source": str, "excerpt": str}]
+    citations = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -32,6 +32,8 @@ class EventKind(enum.StrEnum):
     GRAPH_UPDATED = "graph_updated"  # graph mode: the argument map after a crystallization
     MEMORY_RECALLED = "memory_recalled"  # before the first turn: what the owner's earlier debates left
     ROUND_SCORED = "round_scored"  # Analyst/Critic mode: the Critic's assessment and the consensus score
+    DEBATE_PAUSED = "debate_paused"  # the run ended at a pause; nothing runs until the owner continues
+    DEBATE_CONTINUED = "debate_continued"  # the owner pressed Continue: the debate is queued again
 
 
 class _Shape(BaseModel):
@@ -124,10 +126,20 @@ class MessageStarted(Payload):
     aspect_index: int | None = None
 
 
+class Citation(_Shape):
+    """A passage of the speaker's own corpus the message leaned on."""
+
+    tag: str
+    chunk_id: int
+    source: str
+    excerpt: str
+
+
 class MessageCompleted(Payload):
     event_kind = EventKind.MESSAGE_COMPLETED
     message_id: int
     text: str
+    citations: list[Citation] = []
 
 
 class TurnPassed(Payload):
@@ -176,6 +188,24 @@ class LedgerUpdated(Payload):
 class DebateResumed(Payload):
     event_kind = EventKind.DEBATE_RESUMED
     from_seq: int = 0
+
+
+class DebatePaused(Payload):
+    """The run stopped at a turn boundary and let go of the debate (no worker holds it): after an
+    Analyst/Critic round (``round``, unless auto-continue was chosen) or where the owner asked for
+    a pause (``turn``: main-channel turns said so far). Continue picks it up from the log."""
+
+    event_kind = EventKind.DEBATE_PAUSED
+    reason: str = "requested"  # requested | round
+    round: int = 0  # Analyst/Critic mode: rounds scored so far
+    turn: int = 0
+
+
+class DebateContinued(Payload):
+    """The owner pressed Continue on a paused debate; it is queued for a worker again."""
+
+    event_kind = EventKind.DEBATE_CONTINUED
+    auto_continue: bool = False
 
 
 class DebateFinished(Payload):
@@ -239,12 +269,14 @@ class LedgerPoint(_Shape):
     first_round: int
     last_round: int
     was_contested: bool = False
+    from_memory: bool = False  # an established fact recalled from the owner's earlier debates
 
 
 class RoundScored(Payload):
     """Analyst/Critic mode: one round's agreement assessment folded into the point ledger, and the
     consensus score it gives. ``assessed`` is False when the Critic's assessment was unusable even
-    after a repair (the ledger and score are then last round's)."""
+    after a repair (the ledger and score are then last round's). Round 0 is the ledger before the
+    first round, seeded with established facts from memory (only written when there are some)."""
 
     event_kind = EventKind.ROUND_SCORED
     round: int

@@ -43,6 +43,7 @@ class MessageView:
     streaming: bool = True
     room_id: int | None = None
     aspect_index: int | None = None
+    citations: list[dict] = field(default_factory=list)  # [{"tag", "chunk_id", "source", "excerpt"}]
 
 
 @dataclass
@@ -110,6 +111,8 @@ class DebateView:
     memory: dict = field(default_factory=dict)
     # Analyst/Critic mode: the latest round_scored payload (round, score, consensus, counts, points).
     consensus: dict = field(default_factory=dict)
+    # Paused: the latest debate_paused payload (reason, round, turn); empty while it runs.
+    paused: dict = field(default_factory=dict)
     last_seq: int = 0
 
     @property
@@ -197,6 +200,7 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
             if message := view.message(event.message_id):
                 message.text = event.text
                 message.streaming = False
+                message.citations = [citation.model_dump() for citation in event.citations]
         case p.TurnPassed():
             view.chat.append(ChatItem(kind="pass", persona_name=event.persona_name, seq=seq))
         case p.RoomOpened():
@@ -224,6 +228,13 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
         case p.DebateResumed():
             view.status = "running"
             view.failure_reason = ""
+            view.paused = {}
+        case p.DebatePaused():
+            view.status = "paused"
+            view.paused = event.model_dump(exclude={"totals"})
+        case p.DebateContinued():
+            view.status = "pending"
+            view.paused = {}
         case p.DebateFinished():
             view.status = event.status
             view.results = event.results

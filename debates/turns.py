@@ -106,6 +106,31 @@ _ROWS = [
         20,
         "Write the final, balanced answer from the debate and every agreed point.",
     ),
+    # Collaborate mode (orchestration/modes/collaborate.py): long-form Markdown, streamed whole (no
+    # sentence cap reaches these: the sentence limit is only a ceiling for the table's sake).
+    TurnKind(
+        Message.Kind.DRAFT,
+        "first answer",
+        1500,
+        60,
+        "Answer the brief from your role: concrete, structured Markdown (headings, lists), no preamble.",
+    ),
+    TurnKind(
+        Message.Kind.REVISION,
+        "revised answer",
+        1500,
+        60,
+        "Revise your answer on the other role's: adopt what they got right, fix what they showed wrong, "
+        "keep and defend what still holds. The full revised answer, in Markdown, no preamble.",
+    ),
+    TurnKind(
+        Message.Kind.ARTIFACT,
+        "artifact",
+        3000,
+        200,
+        "Write one Markdown document from the two revised answers: a title, then the merged content, "
+        "with any point the two still disagree on stated as an open question.",
+    ),
 ]
 TURN_KINDS: dict[str, TurnKind] = {row.kind.value: row for row in _ROWS}
 assert set(TURN_KINDS) == set(Message.Kind.values), "every Message.Kind needs a row in TURN_KINDS"

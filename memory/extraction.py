@@ -48,6 +48,22 @@ def agreed_points(*, participants: set[int], agreements: dict[int, list[dict]]) 
     ]
 
 
+def ledger_insights(points: list[dict]) -> list[InsightDraft]:
+    """An Analyst/Critic debate's point ledger (its last round_scored points): each agreed point is
+    agreed by both roles (0.9), one contested first and agreed later is a decision (0.85). Points
+    that came from memory are already insights: not saved again."""
+    drafts = []
+    for point in points:
+        text = _clean(point.get("text", ""))
+        if not text or point.get("from_memory") or point.get("status") != "agreed":
+            continue
+        if point.get("was_contested"):
+            drafts.append(InsightDraft("decision", text, DECISION, True))
+        else:
+            drafts.append(InsightDraft("agreed", text, AGREED, True))
+    return drafts
+
+
 def insights_extract(
     *,
     participants: set[int],
@@ -55,10 +71,13 @@ def insights_extract(
     decisions: list[str],
     reflections: list[tuple[str, int]],
     cards: list[dict],
+    ledger_points: list[dict] = (),
 ) -> list[InsightDraft]:
     """reflections: (content, importance); cards: {"question", "diagnosis", "resolved", "resolution",
-    "positions": [str]} (each persona's YES / NO / NUANCED)."""
-    drafts = agreed_points(participants=participants, agreements=agreements)
+    "positions": [str]} (each persona's YES / NO / NUANCED); ledger_points: an Analyst/Critic
+    debate's point ledger (see ledger_insights)."""
+    drafts = ledger_insights(list(ledger_points))
+    drafts += agreed_points(participants=participants, agreements=agreements)
     # A decision is, by the ledger's own definition, "a point everyone now explicitly accepts".
     drafts += [InsightDraft("decision", _clean(text), DECISION, True) for text in decisions if _clean(text)]
     strong = sorted((r for r in reflections if r[1] >= FINDING_MIN_IMPORTANCE), key=lambda r: -r[1])

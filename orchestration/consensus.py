@@ -121,6 +121,7 @@ class Point:
     first_round: int
     last_round: int
     was_contested: bool = False  # contested in some round (a later agreement is a decision)
+    from_memory: bool = False  # an established fact recalled from memory, agreed before round 1
 
 
 class PointLedger:

@@ -3,7 +3,9 @@
 Structured sections, not a transcript dump (seeds/debate-memory-architecture.md): the debate's
 state, where everyone else stands, your own position (with the challenges you still owe and what
 you conceded), open disputes, the recent exchange verbatim and the key insights, each under a token
-budget, with variants per phase. Agents never see the raw blackboard, only this.
+budget, with variants per phase. Agents never see the raw blackboard, only this. A persona built
+from its own corpus also gets the passages of it relevant to the exchange (orchestration/citing.py,
+within settings.FAULTLINE_CORPUS_TOKENS more).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from debates.models import Debate, Message
 from debates.services.context import context_section
 from debates.turns import turn_kind
 from memory.context import memory_section
+from orchestration.citing import own_writing_section
 from orchestration.prompts import persona_system_prefix
 
 RECENT_MESSAGES = 8
@@ -209,6 +212,19 @@ def _insights(side: SideWork, budget=INSIGHTS) -> Section:
     return section
 
 
+def _own_writing(debate: Debate, persona, *, aspect_index=None, room=None, exchange: list[Message] = ()) -> Section:
+    """Passages of the persona's own corpus relevant to the current exchange: the topic, the aspect
+    or the room's question, and the last two things said (empty for a persona without a corpus)."""
+    parts = [debate.topic]
+    if room is not None:
+        parts.append(room.question)
+    elif aspect_index is not None and debate.aspects:
+        aspect = debate.aspects[aspect_index]
+        parts.append(f"{aspect['label']}: {aspect['description']}")
+    parts += [message.text for message in list(exchange)[-2:]]
+    return own_writing_section(debate=debate, persona=persona, query="\n".join(parts))
+
+
 def _your_turn(kind: str, addressee: str, question: str = "") -> Section:
     section = Section("YOUR TURN", 100)
     section.add(turn_kind(kind).instruction.format(addressee=addressee or "the others", question=question))
@@ -238,7 +254,13 @@ def assemble_context(
     positions = _positions(debate)
     mine = positions.get(persona.id)
     if phase == "opening":  # a deliberate cold start: topic, aspects, who else is here
-        return join([_debate_state(debate, persona, names, None, phase), _your_turn(phase, addressee)])
+        return join(
+            [
+                _debate_state(debate, persona, names, None, phase),
+                _own_writing(debate, persona),
+                _your_turn(phase, addressee),
+            ]
+        )
 
     if phase in ("entry", "exchange"):
         triggers = list(
@@ -261,8 +283,10 @@ def assemble_context(
             _your_position(mine, aspect_index, budget=200),
             theirs,
         ]
+        exchange = _recent(debate, room=room) if phase == "exchange" else triggers
         if phase == "exchange":
-            sections.append(_transcript_section("THIS ROOM SO FAR", _recent(debate, room=room), 420))
+            sections.append(_transcript_section("THIS ROOM SO FAR", exchange, 420))
+        sections.append(_own_writing(debate, persona, room=room, exchange=exchange))
         sections.append(_your_turn(phase, other.name, room.question))
         return join(sections)
 
@@ -281,5 +305,9 @@ def assemble_context(
     if phase == "key_argument":  # first take on a new aspect: only what was said on it so far
         recent = [m for m in recent if m.aspect_index == aspect_index]
     sections.append(_transcript_section("RECENT EXCHANGE", recent, RECENT_CLOSING if full else RECENT))
-    sections += [_insights(side), _your_turn(phase, addressee)]
+    sections += [
+        _insights(side),
+        _own_writing(debate, persona, aspect_index=aspect_index, exchange=recent),
+        _your_turn(phase, addressee),
+    ]
     return join(sections)

@@ -56,6 +56,16 @@ class DebateStopped(Exception):
     """The owner asked the debate to stop."""
 
 
+class DebatePaused(Exception):
+    """The run pauses here: the owner asked for it, or an Analyst/Critic round ended without
+    auto-continue. ``reason`` and ``round`` go into the debate_paused event."""
+
+    def __init__(self, reason: str = "requested", round: int = 0) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.round = round
+
+
 class DebateRun:
     def __init__(self, debate: Debate, mode_class, *, lease: Lease | None = None) -> None:
         self.debate = debate
@@ -87,6 +97,7 @@ class DebateRun:
     def execute(self) -> None:
         try:
             self._begin()
+            self.check_stop()  # stopped while paused or queued: finish it without another turn
             self._recall()
             self._fold_what_a_dead_run_left()
             for step in self.mode.phases():
@@ -98,6 +109,8 @@ class DebateRun:
             self.lanes.wait("notes", timeout=NOTES_WAIT_SECONDS)
             self._remember()
             self.finish(Debate.Status.STOPPED)
+        except DebatePaused as paused:
+            self._pause(paused)
         except (LeaseLost, RunCancelled):
             raise  # this run may write nothing more
         except Exception:
@@ -106,6 +119,30 @@ class DebateRun:
         finally:
             self.lanes.shutdown()
             self._write_records_left()
+
+    def _pause(self, paused: DebatePaused) -> None:
+        """Let go of the debate at a turn boundary. The main channel's ledger updates are let
+        finish (the page's positions stay current); other side work is cancelled at its next safe
+        point and picked up from the log by the run that continues (live crux rooms restarted,
+        detection windows scanned again, unledgered messages folded). Only then is the pause
+        committed, so a Continue never finds this run still holding the lease."""
+        self.settle()  # the last turn's rows (and so its ledger update's) come first
+        self.lanes.wait("ledger", timeout=NOTES_WAIT_SECONDS)
+        self.settle()  # the ledger updates' ModelCall rows
+        self.mode.before_pause()
+        self.lanes.shutdown()
+        with transaction.atomic():
+            Debate.objects.filter(pk=self.debate.pk).update(status=Debate.Status.PAUSED, pause_requested=False)
+            event_append(
+                debate_id=self.debate.id,
+                payload=p.DebatePaused(
+                    reason=paused.reason,
+                    round=paused.round,
+                    turn=self.channel.turns,
+                    totals=debate_totals(self.debate.id),
+                ),
+            )
+        logger.info("Debate %s paused (%s)", self.debate.id, paused.reason)
 
     def _begin(self) -> None:
         debate = self.debate
@@ -189,12 +226,18 @@ class DebateRun:
         self.debate.phase = label
 
     def check_stop(self) -> None:
-        """A turn boundary: stop if asked to, and never write on a debate whose lease is gone."""
+        """A turn boundary: stop or pause if asked to, and never write on a debate whose lease is
+        gone. A stop asked for with a pause wins."""
         if self.lease is not None:
             self.lease.check()
         self.lanes.check()
-        if Debate.objects.filter(pk=self.debate.pk, stop_requested=True).exists():
+        asked = Debate.objects.filter(pk=self.debate.pk).values_list("stop_requested", "pause_requested").first()
+        if asked is None:
+            return
+        if asked[0]:
             raise DebateStopped
+        if asked[1]:
+            raise DebatePaused("requested", round=self.mode.rounds_done)
 
     # ── steps modes compose ───────────────────────────────────────────────────────────────────
 
@@ -487,4 +530,4 @@ class _MainChannel:
             self.spoke_on.add((message.persona_id, message.aspect_index))
 
 
-__all__ = ["DebateRun", "DebateStopped", "RunCancelled"]
+__all__ = ["DebatePaused", "DebateRun", "DebateStopped", "RunCancelled"]

@@ -2,7 +2,8 @@
 
 Every worker sweeps on start and then every ``FAULTLINE_RECOVERY_SWEEP_SECONDS``: a debate that is
 ``running`` with nobody holding its lease, or ``pending`` for longer than a queued task should
-wait, is queued again; its run continues after its last event. The lease makes a sweep racing
+wait, is queued again; its run continues after its last event. A ``paused`` debate is neither: its
+run let go of it on purpose, and only its owner's Continue (or Stop) queues it again. The lease makes a sweep racing
 another sweep, a resume or a redelivered task harmless (the second run finds the debate busy), and
 a short per-debate marker in the cache keeps sweeps from queueing the same debate over and over
 while the queue is backed up. The run that picks the debate up clears the marker: if its worker

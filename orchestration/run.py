@@ -6,6 +6,8 @@
   backoff ("waiting for the model", live on the page) up to ``FAULTLINE_MODEL_WAIT_SECONDS``;
   then the debate fails with that reason and can be resumed.
 - Any other failure fails the debate with an event; none leaves it ``running``.
+- A paused debate is left alone: the run that paused it let go of it, and only Continue (which
+  queues it as ``pending``) or Stop runs it again.
 - A debate found ``running`` when a run starts was left by a dead worker: after
   ``FAULTLINE_MAX_RECOVERIES`` of those in a row it is failed instead of tried again.
 """
@@ -26,6 +28,7 @@ from debates.services.leases import DebateBusy, LeaseLost, debate_is_being_run, 
 from faultline.llm.types import ModelError, ModelUnavailable
 from orchestration.loop import DebateRun, RunCancelled
 from orchestration.modes.analyst_critic import AnalystCriticMode
+from orchestration.modes.collaborate import CollaborateMode
 from orchestration.modes.dialogue import DialogueMode
 from orchestration.modes.graph import GraphMode
 from orchestration.patience import model_wait_delays
@@ -37,6 +40,7 @@ MODES = {
     Debate.Mode.DIALOGUE: DialogueMode,
     Debate.Mode.GRAPH: GraphMode,
     Debate.Mode.ANALYST_CRITIC: AnalystCriticMode,
+    Debate.Mode.COLLABORATE: CollaborateMode,
 }
 
 __all__ = ["DebateBusy", "debate_fail", "debate_is_being_run", "debate_run"]
@@ -88,7 +92,8 @@ def debate_run(*, debate_id) -> Debate:
     with debate_lease(debate_id) as lease:
         requeue_marker_clear(debate_id=debate_id)
         debate = Debate.objects.get(pk=debate_id)
-        if debate.status in (Debate.Status.COMPLETED, Debate.Status.STOPPED):
+        if debate.status in (Debate.Status.COMPLETED, Debate.Status.STOPPED, Debate.Status.PAUSED):
+            # Paused: nothing runs until the owner continues it (a stale delivery, a sweep).
             return debate
         if _recovery_allowed(debate):
             _run_with_patience(debate, lease)

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from debates.models import Debate, Message
-from debates.services.messages import message_begin, message_finish, message_say
+from debates.services.messages import message_begin, message_finish, message_say, message_text_save
 from debates.turns import turn_kind
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
+from orchestration.citing import turn_citations
 from orchestration.context import stable_prefix
 from orchestration.lanes import RunCancelled
 from orchestration.voice import (
+    FLUSH_SECONDS,
     StreamingTurn,
     context_lines,
     find_forbidden,
@@ -142,10 +145,11 @@ def speak(
         raise RunCancelled(f"debate {debate.id}: turn {turn} cut off, the run is over")
     if allow_pass and is_pass(text) and stream.message is None:
         return None
+    text, citations = turn_citations(context=context, persona=persona, text=text)
     text = text or NO_ANSWER
     if persist is None:
         message = stream.ensure_message()
-        message_finish(message=message, text=text)
+        message_finish(message=message, text=text, citations=citations)
         return message
     if stream.message is None:
         message = Message(
@@ -158,9 +162,65 @@ def speak(
             text=text,
             status=Message.Status.COMPLETE,
         )
-        persist(lambda: message_say(message=message, seat=speaker.seat))
+        persist(lambda: message_say(message=message, seat=speaker.seat, citations=citations))
         return message
     message = stream.message
     message.text, message.status = text, Message.Status.COMPLETE
-    persist(lambda: message_finish(message=message, text=text))
+    persist(lambda: message_finish(message=message, text=text, citations=citations))
     return message
+
+
+def write(
+    *,
+    debate: Debate,
+    speaker: Speaker,
+    kind: str,
+    turn: int,
+    content: str,
+    system_prefix: str,
+    role: Role,
+    phase: str,
+    aspect_index: int | None = None,
+    interrupted: Message | None = None,
+    cancelled: threading.Event | None = None,
+    clean=None,
+) -> tuple[Message, str]:
+    """A mode's long-form output (the Collaborate mode's answers and artifact): streamed to the page
+    as it is written, word for word, with no sentence cap and no voice guard, so its Markdown stays
+    whole. The message row is created before the first token (its column shows at once) and marked
+    as ledgered (the position ledger is the dialogue's, not this). ``clean(text)`` shapes the final
+    text (an empty result becomes NO_ANSWER). Returns the finished message and the model's raw text.
+
+    A model error leaves the message ``streaming`` (the caller decides: say it again, or finish it
+    with a note); a cancelled run raises RunCancelled, as ``speak`` does."""
+    row = turn_kind(kind)
+    message = interrupted
+    if message is None:
+        message = message_begin(
+            debate=debate, persona=speaker.persona, seat=speaker.seat, kind=kind, turn=turn, aspect_index=aspect_index
+        )
+    Message.objects.filter(pk=message.pk).update(ledgered=True)
+    if message.text:
+        message_text_save(message=message, text="")  # a cut-off output starts again from nothing
+    state = {"text": "", "flushed": time.monotonic()}
+
+    def on_text(piece: str) -> bool:
+        if cancelled is not None and cancelled.is_set():
+            return True
+        state["text"] += piece
+        if time.monotonic() - state["flushed"] >= FLUSH_SECONDS:
+            state["flushed"] = time.monotonic()
+            message_text_save(message=message, text=state["text"].rstrip())
+        return False
+
+    prompt = Prompt(
+        system_prefix=system_prefix, messages=[{"role": "user", "content": content}], max_tokens=row.max_tokens
+    )
+    tag = CallTag(debate_id=debate.id, persona=speaker.persona.persona_id, phase=phase)
+    reply = gateway.stream(role=role, prompt=prompt, on_text=on_text, tag=tag)
+    if cancelled is not None and cancelled.is_set():
+        raise RunCancelled(f"debate {debate.id}: turn {turn} cut off, the run is over")
+    text = (clean(reply.text) if clean else reply.text).strip()
+    message_finish(message=message, text=text or NO_ANSWER)
+    message.text, message.status = text or NO_ANSWER, Message.Status.COMPLETE
+    return message, reply.text

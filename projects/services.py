@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from projects import repositories
-from projects.documents import DocumentUnreadable, document_text
+from projects.documents import MAX_TEXT_CHARS, DocumentUnreadable, document_text
 from projects.models import Assignment, Document, Note, Project, Repository
 
 NOTE_TAG_LIMIT = 12
@@ -118,6 +118,26 @@ def document_attach(*, project: Project, upload, title: str = "") -> Document:
             filename=upload.name[:255],
             size=len(data),
             text=text,
+        )
+
+
+def document_write(*, project: Project, title: str, text: str, filename: str) -> Document:
+    """Keep a Markdown document written in Faultline (a collaboration's artifact) in ``project``,
+    as an uploaded one would be kept: its text, its size in bytes, a file name to download it by."""
+    text = (text or "").strip()
+    if not text:
+        raise ValidationError({"text": "There is nothing in this document to save."})
+    data = text.encode()
+    if len(data) > upload_limit_bytes():
+        raise ValidationError({"text": "This document is too big to save to a project."})
+    with transaction.atomic():
+        return Document.objects.create(
+            project=project,
+            title=(title.strip() or filename)[:200],
+            kind=Document.Kind.MARKDOWN,
+            filename=filename[:255],
+            size=len(data),
+            text=text[:MAX_TEXT_CHARS],
         )
 
 

@@ -34,6 +34,20 @@ def _confirm_delete(request, *, thing, what: str, cancel_url: str, done_url: str
     return render(request, "projects/delete.html", {"thing": thing, "what": what, "cancel_url": cancel_url})
 
 
+def _form_page(request, form, *, save, title: str, project=None, upload: bool = False):
+    """Every form here has one shape: on a valid POST, ``save(form)`` calls the service and returns
+    where to go next (a ValidationError from the service lands on the form); otherwise the form."""
+    if request.method == "POST" and form.is_valid():
+        try:
+            return save(form)
+        except ValidationError as error:
+            form.add_service_errors(error)
+    context = {"form": form, "title": title, "project": project}
+    if upload:
+        context |= {"multipart": True, "limit_mb": services.upload_limit_bytes() // (1024 * 1024)}
+    return render(request, "projects/form.html", context)
+
+
 # ── projects ───────────────────────────────────────────────────────────────────────────────────
 
 
@@ -44,15 +58,12 @@ def project_list(request):
 
 @login_required
 def project_new(request):
+    def save(form):
+        project = services.project_save(project=form.instance)
+        return redirect("project_detail", project_id=project.pk)
+
     form = ProjectForm(request.POST or None, instance=Project(owner=request.user))
-    if request.method == "POST" and form.is_valid():
-        try:
-            project = services.project_save(project=form.instance)
-        except ValidationError as error:
-            form.add_service_errors(error)
-        else:
-            return redirect("project_detail", project_id=project.pk)
-    return render(request, "projects/form.html", {"form": form, "title": "New project"})
+    return _form_page(request, form, save=save, title="New project")
 
 
 @login_required
@@ -74,15 +85,13 @@ def project_detail(request, project_id):
 @login_required
 def project_edit(request, project_id):
     project = project_for_owner(request, project_id)
+
+    def save(form):
+        services.project_save(project=form.instance)
+        return redirect("project_detail", project_id=project.pk)
+
     form = ProjectForm(request.POST or None, instance=project)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.project_save(project=form.instance)
-        except ValidationError as error:
-            form.add_service_errors(error)
-        else:
-            return redirect("project_detail", project_id=project.pk)
-    return render(request, "projects/form.html", {"form": form, "title": f"Edit “{project.name}”", "project": project})
+    return _form_page(request, form, save=save, title=f"Edit “{project.name}”", project=project)
 
 
 @login_required
@@ -102,17 +111,14 @@ def project_delete(request, project_id):
 
 
 def _assignment_form(request, project, assignment):
-    form = AssignmentForm(request.POST or None, instance=assignment)
-    if request.method == "POST" and form.is_valid():
+    def save(form):
         form.instance.checklist = services.checklist_parse(form.cleaned_data["checklist_text"])
-        try:
-            services.assignment_save(assignment=form.instance)
-        except ValidationError as error:
-            form.add_service_errors(error)
-        else:
-            return redirect(reverse("project_detail", args=[project.pk]) + f"#assignment-{assignment.pk}")
+        services.assignment_save(assignment=form.instance)
+        return redirect(reverse("project_detail", args=[project.pk]) + f"#assignment-{assignment.pk}")
+
+    form = AssignmentForm(request.POST or None, instance=assignment)
     title = f"Edit “{assignment.name}”" if assignment.pk else "New assignment"
-    return render(request, "projects/form.html", {"form": form, "title": title, "project": project})
+    return _form_page(request, form, save=save, title=title, project=project)
 
 
 @login_required
@@ -155,28 +161,16 @@ def assignment_delete(request, project_id, assignment_id):
 @login_required
 def document_new(request, project_id):
     project = project_for_owner(request, project_id)
+
+    def save(form):
+        document = services.document_attach(
+            project=project, upload=form.cleaned_data["file"], title=form.cleaned_data["title"]
+        )
+        messages.success(request, f"Attached “{document.title}” ({document.get_kind_display()}).")
+        return redirect("project_detail", project_id=project.pk)
+
     form = DocumentForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            document = services.document_attach(
-                project=project, upload=form.cleaned_data["file"], title=form.cleaned_data["title"]
-            )
-        except ValidationError as error:
-            form.add_service_errors(error)
-        else:
-            messages.success(request, f"Attached “{document.title}” ({document.get_kind_display()}).")
-            return redirect("project_detail", project_id=project.pk)
-    return render(
-        request,
-        "projects/form.html",
-        {
-            "form": form,
-            "title": "Attach a document",
-            "project": project,
-            "multipart": True,
-            "limit_mb": services.upload_limit_bytes() // (1024 * 1024),
-        },
-    )
+    return _form_page(request, form, save=save, title="Attach a document", project=project, upload=True)
 
 
 @login_required
@@ -200,33 +194,21 @@ def document_delete(request, project_id, document_id):
 @login_required
 def repository_new(request, project_id):
     project = project_for_owner(request, project_id)
-    form = RepositoryForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
+
+    def save(form):
         data = form.cleaned_data
-        try:
-            repository = services.repository_attach(
-                project=project,
-                source=data["source"],
-                name=data["name"],
-                path=data["path"],
-                url=data["url"],
-                upload=data["archive"],
-            )
-        except ValidationError as error:
-            form.add_service_errors(error)
-        else:
-            return redirect("repository_detail", project_id=project.pk, repository_id=repository.pk)
-    return render(
-        request,
-        "projects/form.html",
-        {
-            "form": form,
-            "title": "Attach a repository",
-            "project": project,
-            "multipart": True,
-            "limit_mb": services.upload_limit_bytes() // (1024 * 1024),
-        },
-    )
+        repository = services.repository_attach(
+            project=project,
+            source=data["source"],
+            name=data["name"],
+            path=data["path"],
+            url=data["url"],
+            upload=data["archive"],
+        )
+        return redirect("repository_detail", project_id=project.pk, repository_id=repository.pk)
+
+    form = RepositoryForm(request.POST or None, request.FILES or None)
+    return _form_page(request, form, save=save, title="Attach a repository", project=project, upload=True)
 
 
 @login_required
@@ -261,17 +243,14 @@ def repository_delete(request, project_id, repository_id):
 
 
 def _note_form(request, project, note):
-    form = NoteForm(request.POST or None, instance=note)
-    if request.method == "POST" and form.is_valid():
+    def save(form):
         form.instance.tags = services.tags_parse(form.cleaned_data["tags_text"])
-        try:
-            services.note_save(note=form.instance)
-        except ValidationError as error:
-            form.add_service_errors(error)
-        else:
-            return redirect("note_detail", project_id=project.pk, note_id=note.pk)
+        services.note_save(note=form.instance)
+        return redirect("note_detail", project_id=project.pk, note_id=note.pk)
+
+    form = NoteForm(request.POST or None, instance=note)
     title = f"Edit “{note.title}”" if note.pk else "New note"
-    return render(request, "projects/form.html", {"form": form, "title": title, "project": project})
+    return _form_page(request, form, save=save, title=title, project=project)
 
 
 @login_required

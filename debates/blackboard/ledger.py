@@ -134,7 +134,9 @@ def ledger_update(
     if before_write is not None:
         before_write()
     if update is None:
-        Message.objects.filter(pk=message.pk).update(ledgered=True)  # tried; it is not tried again
+        with transaction.atomic():
+            _record_citations(message, state)
+            Message.objects.filter(pk=message.pk).update(ledgered=True)  # tried; it is not tried again
         return False
 
     ids = {name.lower(): persona_id for persona_id, name in names.items()}
@@ -152,6 +154,7 @@ def ledger_update(
         for field, value in change.speaker.items():
             setattr(state, field, value)
         state.save()
+        _record_citations(message, state)
         touched = [state]
         for target_id, challenges in change.challenges_for.items():
             target, _ = PositionState.objects.select_for_update().get_or_create(debate=debate, persona_id=target_id)
@@ -173,6 +176,20 @@ def ledger_update(
         for touched_state in touched:
             event_append(debate_id=debate.id, payload=_ledger_payload(touched_state, names))
     return True
+
+
+def _record_citations(message: Message, state: PositionState) -> None:
+    """The passages of its own corpus the message cited go into the speaker's evidence, whatever
+    the extraction made of it (a citation is a fact of the turn, not a model's reading of it).
+    Runs inside the caller's transaction."""
+    if not message.citations:
+        return
+    state = PositionState.objects.select_for_update().get(pk=state.pk)
+    evidence = [updates.citation_evidence(citation) for citation in message.citations]
+    state.aspect_positions = updates.add_evidence(_state_dict(state), evidence, message.aspect_index)[
+        "aspect_positions"
+    ]
+    state.save(update_fields=["aspect_positions", "updated_at"])
 
 
 def reflection_due(*, debate_id) -> bool:

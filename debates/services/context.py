@@ -60,3 +60,14 @@ def with_context(system_prefix: str, debate: Debate) -> str:
     """An extraction prompt's stable prefix with the debate's context after it."""
     section = context_section(debate)
     return f"{system_prefix}\n\n{section}" if section else system_prefix
+
+
+def context_value(*, debate: Debate) -> str:
+    """The setup form's value for the debate's context ('project:<id>', ...), '' when it had none
+    or its target is gone: what "Ask a new question" prefills."""
+    target = {
+        Debate.ContextType.PROJECT: ("project", debate.context_project_id),
+        Debate.ContextType.ASSIGNMENT: ("assignment", debate.context_assignment_id),
+        Debate.ContextType.REPOSITORY: ("repository", debate.context_repository_id),
+    }.get(debate.context_type)
+    return f"{target[0]}:{target[1]}" if target and target[1] else ""

@@ -14,6 +14,7 @@ from debates import broadcast
 from debates.models import Debate, Participant
 from debates.services.leases import debate_is_being_run
 from personas.models import Deck, Persona
+from personas.selectors import persona_is_visible_to
 
 MIN_HAND, MAX_HAND = 2, 6
 MAX_TOPIC_LENGTH = 500
@@ -31,6 +32,9 @@ def _clean_topic(topic: str) -> str:
     return topic
 
 
+COLLABORATE_HAND = "The Collaborate mode takes a hand of two: the Architect and the Reviewer."
+
+
 def debate_create(
     *,
     owner,
@@ -41,8 +45,10 @@ def debate_create(
     mode: str = Debate.Mode.DIALOGUE,
     max_turns: int | None = None,
     context=None,
+    auto_continue: bool = False,
 ) -> Debate:
-    """context: the owner's own project, assignment or repository the debate works on (or None)."""
+    """context: the owner's own project, assignment or repository the debate works on (or None).
+    auto_continue: an Analyst/Critic debate runs every round without pausing after each one."""
     topic = _clean_topic(topic)
     unique = list(dict.fromkeys(personas))
     if not MIN_HAND <= len(unique) <= MAX_HAND:
@@ -52,8 +58,16 @@ def debate_create(
         raise ValidationError(
             {"personas": "The Analyst vs Critic mode takes a hand of two: the Analyst and the Critic."}
         )
+    if mode == Debate.Mode.COLLABORATE and len(unique) != 2:
+        # Seat 0 plays the Architect, seat 1 the Reviewer (orchestration/modes/collaborate.py).
+        raise ValidationError({"personas": COLLABORATE_HAND})
     if length not in Debate.TURNS_FOR_LENGTH:
         raise ValidationError({"length": "Pick a length."})
+    # A private persona or deck (one with an owner) is its owner's alone to deal.
+    if not all(persona_is_visible_to(persona=persona, user=owner) for persona in unique):
+        raise ValidationError({"personas": "Pick personas from the seed decks or your own."})
+    if deck is not None and deck.owner_id is not None and deck.owner_id != getattr(owner, "pk", None):
+        raise ValidationError({"deck": "Pick one of the seed decks or your own."})
     from django.conf import settings
 
     from debates.services.context import context_fields
@@ -70,6 +84,7 @@ def debate_create(
             mode=mode,
             max_turns=max_turns or Debate.TURNS_FOR_LENGTH[length],
             provider=settings.FAULTLINE_LLM,
+            auto_continue=auto_continue,
         )
         Participant.objects.bulk_create(
             Participant(debate=debate, persona=persona, seat=seat) for seat, persona in enumerate(unique)
@@ -97,7 +112,51 @@ def debate_start(**kwargs) -> Debate:
 
 
 def debate_stop(*, debate: Debate) -> None:
-    Debate.objects.filter(pk=debate.pk).update(stop_requested=True)
+    """Stop after the current turn. A paused debate has no run to notice: one is queued that
+    finishes it as stopped at once (its results, no further turn)."""
+    with transaction.atomic():
+        paused = Debate.objects.filter(pk=debate.pk, status=Debate.Status.PAUSED).update(
+            stop_requested=True, pause_requested=False, status=Debate.Status.PENDING
+        )
+        if paused:
+            run_enqueue(debate_id=debate.id)
+        else:
+            Debate.objects.filter(pk=debate.pk).update(stop_requested=True)
+
+
+def debate_pause(*, debate: Debate) -> None:
+    """Pause after the current turn: the run lets go of the debate (no worker holds a paused
+    debate) until the owner continues it."""
+    if debate.status not in (Debate.Status.PENDING, Debate.Status.RUNNING):
+        raise ValidationError("Only a debate that is running can be paused.")
+    Debate.objects.filter(pk=debate.pk, status__in=[Debate.Status.PENDING, Debate.Status.RUNNING]).update(
+        pause_requested=True
+    )
+
+
+def debate_continue(*, debate: Debate, auto_continue: bool | None = None, enqueue: bool = True) -> None:
+    """Continue a paused debate where it stopped: persisted as an event, then queued for a worker
+    (``enqueue=False``: the caller runs it in the foreground, as ``rundebate --resume`` does).
+    auto_continue: True runs the remaining Analyst/Critic rounds without pausing."""
+    from debates.payloads import DebateContinued
+    from debates.services.events import event_append
+    from debates.services.quotas import quota_check_start
+
+    with transaction.atomic():
+        locked = Debate.objects.select_for_update().get(pk=debate.pk)
+        if locked.status != Debate.Status.PAUSED:
+            raise ValidationError("This debate is not paused; there is nothing to continue.")
+        quota_check_start(user=locked.owner, resuming=locked)
+        changes = {"status": Debate.Status.PENDING, "pause_requested": False, "stop_requested": False, "recoveries": 0}
+        if auto_continue is not None:
+            changes["auto_continue"] = auto_continue
+        Debate.objects.filter(pk=debate.pk).update(**changes)
+        event_append(
+            debate_id=debate.id,
+            payload=DebateContinued(auto_continue=changes.get("auto_continue", locked.auto_continue)),
+        )
+        if enqueue:
+            run_enqueue(debate_id=debate.id)
 
 
 def debate_is_orphaned(*, debate: Debate) -> bool:
@@ -105,8 +164,10 @@ def debate_is_orphaned(*, debate: Debate) -> bool:
     if debate.status == Debate.Status.RUNNING:
         return not debate_is_being_run(debate_id=debate.id)
     if debate.status == Debate.Status.PENDING:
-        # Queued but never picked up: give the queue a fair chance before offering a resume.
-        waited = (timezone.now() - debate.created_at).total_seconds()
+        # Queued but never picked up: give the queue a fair chance before offering a resume. A
+        # continued debate was queued by its last event (debate_continued), not at its creation.
+        queued_at = debate.events.order_by("-seq").values_list("created_at", flat=True).first() or debate.created_at
+        waited = (timezone.now() - max(queued_at, debate.created_at)).total_seconds()
         return waited > STALE_AFTER_SECONDS and not debate_is_being_run(debate_id=debate.id)
     return False
 

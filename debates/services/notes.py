@@ -59,3 +59,45 @@ def debate_note_save(*, debate: Debate, project: Project) -> Note:
             debate=debate,
         )
     )
+
+
+SYNTHESIS_OUTCOMES = {
+    "consensus": "consensus reached",
+    "max_rounds": "no consensus within the rounds",
+    "stopped": "stopped",
+}
+
+
+def debate_synthesis_markdown(*, debate: Debate) -> str:
+    """An Analyst/Critic debate's final synthesis, with the points it rests on, in Markdown."""
+    results = debate.results or {}
+    outcome = SYNTHESIS_OUTCOMES.get(results.get("status", ""), results.get("status", ""))
+    lines = [
+        f"# {debate.topic}",
+        "",
+        results.get("synthesis", "").strip(),
+        "",
+        f"Consensus score {results.get('score', 0):.0f}% after {results.get('rounds', 0)} round(s): {outcome}.",
+    ]
+    for title, key in (("Agreed", "agreed"), ("Still contested", "contested"), ("Unverifiable", "unverifiable")):
+        if results.get(key):
+            lines += ["", f"## {title}", *[f"- {point}" for point in results[key]]]
+    return "\n".join(lines) + "\n"
+
+
+def debate_synthesis_note_save(*, debate: Debate, project: Project) -> Note:
+    """A note in ``project`` holding an Analyst/Critic debate's final synthesis (its Save to project),
+    tagged synthesis + mode + context type, linked back to the debate."""
+    _check_owner(debate, project)
+    if not (debate.results or {}).get("synthesis"):
+        raise ValidationError("This debate has no synthesis yet: save it once the synthesis is written.")
+    topic = debate.topic if len(debate.topic) <= TITLE_TOPIC_CHARS else debate.topic[: TITLE_TOPIC_CHARS - 1] + "…"
+    return note_save(
+        note=Note(
+            project=project,
+            title=f"Synthesis: {topic}",
+            content=debate_synthesis_markdown(debate=debate),
+            tags=["synthesis", debate.mode, debate.context_type],
+            debate=debate,
+        )
+    )

@@ -21,10 +21,14 @@ PHASE_LABELS = {
     "results": "Drawing up results",
     "done": "Done",
     "synthesis": "Writing the synthesis",
+    "drafting": "Both roles answer the brief",
+    "revising": "Each revises on the other's answer",
+    "artifact": "Writing the artifact",
 }
 STATUS_LABELS = {
     "pending": "Waiting for a worker",
     "running": "Live",
+    "paused": "Paused",
     "completed": "Completed",
     "failed": "Failed",
     "stopped": "Stopped",
@@ -174,3 +178,31 @@ def points_by_status(points) -> list[tuple[str, list]]:
         (title, [point for point in points if point.get("status") == status])
         for title, status in (("Agreed", "agreed"), ("Contested", "contested"), ("Unverifiable", "unverifiable"))
     ]
+
+
+# The Collaborate mode's two roles, by seat (orchestration/modes/collaborate.py).
+COLLABORATION_ROLES = ("Architect", "Reviewer")
+COLLABORATION_KINDS = ("draft", "revision")
+
+
+@register.filter
+def is_markdown(kind: str) -> bool:
+    """A collaboration's outputs are Markdown documents: once finished they are shown rendered
+    (markdown-it, then nh3: projects/markdown.py), never as raw HTML."""
+    return kind in (*COLLABORATION_KINDS, "artifact")
+
+
+@register.filter
+def collab_columns(view) -> list[dict]:
+    """The two columns of a collaboration: each role's first and revised answers, in order."""
+    names = {persona.seat: persona.name for persona in view.personas}
+    messages = [item.message for item in view.chat if item.message and item.message.kind in COLLABORATION_KINDS]
+    return [
+        {"seat": seat, "role": role, "name": names.get(seat, ""), "messages": [m for m in messages if m.seat == seat]}
+        for seat, role in enumerate(COLLABORATION_ROLES)
+    ]
+
+
+@register.filter
+def collab_artifact(view) -> list:
+    return [item.message for item in view.chat if item.message and item.message.kind == "artifact"]

@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
-from debates.services.notes import debate_card_note_save, debate_note_save
+from debates.services.notes import debate_card_note_save, debate_note_save, debate_synthesis_note_save
 from debates.views.access import debate_for_owner
 from projects.models import Project
 
@@ -18,15 +18,18 @@ def debate_save_note(request, debate_id):
     project_id = request.POST.get("project", "")
     project = get_object_or_404(Project, pk=project_id if project_id.isdigit() else None, owner=request.user)
     card_id = request.POST.get("card", "")
+    synthesis = request.POST.get("what") == "synthesis"
     try:
         if card_id:
             note = debate_card_note_save(debate=debate, project=project, card_id=card_id)
+        elif synthesis:
+            note = debate_synthesis_note_save(debate=debate, project=project)
         else:
             note = debate_note_save(debate=debate, project=project)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         back = "debate_results" if request.POST.get("next") == "results" else "debate_live"
         return redirect(back, debate_id=debate.id)
-    what = "the crux card" if card_id else "the results"
+    what = "the crux card" if card_id else "the synthesis" if synthesis else "the results"
     messages.success(request, f"Saved {what} to “{project.name}” as a note.")
     return redirect("note_detail", project_id=project.pk, note_id=note.pk)

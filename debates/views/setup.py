@@ -1,18 +1,24 @@
+from urllib.parse import urlencode
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from debates.forms import DebateSetupForm
 from debates.models import Debate
 from debates.services import lifecycle, quotas
+from debates.services.context import context_value
 from debates.state import SUITS
+from debates.views.access import debate_for_owner
 from personas.models import Deck
+from personas.selectors import deck_personas_for, decks_visible_to
 
 
 def home(request):
     if request.user.is_authenticated:
         return redirect("debate_new")
-    return render(request, "debates/home.html", {"decks": Deck.objects.prefetch_related("personas")})
+    return render(request, "debates/home.html", {"decks": decks_visible_to(user=request.user)})
 
 
 def _chosen_deck(params, decks: list[Deck]) -> Deck | None:
@@ -23,19 +29,20 @@ def _chosen_deck(params, decks: list[Deck]) -> Deck | None:
     return decks[0] if decks else None
 
 
-def _hand(deck: Deck | None, checked_ids: list[str]) -> list[dict]:
-    """The deck's personas as cards, each with its suit and whether it is in the user's hand."""
+def _hand(deck: Deck | None, checked_ids: list[str], user) -> list[dict]:
+    """The deck's personas the user may deal (the seed and their own) as cards, each with its suit
+    and whether it is in the user's hand."""
     if deck is None:
         return []
     return [
         {"persona": persona, "suit": SUITS[index % len(SUITS)], "checked": str(persona.pk) in checked_ids}
-        for index, persona in enumerate(deck.personas.order_by("name"))
+        for index, persona in enumerate(deck_personas_for(deck=deck, user=user))
     ]
 
 
 @login_required
 def debate_new(request):
-    decks = list(Deck.objects.prefetch_related("personas"))
+    decks = list(decks_visible_to(user=request.user))
     params = request.POST if request.method == "POST" else request.GET
     deck = _chosen_deck(params, decks)
     checked_ids = params.getlist("personas")
@@ -54,6 +61,7 @@ def debate_new(request):
                     length=data["length"],
                     mode=data["mode"],
                     context=data["context"],
+                    auto_continue=data["auto_continue"],
                 )
             except ValidationError as error:
                 form.add_service_errors(error)
@@ -67,9 +75,10 @@ def debate_new(request):
             "mode": params.get("mode", Debate.Mode.DIALOGUE),
             "topic": params.get("topic", ""),
             "context": params.get("context", ""),
+            "auto_continue": params.get("auto_continue") == "1",
         }
         form = DebateSetupForm(initial=initial, deck=deck, user=request.user)
-    hand = _hand(deck, checked_ids)
+    hand = _hand(deck, checked_ids, request.user)
     picked = sum(card["checked"] for card in hand)
     length = form["length"].value() or Debate.Length.STANDARD
     estimate = quotas.debate_cost_estimate()
@@ -101,9 +110,9 @@ def debate_new(request):
 def debate_hand(request):
     """The hand of cards for another deck (htmx swap when the deck changes), keeping the picks
     that are also in the new deck."""
-    decks = list(Deck.objects.prefetch_related("personas"))
+    decks = list(decks_visible_to(user=request.user))
     deck = _chosen_deck(request.GET, decks)
-    hand = _hand(deck, request.GET.getlist("personas"))
+    hand = _hand(deck, request.GET.getlist("personas"), request.user)
     return render(
         request,
         "debates/partials/hand.html",
@@ -115,3 +124,19 @@ def debate_hand(request):
             "hand_max": lifecycle.MAX_HAND,
         },
     )
+
+
+@login_required
+def debate_ask_again(request, debate_id):
+    """ "Ask a new question" after a synthesis: the setup page with the same context, deck, hand and
+    mode, the topic left for the new question."""
+    debate = debate_for_owner(request, debate_id)
+    params = [("mode", Debate.Mode.ANALYST_CRITIC.value)]
+    if debate.deck_id:
+        params.append(("deck", debate.deck_id))
+    params += [("personas", persona_id) for persona_id in debate.participants.values_list("persona_id", flat=True)]
+    if value := context_value(debate=debate):
+        params.append(("context", value))
+    if debate.auto_continue:
+        params.append(("auto_continue", "1"))
+    return redirect(f"{reverse('debate_new')}?{urlencode(params)}")

@@ -16,6 +16,8 @@ class Role(enum.StrEnum):
     SYNTHESIS = "synthesis"  # cards and summaries that need a stronger model
     ANALYST = "analyst"  # Analyst/Critic mode: the Analyst's answers (streamed)
     CRITIC = "critic"  # Analyst/Critic mode: the Critic's evaluations and agreement assessments
+    ARCHITECT = "architect"  # Collaborate mode: the Architect's answers (streamed)
+    REVIEWER = "reviewer"  # Collaborate mode: the Reviewer's answers (streamed)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ from pgvector.django import CosineDistance
 
 from crux.models import CruxCard
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
-from debates.models import Debate
+from debates.models import Debate, Event
+from debates.payloads import EventKind
 from faultline.embeddings import gateway as embeddings
 from faultline.embeddings.types import EmbeddingError, Purpose
 from faultline.llm.types import CallTag
@@ -48,7 +49,9 @@ def insights_remember(*, debate: Debate) -> list[Insight]:
         }
         for card in CruxCard.objects.filter(debate=debate).order_by("created_at")
     ]
+    scored = Event.objects.filter(debate=debate, kind=EventKind.ROUND_SCORED).order_by("-seq").first()
     drafts = insights_extract(
+        ledger_points=scored.payload.get("points", []) if scored else [],
         participants=participants,
         agreements={state.persona_id: state.agreements for state in PositionState.objects.filter(debate=debate)},
         decisions=notes.decisions if notes else [],

@@ -15,7 +15,7 @@ phrase or echo their prompt.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 YES, NO, NUANCED = "YES", "NO", "NUANCED"
 
@@ -35,7 +35,8 @@ class PersonaSpec:
     meaning: tuple[str, str] | None = None  # (term, what they mean by it)
     # (question, evidence, topic side after) : they change their mind when someone cites the evidence
     flip: tuple[str, str, str] | None = None
-    holds: tuple[str, int] | None = None  # (evidence, after how many of their turns they cite it)
+    # (evidence, after how many of their turns they cite it; odd seeds one turn later)
+    holds: tuple[str, int] | None = None
     circling: bool = False  # comes back to the same point whatever is said
     forbidden: tuple[str, ...] = ("With all due respect",)
 
@@ -112,8 +113,8 @@ Q_STIMULUS = "Was the 2021 stimulus too large?"
 AUDIT = "the 2019 Fed distributional audit"
 
 
-def two_disagreements(seed: int) -> Scenario:
-    return Scenario(
+CORE = (
+    Scenario(
         name="two_disagreements",
         description="Three personas; two planted disagreements, each between different people.",
         topic="Should monetary policy be tighter?",
@@ -137,12 +138,8 @@ def two_disagreements(seed: int) -> Scenario:
         planted=(PlantedCrux(Q_ASSETS, ("central bank", "asset price")), PlantedCrux(Q_GOLD, ("gold", "bond"))),
         expect="disagree",
         max_turns=30,
-        seed=seed,
-    )
-
-
-def truly_agree(seed: int) -> Scenario:
-    return Scenario(
+    ),
+    Scenario(
         name="truly_agree",
         description="Two personas who agree on everything that comes up.",
         topic="Should central banks publish their forecasts?",
@@ -161,12 +158,8 @@ def truly_agree(seed: int) -> Scenario:
         planted=(),
         expect="agree",
         max_turns=12,
-        seed=seed,
-    )
-
-
-def flips_on_evidence(seed: int) -> Scenario:
-    return Scenario(
+    ),
+    Scenario(
         name="flips_on_evidence",
         description="One planted disagreement; one persona holds evidence back (for a side room, or late), the "
         "other changes their mind on it.",
@@ -178,19 +171,13 @@ def flips_on_evidence(seed: int) -> Scenario:
                 (View(Q_AUDIT, NO, "asset owners and workers both gained"),),
                 flip=(Q_AUDIT, AUDIT, YES),
             ),
-            PersonaSpec(
-                "Gus Critic", YES, (View(Q_AUDIT, YES, "the top decile took the gains"),), holds=(AUDIT, 8 + seed % 2)
-            ),
+            PersonaSpec("Gus Critic", YES, (View(Q_AUDIT, YES, "the top decile took the gains"),), holds=(AUDIT, 8)),
         ),
         planted=(PlantedCrux(Q_AUDIT, ("quantitative easing", "inequality"), kind="evidence"),),
         expect="agree",
         max_turns=18,
-        seed=seed,
-    )
-
-
-def talking_past(seed: int) -> Scenario:
-    return Scenario(
+    ),
+    Scenario(
         name="talking_past",
         description="Two personas who mean different things by one word.",
         topic="Is the economy overheating?",
@@ -210,12 +197,8 @@ def talking_past(seed: int) -> Scenario:
         ),
         planted=(PlantedCrux(Q_INFLATION, ("inflation", "falling"), kind="definition"),),
         expect="disagree",
-        seed=seed,
-    )
-
-
-def circling(seed: int) -> Scenario:
-    return Scenario(
+    ),
+    Scenario(
         name="circling",
         description="One persona circles back to the same point every turn; one planted disagreement.",
         topic="Is gold money?",
@@ -233,28 +216,35 @@ def circling(seed: int) -> Scenario:
         planted=(PlantedCrux(Q_GOLD, ("gold", "bond")),),
         expect="disagree",
         max_turns=18,
+    ),
+)
+SCENARIOS = {scenario.name: scenario for scenario in CORE}
+
+
+SUITES = {"core": [scenario.name for scenario in CORE]}
+
+
+def scenario(name: str, seed: int = 0) -> Scenario:
+    """The named scenario under a seed: seed 0 is the clean run; a later seed adds noise (the same
+    for every scenario under one seed) and moves held-back evidence one turn on odd seeds."""
+    clean = SCENARIOS[name]
+    if not seed:
+        return clean
+    rng = random.Random(seed)
+    personas = tuple(
+        replace(persona, holds=(persona.holds[0], persona.holds[1] + seed % 2)) if persona.holds else persona
+        for persona in clean.personas
+    )
+    return replace(
+        clean,
+        personas=personas,
         seed=seed,
+        miss_rate=round(rng.uniform(0.05, 0.2), 2),
+        confidence=(round(rng.uniform(0.7, 0.8), 2), 0.97),
+        slip_rate=round(rng.uniform(0.1, 0.25), 2),
     )
 
 
-SUITES = {"core": [two_disagreements, truly_agree, flips_on_evidence, talking_past, circling]}
-
-
 def suite(name: str, seeds: list[int]) -> list[Scenario]:
-    """Every scenario of the suite under each seed; seed 0 is the clean run, later seeds add noise."""
-    scenarios = []
-    for build in SUITES[name]:
-        for seed in seeds:
-            scenario = build(seed)
-            if seed:  # noise, the same for every scenario under one seed
-                rng = random.Random(seed)
-                scenario = Scenario(
-                    **{
-                        **scenario.__dict__,
-                        "miss_rate": round(rng.uniform(0.05, 0.2), 2),
-                        "confidence": (round(rng.uniform(0.7, 0.8), 2), 0.97),
-                        "slip_rate": round(rng.uniform(0.1, 0.25), 2),
-                    }
-                )
-            scenarios.append(scenario)
-    return scenarios
+    """Every scenario of the suite under each seed."""
+    return [scenario(scenario_name, seed) for scenario_name in SUITES[name] for seed in seeds]

@@ -11,6 +11,12 @@ worldviews only colour the roles.
 
 Every step is read back from the log, so a run that follows a dead one carries on at the round,
 and the turn, where it stopped.
+
+After each round that does not end the debate, the run pauses (the debate_paused event; no worker
+holds it) unless the owner chose auto-continue: whether a pause is due is read from the log too (no
+debate_continued after the round's score), so a run after a dead worker pauses where it should.
+Established facts recalled from the owner's earlier debates (memory/) seed the ledger as agreed
+points before round 1 (a round 0 score, its points marked ``from_memory``).
 """
 
 from __future__ import annotations
@@ -22,13 +28,15 @@ from django.conf import settings
 from django.db import transaction
 
 from debates import payloads as p
-from debates.models import Event, Message
+from debates.models import Debate, Event, Message
 from debates.services.context import with_context
 from debates.services.events import event_append
 from debates.state import EventKind
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
-from orchestration.consensus import AGREED, CONTESTED, UNVERIFIABLE, PointLedger, condensed_summary
+from memory.services.recall import recalled_for
+from orchestration.consensus import AGREED, CONTESTED, UNVERIFIABLE, Point, PointLedger, condensed_summary
+from orchestration.loop import DebatePaused
 from orchestration.modes.base import Mode
 from orchestration.schemas import AgreementAssessment
 from orchestration.speaking import Speaker, speak
@@ -81,12 +89,44 @@ class AnalystCriticMode(Mode):
     # ── rounds ────────────────────────────────────────────────────────────────────────────────
 
     def _rounds(self) -> None:
+        if self.rounds_done == 0 and not self.ledger.points:
+            self._seed_from_memory()
         while not self.reached_consensus and self.rounds_done < self.max_rounds:
+            if self.rounds_done and self._pause_due():
+                raise DebatePaused("round", round=self.rounds_done)
             number = self.rounds_done + 1
             self.run.phase("round", number - 1)
             self._turn(self.analyst, Message.Kind.ANALYSIS, 2 * number - 1, Role.ANALYST, ANALYST_SYSTEM, number)
             self._turn(self.critic, Message.Kind.CRITIQUE, 2 * number, Role.CRITIC, CRITIC_SYSTEM, number)
             self._score(number)
+
+    def _pause_due(self) -> bool:
+        """After a round: pause, unless auto-continue was chosen or the owner already continued."""
+        self.run.check_stop()  # a Stop wins over the pause
+        if Debate.objects.filter(pk=self.run.debate.pk, auto_continue=True).exists():
+            return False
+        events = Event.objects.filter(debate=self.run.debate)
+        scored = events.filter(kind=EventKind.ROUND_SCORED).order_by("-seq").values_list("seq", flat=True).first()
+        return not events.filter(kind=EventKind.DEBATE_CONTINUED, seq__gt=scored or 0).exists()
+
+    def _seed_from_memory(self) -> None:
+        """Established facts the debate recalled (memory/) become agreed points before round 1."""
+        facts, _, _ = recalled_for(debate=self.run.debate)
+        for item in facts:
+            text = " ".join(item.insight.text.split())
+            if text and self.ledger.match(text) is None:
+                self.ledger.points.append(
+                    Point(
+                        text=text,
+                        status=AGREED,
+                        note="Established in an earlier debate",
+                        first_round=0,
+                        last_round=0,
+                        from_memory=True,
+                    )
+                )
+        if self.ledger.points:
+            self._scored(0, None)
 
     def _turn(self, speaker: Speaker, kind: str, turn: int, role: Role, system: str, number: int) -> Message:
         existing = self.run.main_messages().filter(turn=turn).first()
@@ -119,7 +159,8 @@ class AnalystCriticMode(Mode):
     def _instruction(self, kind: str, number: int) -> str:
         question = f"Question: {self.run.debate.topic}"
         if kind == Message.Kind.ANALYSIS and number == 1:
-            return f"{question}\n\nRound 1. Give your answer as the Analyst."
+            parts = [question, self._ledger_section(), "Round 1. Give your answer as the Analyst."]
+            return "\n\n".join(part for part in parts if part)
         parts = [question, self.transcript(), self._ledger_section()]
         if kind == Message.Kind.ANALYSIS:
             parts.append(
@@ -142,6 +183,9 @@ class AnalystCriticMode(Mode):
             self.ledger.fold(assessment, number)
         self.rounds_done = number
         self.reached_consensus = self.ledger.consensus
+        self._scored(number, assessment)
+
+    def _scored(self, number: int, assessment: AgreementAssessment | None) -> None:
         payload = p.RoundScored(
             round=number,
             score=self.ledger.score,
@@ -218,7 +262,10 @@ class AnalystCriticMode(Mode):
     def _ledger_section(self) -> str:
         if not self.ledger.points:
             return ""
-        return "Point ledger:\n" + "\n".join(f"- [{point.status}] {point.text}" for point in self.ledger.points)
+        return "Point ledger:\n" + "\n".join(
+            f"- [{point.status}{', from memory: settled, do not re-debate' if point.from_memory else ''}] {point.text}"
+            for point in self.ledger.points
+        )
 
     def _last_scored(self) -> p.RoundScored | None:
         event = Event.objects.filter(debate=self.run.debate, kind=EventKind.ROUND_SCORED).order_by("-seq").first()

@@ -14,6 +14,7 @@ from debates.models import Message
 class Mode:
     name = ""
     lanes: dict[str, int] = {}  # lane name -> threads, on top of the loop's BASE_LANES
+    rounds_done = 0  # a mode that counts rounds (Analyst/Critic) keeps it; a pause event names it
 
     def __init__(self, run) -> None:
         self.run = run  # orchestration.loop.DebateRun
@@ -41,6 +42,10 @@ class Mode:
 
     def wind_down(self) -> None:
         """The owner stopped the debate: let side work that belongs in the results finish."""
+
+    def before_pause(self) -> None:
+        """The run is about to pause: side work worth finishing first (the rest is cancelled and
+        picked up from the log by the run that continues)."""
 
     def results(self, status: str) -> dict:
         raise NotImplementedError

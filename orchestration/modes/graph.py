@@ -67,6 +67,10 @@ class GraphMode(Mode):
 
     # ── hooks ─────────────────────────────────────────────────────────────────────────────────
 
+    def before_pause(self) -> None:
+        # The map a paused debate shows takes in every turn said (a cut-off window is redone anyway).
+        self.run.lanes.wait("crystallizer", timeout=CRYSTALLIZATION_WAIT_SECONDS)
+
     def context(self, speaker, kind: str, *, aspect_index, addressee: str) -> str:
         # The dialogue's context, with the argument map placed before the turn instructions.
         context = super().context(speaker, kind, aspect_index=aspect_index, addressee=addressee)

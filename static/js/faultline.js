@@ -1,5 +1,6 @@
 // Faultline's few behaviours that htmx does not cover: the crux-room drawer, keeping the chat
-// scrolled to its newest message, the setup page's counters, and copying the share link.
+// scrolled to its newest message, the setup page's counters, copying the share link and the
+// synthesis, and saving a crux card or the synthesis through the owner's "Save to project" form.
 // Text is only ever written with textContent; nothing here builds HTML from strings.
 (function () {
   "use strict";
@@ -55,6 +56,28 @@
       if (form) {
         form.elements.card.value = saveCard.dataset.saveCard;
         form.requestSubmit();
+      }
+      return;
+    }
+    var saveSynthesis = event.target.closest("[data-save-synthesis]");
+    if (saveSynthesis) {
+      // The synthesis alone, as a note, to the project picked in the owner's "Save to project" form.
+      var saveForm = document.querySelector("form.save-note");
+      if (saveForm) {
+        saveForm.elements.card.value = "";
+        saveForm.elements.what.value = "synthesis";
+        saveForm.requestSubmit();
+      }
+      return;
+    }
+    var copyText = event.target.closest("[data-copy-text]");
+    if (copyText) {
+      // Text the page already holds (the synthesis), as written, line breaks and all.
+      var feedback = function (text) { return function () { copyText.textContent = text; }; };
+      if (navigator.clipboard) {
+        navigator.clipboard.writeText(copyText.dataset.copyText).then(feedback("Copied"), feedback("Could not copy"));
+      } else {
+        feedback("Could not copy")();
       }
       return;
     }

@@ -111,10 +111,16 @@ def critic_api(settings):
 
 @pytest.fixture
 def new_ac_debate(db):
-    def create(max_rounds=5, topic="Should a saver buy index funds?", owner=None):
+    def create(max_rounds=5, topic="Should a saver buy index funds?", owner=None, auto_continue=True, context=None):
         roles = [Persona.objects.get(persona_id=pid) for pid in role_personas()]
         return debate_create(
-            owner=owner, topic=topic, personas=roles, mode=Debate.Mode.ANALYST_CRITIC, max_turns=max_rounds
+            owner=owner,
+            topic=topic,
+            personas=roles,
+            mode=Debate.Mode.ANALYST_CRITIC,
+            max_turns=max_rounds,
+            auto_continue=auto_continue,
+            context=context,
         )
 
     return create

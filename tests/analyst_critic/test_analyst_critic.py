@@ -114,7 +114,9 @@ def test_the_cli_prints_each_round_and_ends_with_the_final_score_and_status(crit
 
 def test_the_cli_stops_at_max_rounds(critic_api, capsys):
     critic_api(NEVER_AGREES)
-    call_command("rundebate", "--mode", "analyst-critic", "--topic", "Index funds?", "--max-rounds", "2")
+    call_command(
+        "rundebate", "--mode", "analyst-critic", "--topic", "Index funds?", "--max-rounds", "2", "--auto-continue"
+    )
 
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[-1] == "Final consensus score: 50% (status: max_rounds)"
@@ -186,7 +188,16 @@ def test_the_cli_takes_two_personas_as_analyst_and_critic_and_refuses_three(crit
         )
 
     critic_api(STEP_BY_STEP)
-    call_command("rundebate", "--mode", "analyst-critic", "--topic", "Gold?", "--personas", "Bram Macro,Ada Hardmoney")
+    call_command(
+        "rundebate",
+        "--mode",
+        "analyst-critic",
+        "--topic",
+        "Gold?",
+        "--personas",
+        "Bram Macro,Ada Hardmoney",
+        "--auto-continue",
+    )
 
     debate = Debate.objects.get()
     seats = list(debate.participants.order_by("seat").values_list("persona__name", flat=True))

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from orchestration.evaluation.harness import scenario_run
-from orchestration.evaluation.scenarios import flips_on_evidence
+from orchestration.evaluation.scenarios import scenario
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-long-test-passphrase-42"
@@ -17,7 +17,7 @@ PASSWORD = "a-long-test-passphrase-42"
 
 def finished_debate() -> str:
     owner = get_user_model().objects.create_user("viewer", password=PASSWORD)
-    return scenario_run(flips_on_evidence(0), keep=True, owner=owner)["debate_id"]
+    return scenario_run(scenario("flips_on_evidence"), keep=True, owner=owner)["debate_id"]
 
 
 def test_the_results_page_shows_the_position_map_and_how_stances_moved(page, live_server_url, server_side, screenshot):

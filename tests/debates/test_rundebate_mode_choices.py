@@ -23,7 +23,7 @@ def test_its_help_lists_the_modes_by_value():
     result = rundebate("--help")
 
     assert result.returncode == 0, result.stderr
-    assert "--mode {dialogue,graph,analyst-critic}" in result.stdout
+    assert "--mode {dialogue,graph,analyst-critic,collaborate}" in result.stdout
     assert "Debate.Mode" not in result.stdout
 
 
@@ -31,7 +31,8 @@ def test_it_rejects_an_unknown_mode_naming_the_values():
     result = rundebate("--mode", "monologue")
 
     assert result.returncode != 0
-    assert "invalid choice: 'monologue' (choose from 'dialogue', 'graph', 'analyst-critic')" in result.stderr, (
-        result.stderr
-    )
+    assert (
+        "invalid choice: 'monologue' (choose from 'dialogue', 'graph', 'analyst-critic', 'collaborate')"
+        in result.stderr
+    ), result.stderr
     assert "Debate.Mode" not in result.stderr

@@ -4,7 +4,7 @@ from debates.exports import debate_markdown
 from debates.models import Debate
 from debates.selectors import debate_view
 from orchestration.evaluation.harness import scenario_run
-from orchestration.evaluation.scenarios import talking_past
+from orchestration.evaluation.scenarios import scenario
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -14,7 +14,7 @@ def test_contradicting_stances_with_no_crux_card_are_not_a_consensus(settings):
     "consensus" of an empty card list. Here the detector never gets the windows it needs."""
     settings.CRUX_MIN_CONSECUTIVE_WINDOWS = 99
 
-    record = scenario_run(talking_past(0), keep=True)
+    record = scenario_run(scenario("talking_past"), keep=True)
 
     assert record["status"] == "completed" and record["cards"] == []
     assert record["final_sides"] == {"Hal Prices": "YES", "Ivy Assets": "NO"}

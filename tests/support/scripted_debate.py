@@ -30,6 +30,8 @@ MEMORY_CHALLENGE = "Show that the 1970s gold price data still applies after 1980
 MEMORY_CONCESSIONS = ["short-run inflation hurts savers", "central banks misjudged 2021", "gold pays no yield"]
 HOSTILE = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">'
 FORBIDDEN_SAMPLE = "That's a great point"
+# A quote the scripted persona builder makes up: it must never reach a saved persona.
+MADE_UP_QUOTE = "Money is a promise the state keeps only when it is cheaper than breaking it."
 
 
 @dataclass
@@ -41,6 +43,8 @@ class DebateScript:
     latency: float = 0.0
     extraction_latency: float | None = None  # defaults to latency
     hostile: bool = False  # persona text carries <script> and onerror payloads
+    # A persona offered passages of its own corpus ("FROM YOUR OWN WRITING") cites the first, [C1].
+    cite_own_writing: bool = False
     forbidden_first_attempt: bool = False  # each persona's first draft uses a forbidden phrase
     # The first persona cites EVIDENCE early and never answers the challenge to it; the third
     # concedes now and then: what the blackboard must remember (three aspects).
@@ -65,10 +69,45 @@ class DebateScript:
             handler = getattr(self, f"_structured_{title}", None)
             latency = self.latency if self.extraction_latency is None else self.extraction_latency
             return Reply.json(handler(body) if handler else {}, latency=latency)
+        if role := self._collaboration_role(body):
+            self._count(role)
+            return Reply.says(
+                self._collaboration_output(role, body),
+                latency=self.latency,
+                chunk_size=self.chunk_size,
+                chunk_delay=self.chunk_delay,
+            )
         self._count("persona")
         return Reply.says(
             self._persona_turn(body), latency=self.latency, chunk_size=self.chunk_size, chunk_delay=self.chunk_delay
         )
+
+    # ── the Collaborate mode's roles (orchestration/modes/collaborate.py) ─────────────────────
+
+    def _collaboration_role(self, body: dict) -> str:
+        system = self._system_text(body)
+        for marker, role in (
+            ("You are the Architect", "architect"),
+            ("You are the Reviewer", "reviewer"),
+            ("You write the artifact", "artifact"),
+        ):
+            if marker in system:
+                return role
+        return ""
+
+    def _collaboration_output(self, role: str, body: dict) -> str:
+        hostile = f"\n\n{HOSTILE}" if self.hostile else ""
+        if role == "artifact":
+            return (
+                "# Shared design\n\n## Structure\n\n- One service, one database, a queue for the slow work.\n\n"
+                f"## Risks\n\n- Rate limits on the public endpoint.\n\n## Open questions\n\n- Who owns the data?{hostile}"
+            )
+        name = role.capitalize()
+        stage = "Revised" if "first answer:" in self._user_text(body) else "First"
+        points = "\n".join(
+            f"{n}. {name} point {n}: a sentence long enough to stream in several pieces over time." for n in range(1, 7)
+        )
+        return f"## {name}: {stage} answer\n\n{points}{hostile}"
 
     # ── persona turns ─────────────────────────────────────────────────────────────────────────
 
@@ -82,7 +121,15 @@ class DebateScript:
         return system if isinstance(system, str) else "\n".join(block["text"] for block in system)
 
     def _persona_turn(self, body: dict) -> str:
+        text = self._persona_turn_text(body)
+        if self.cite_own_writing and "FROM YOUR OWN WRITING" in self._user_text(body):
+            return f"{text} As I have written before [C1]."
+        return text
+
+    def _persona_turn_text(self, body: dict) -> str:
         system, user = self._system_text(body), self._user_text(body)
+        if role_turn := self._analyst_critic_turn(system, user):
+            return role_turn
         name = re.search(r"You are (.+?), taking part", system).group(1)
         number = next(self._counter)
         if self.memory:
@@ -134,7 +181,70 @@ class DebateScript:
         match = re.search(r"Participants: (.+)", text)
         return [name.strip() for name in match.group(1).split(",")] if match else []
 
+    # ── the Analyst/Critic mode ───────────────────────────────────────────────────────────────
+    # Round 1: the Critic agrees with AC_POINTS[0] and contests AC_POINTS[1] (50 %); from round 2
+    # it agrees with both (100 %, consensus).
+    AC_POINTS = ["Index funds beat most active managers over ten years", "Fees compound into a large drag"]
+    AC_SYNTHESIS = "Synthesis: buy broad index funds, keep fees low, and rebalance once a year."
+
+    def _analyst_critic_turn(self, system: str, user: str) -> str:
+        number = re.search(r"Round (\d+)\.", user)
+        number = number.group(1) if number else "?"
+        # Each round in words of its own: a turn repeating the transcript it was given is an echo.
+        if "You are the Analyst" in system:
+            if number == "1":
+                return f"1. {self.AC_POINTS[0]}. 2. {self.AC_POINTS[1]}."
+            return (
+                f"Refined in round {number}: the fee drag is shown by thirty years of cost data, so both points stand."
+            )
+        if "You are the Critic" in system:
+            if number == "1":
+                return "The first point holds; the second needs support."
+            return f"In round {number} the cost data settles it: I now accept both points."
+        if "debate between an Analyst and a Critic" in system:
+            return self.AC_SYNTHESIS
+        return ""
+
+    def _structured_AgreementAssessment(self, body: dict) -> dict:
+        number = int(re.search(r"The Analyst's answer \(round (\d+)\)", self._user_text(body)).group(1))
+        agreed, disagreed = (self.AC_POINTS[:1], self.AC_POINTS[1:]) if number == 1 else (self.AC_POINTS, [])
+        return {
+            "agreed": [{"point": point, "reasoning": "It holds."} for point in agreed],
+            "disagreed": [{"point": point, "counter_argument": "Not shown yet."} for point in disagreed],
+            "unverifiable": [],
+            "overall": "moderate" if disagreed else "strong",
+        }
+
     # ── structured calls ──────────────────────────────────────────────────────────────────────
+
+    def _structured_DraftProposal(self, body: dict) -> dict:
+        """The persona builder (personas/corpus/builder.py): a plausible contract, one quote copied
+        from the excerpts it was shown and one it made up, as a real model might."""
+        excerpts = self._user_text(body).split("Excerpts of their writing:", 1)[-1]
+        sentences = re.findall(r"[A-Z][^.!?\n]{30,200}[.!?]", excerpts)
+        return {
+            "tagline": "Counts the cost before the benefit.",
+            "personality": "A sceptical essayist who writes about money, institutions and trust.",
+            "bias": "Distrusts every central authority, even where it has worked.",
+            "stakes": "A reputation built on calling the last crisis early.",
+            "epistemology": "Trusts long price histories and ledgers over models and forecasts.",
+            "time_horizon": "Decades; short-term moves are noise.",
+            "flip_conditions": "A central bank keeping inflation low for a generation.",
+            "evidence_policy": {
+                "accepted_sources": ["Long price histories", "Ledgers and balance sheets"],
+                "rejected_sources": ["Forecasts that fit on a slide"],
+                "weighting": "Records outweigh models.",
+            },
+            "speech_patterns": ["You open with a date and a price.", "You end on a question."],
+            "vocabulary": ["ledger", "debasement", "the long run"],
+            "forbidden_phrases": ["Great question", "It depends"],
+            "themes": ["inflation and the value of money", "trust in institutions"],
+            "anchor_quotes": [MADE_UP_QUOTE, *sentences[:1]],
+            "voice_moments": [
+                {"situation": "Asked what savers should do.", "quote": sentences[1] if len(sentences) > 1 else ""},
+                {"situation": "Told inflation is under control.", "quote": MADE_UP_QUOTE},
+            ],
+        }
 
     def _structured_AspectPlan(self, body: dict) -> dict:
         aspects = [

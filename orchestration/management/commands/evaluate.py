@@ -66,7 +66,7 @@ class Command(BaseCommand):
         if options["model"] == "anthropic" and not settings.ANTHROPIC_API_KEY:
             raise CommandError("--model anthropic needs ANTHROPIC_API_KEY")
         seeds = [int(_value(s)) for s in options["seeds"].split(",") if s.strip()]
-        known = [build(0).name for build in SUITES[options["suite"]]]
+        known = SUITES[options["suite"]]
         if unknown := set(options["scenario"] or []) - set(known):
             raise CommandError(
                 f"unknown scenario {', '.join(sorted(unknown))}; {options['suite']} has {', '.join(known)}"

@@ -13,7 +13,8 @@ from django.db.models import Q
 
 from debates.models import Debate, Message
 from debates.payloads import EventKind, parse_payload
-from debates.services.lifecycle import debate_can_resume, debate_create
+from debates.services.artifacts import debate_artifact, debate_artifact_save
+from debates.services.lifecycle import debate_can_resume, debate_continue, debate_create
 from debates.services.notes import debate_note_save
 from faultline.llm import gateway
 from orchestration.run import DebateBusy, debate_run
@@ -37,8 +38,10 @@ class Command(BaseCommand):
             type=lambda value: value.replace("_", "-"),  # analyst_critic (the stored value) is accepted too
             choices=[mode.replace("_", "-") for mode in Debate.Mode.values],
             default=Debate.Mode.DIALOGUE.value,
-            help="dialogue (crux rooms and cards), graph (an argument map, Dung semantics) or analyst-critic "
-            "(two models argue to a consensus score, then a synthesis)",
+            help="dialogue (crux rooms and cards), graph (an argument map, Dung semantics), analyst-critic "
+            "(two models argue to a consensus score, then a synthesis) or collaborate (an Architect and a "
+            "Reviewer answer side by side, revise on each other's answers, and a synthesis writes one "
+            "Markdown artifact, printed at the end)",
         )
         parser.add_argument(
             "--max-rounds",
@@ -49,11 +52,16 @@ class Command(BaseCommand):
         parser.add_argument(
             "--auto-continue",
             action="store_true",
-            help="analyst-critic: run every round without pausing (the CLI never pauses; accepted for clarity)",
+            help="analyst-critic: run every round without pausing, then the synthesis; the last line gives the "
+            "final consensus score and status (consensus or max_rounds). Without it the debate pauses after "
+            "each round, as on the web: the command prints the round's score and how to continue "
+            "(--resume DEBATE_ID for one more round, --resume DEBATE_ID --auto-continue for the rest) and exits",
         )
         parser.add_argument("--trace", help="Write one JSON line per model call (full prompt, tokens) to this file")
         parser.add_argument(
-            "--resume", metavar="DEBATE_ID", help="Resume a debate whose worker died, from its last event"
+            "--resume",
+            metavar="DEBATE_ID",
+            help="Resume a debate whose worker died, or continue a paused one, from its last event",
         )
         parser.add_argument("--project", help="Debate with this project as context (created if it does not exist)")
         target = parser.add_mutually_exclusive_group()
@@ -61,6 +69,11 @@ class Command(BaseCommand):
         target.add_argument("--repository", metavar="PATH", help="...or with this local git repository as context")
         parser.add_argument(
             "--save-note", action="store_true", help="Save the results to the project as a note and print its id"
+        )
+        parser.add_argument(
+            "--save-document",
+            action="store_true",
+            help="collaborate: save the artifact to the project as a Markdown document and print its id",
         )
         parser.add_argument("--user", help="Whose project (default: your login name; created if it does not exist)")
 
@@ -77,7 +90,11 @@ class Command(BaseCommand):
                         lambda record: (trace.write(gateway.call_record_json(record) + "\n"), trace.flush())
                     )
                 )
-            debate = self._resumed(options["resume"]) if options["resume"] else self._created(options)
+            debate = (
+                self._resumed(options["resume"], auto_continue=options["auto_continue"])
+                if options["resume"]
+                else self._created(options)
+            )
             self.stderr.write(f"Debate {debate.id}: {debate.topic}")
             if debate.context_label:
                 self.stderr.write(f"Context: {debate.context_label}")
@@ -90,12 +107,16 @@ class Command(BaseCommand):
             raise CommandError(f"the debate failed: {debate.failure_reason}")
         if options["save_note"]:
             self._save_note(debate)
+        if options["save_document"]:
+            self._save_document(debate)
 
     def _context(self, options):
         """(owner, context target) from --project/--assignment/--repository; (None, None) without."""
         if not options["project"]:
             if options["assignment"] or options["repository"] or options["save_note"]:
                 raise CommandError("--assignment, --repository and --save-note need --project NAME")
+            if options["save_document"]:
+                raise CommandError("--save-document needs --project NAME (the project the artifact is saved to)")
             return None, None
         owner = cli_user(options["user"], create=True)
         try:
@@ -140,9 +161,21 @@ class Command(BaseCommand):
             raise CommandError("; ".join(exc.messages)) from exc
         self.stdout.write(f"Note {note.pk} saved to project '{project.name}'")
 
+    def _save_document(self, debate: Debate) -> None:
+        project = debate.context_project
+        if project is None:
+            raise CommandError("the debate has no project to save its artifact to")
+        try:
+            document = debate_artifact_save(debate=debate, project=project)
+        except ValidationError as exc:
+            raise CommandError("; ".join(exc.messages)) from exc
+        self.stdout.write(f"Document {document.pk} saved to project '{project.name}'")
+
     def _created(self, options) -> Debate:
-        if options["mode"] == Debate.Mode.ANALYST_CRITIC and not options["personas"]:
-            options["personas"] = ",".join(role_personas())
+        if options["save_document"] and options["mode"] != Debate.Mode.COLLABORATE:
+            raise CommandError("--save-document saves a collaboration's artifact: use it with --mode collaborate")
+        if options["mode"] in (Debate.Mode.ANALYST_CRITIC, Debate.Mode.COLLABORATE) and not options["personas"]:
+            options["personas"] = ",".join(role_personas(options["mode"]))
         if not options["personas"] or not options["topic"]:
             raise CommandError('give --personas A,B[,C...] and --topic "..." (or --resume DEBATE_ID)')
         deck = None
@@ -175,6 +208,7 @@ class Command(BaseCommand):
                     max_turns=self._budget(options),
                     length=Debate.Length.SHORT,
                     mode=options["mode"],
+                    auto_continue=options["auto_continue"],
                 )
         except ValidationError as exc:
             raise CommandError(
@@ -187,11 +221,17 @@ class Command(BaseCommand):
             return options["max_rounds"] or settings.FAULTLINE_ANALYST_MAX_ROUNDS
         return options["max_turns"] or 12
 
-    def _resumed(self, debate_id: str) -> Debate:
+    def _resumed(self, debate_id: str, *, auto_continue: bool = False) -> Debate:
         try:
             debate = Debate.objects.get(pk=debate_id)
         except (Debate.DoesNotExist, ValidationError) as exc:
             raise CommandError(f"no debate with id {debate_id}") from exc
+        if debate.status == Debate.Status.PAUSED:
+            try:
+                debate_continue(debate=debate, auto_continue=True if auto_continue else None, enqueue=False)
+            except ValidationError as exc:
+                raise CommandError("; ".join(exc.messages)) from exc
+            return debate
         if not debate_can_resume(debate=debate):
             raise CommandError(f"debate {debate_id} is {debate.status} and no worker has lost it: nothing to resume")
         return debate
@@ -200,7 +240,10 @@ class Command(BaseCommand):
         write = self.stdout.write
         write(f"# {debate.topic}\n")
         for message in (
-            Message.objects.filter(debate=debate, room__isnull=True).select_related("persona").order_by("turn")
+            Message.objects.filter(debate=debate, room__isnull=True)
+            .exclude(kind=Message.Kind.ARTIFACT)  # printed whole, last
+            .select_related("persona")
+            .order_by("turn")
         ):
             write(f"[{message.turn:>3}] {message.persona.name} ({message.kind}): {message.text}")
         for room in debate.crux_rooms.select_related("persona_a", "persona_b").order_by("created_at"):
@@ -219,6 +262,9 @@ class Command(BaseCommand):
         if debate.mode == Debate.Mode.ANALYST_CRITIC:
             self._print_analyst_critic(debate)
             return
+        if debate.mode == Debate.Mode.COLLABORATE:
+            self._print_collaboration(debate)
+            return
         if debate.results:
             write(f"\nRegime: {debate.results.get('regime')}")
             if basis := debate.results.get("regime_basis"):
@@ -231,6 +277,9 @@ class Command(BaseCommand):
         write = self.stdout.write
         for event in debate.events.filter(kind=EventKind.ROUND_SCORED).order_by("seq"):
             scored = parse_payload(event.kind, event.payload)
+            if scored.round == 0:
+                write(f"Before round 1: {scored.agreed} established fact(s) from memory taken as agreed")
+                continue
             note = "" if scored.assessed else " (assessment skipped)"
             write(
                 f"Round {scored.round}: consensus score {scored.score:.0f}% — {scored.agreed} agreed, "
@@ -241,8 +290,28 @@ class Command(BaseCommand):
             for point in results.get(key, []):
                 write(f"  {label}: {point}")
         write(f"Status: {debate.status}")
-        if results:
+        if debate.status == Debate.Status.PAUSED:
+            last = debate.events.filter(kind=EventKind.DEBATE_PAUSED).order_by("-seq").first()
+            paused = parse_payload(last.kind, last.payload) if last else None
+            write(
+                f"Paused after round {paused.round if paused else '?'}. Continue with: python manage.py rundebate "
+                f"--resume {debate.id}   (or add --auto-continue to run every round left)"
+            )
+        elif results:
             write(f"Final consensus score: {results.get('score', 0):.0f}% (status: {results.get('status')})")
+
+    def _print_collaboration(self, debate: Debate) -> None:
+        """The status, then the artifact itself, last, as the Markdown it is."""
+        write = self.stdout.write
+        results = debate.results or {}
+        for name in results.get("unanswered", []):
+            write(f"  WITHOUT AN ANSWER: {name}")
+        write(f"Status: {debate.status}")
+        artifact = debate_artifact(debate)
+        if artifact:
+            note = "" if results.get("synthesised", True) else " (the synthesis failed: the two revised answers)"
+            write(f"\n===== Artifact: {results.get('title', '')}{note} =====\n")
+            write(artifact)
 
     def _print_graph(self, graph: dict) -> None:
         write = self.stdout.write

@@ -1,0 +1,246 @@
+"""The Collaborate mode (seeds/dual-ai-debate.md, "Dual-AI Collaboration"): two roles, each on its
+own model, work on one brief in parallel, not in turns, and a synthesis writes one artifact.
+
+1. Drafts: the Architect (seat 0) and the Reviewer (seat 1) answer the brief at the same time, two
+   model calls streaming side by side.
+2. Cross-pollination: each sees the other's first answer and revises its own, again in parallel.
+3. Artifact: the synthesis model merges the two revised answers into one Markdown document.
+
+Their personas' worldviews only colour the roles. Each output is a message: begun (its event)
+before the first token, finished (its event) when written, so a run that follows a dead one reads
+which are done and says again only what was cut off; finished phases are never repeated. A role
+whose model fails (other than an outage, which is waited out and tried again) is noted in its
+column and the collaboration goes on; an artifact that cannot be written is stood in for by the
+two revised answers.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from debates.models import Message
+from debates.services.context import with_context
+from debates.services.messages import message_begin, message_finish
+from debates.turns import turn_kind
+from faultline.llm import gateway
+from faultline.llm.types import ModelError, ModelUnavailable, Role
+from orchestration.collaboration import artifact_fallback, artifact_markdown, artifact_title
+from orchestration.lanes import RunCancelled
+from orchestration.modes.base import Mode
+from orchestration.speaking import NO_ANSWER, Speaker, write
+
+logger = logging.getLogger(__name__)
+
+ARCHITECT_SYSTEM = """You are the Architect in a two-role collaboration with a Reviewer. You shape
+the answer to the brief: structure, design, the concrete plan and how its parts fit and scale.
+Write Markdown (headings, lists, short code where it helps). No preamble."""
+
+REVIEWER_SYSTEM = """You are the Reviewer in a two-role collaboration with an Architect. You answer
+the same brief from the other side: edge cases, failure modes, security, what is missing or will
+break, and how to make it hold. Write Markdown (headings, lists). No preamble."""
+
+ARTIFACT_SYSTEM = """You write the artifact of a collaboration between an Architect and a Reviewer:
+one Markdown document that answers the brief, merging their two revised answers into a single
+coherent whole (not two halves side by side). Start with a "# " title. Where they still disagree,
+say so in an "Open questions" section. Output only the document."""
+
+FAILED = "(The {name} could not answer: its model call failed.)"
+
+# Main-channel turn numbers: the drafts, the revisions, the artifact.
+DRAFT_TURNS = (1, 2)
+REVISION_TURNS = (3, 4)
+ARTIFACT_TURN = 5
+
+
+@dataclass(frozen=True)
+class CollaborationRole:
+    name: str
+    model_role: Role
+    system: str
+    speaker: Speaker
+
+
+class CollaborateMode(Mode):
+    name = "collaborate"
+    lanes = {"collaborate": 2}  # the two roles' calls, side by side
+
+    def __init__(self, run) -> None:
+        super().__init__(run)
+        if len(run.speakers) < 2:
+            raise ValueError("a collaboration needs two participants (Architect, Reviewer)")
+        self.roles = [
+            CollaborationRole("Architect", Role.ARCHITECT, ARCHITECT_SYSTEM, run.speakers[0]),
+            CollaborationRole("Reviewer", Role.REVIEWER, REVIEWER_SYSTEM, run.speakers[1]),
+        ]
+
+    def phases(self):
+        return [self._drafts, self._revisions, self._artifact]
+
+    # ── the two parallel phases ───────────────────────────────────────────────────────────────
+
+    def _drafts(self) -> None:
+        self._side_by_side("drafting", Message.Kind.DRAFT, DRAFT_TURNS)
+
+    def _revisions(self) -> None:
+        self._side_by_side("revising", Message.Kind.REVISION, REVISION_TURNS)
+
+    def _side_by_side(self, phase: str, kind: str, turns: tuple[int, int]) -> None:
+        """Both roles' outputs of one phase at once, each on a lane thread; returns when both are
+        written. An outage in either is raised once both have ended (the run waits it out, then
+        says again only the one that did not finish)."""
+        done = self._finished(turns)
+        pending = [(role, turn) for role, turn in zip(self.roles, turns, strict=True) if turn not in done]
+        if not pending:
+            return
+        self.run.check_stop()
+        self.run.phase(phase)
+        cut_off = {m.turn: m for m in self.run.main_messages().filter(turn__in=turns, status=Message.Status.STREAMING)}
+        futures = [
+            self.run.lanes.submit("collaborate", self._answer, role, kind, turn, cut_off.get(turn))
+            for role, turn in pending
+        ]
+        if any(future is None for future in futures):
+            raise RunCancelled(f"debate {self.run.debate.id}: the run ended before the {phase} began")
+        errors = [error for future in futures if (error := future.exception()) is not None]
+        if errors:
+            raise next((error for error in errors if isinstance(error, ModelUnavailable)), errors[0])
+
+    def _answer(self, role: CollaborationRole, kind: str, turn: int, interrupted: Message | None) -> None:
+        try:
+            write(
+                debate=self.run.debate,
+                speaker=role.speaker,
+                kind=kind,
+                turn=turn,
+                content=self._instruction(role, kind),
+                system_prefix=self._system(role),
+                role=role.model_role,
+                phase=f"{self.name}_{kind}",
+                interrupted=interrupted,
+                cancelled=self.run.lanes.cancelled,
+            )
+        except ModelUnavailable:
+            raise
+        except ModelError as exc:
+            logger.warning(
+                "Debate %s: the %s's %s failed; it goes on without it: %s", self.run.debate.id, role.name, kind, exc
+            )
+            self._finish_unwritten(role.speaker, kind, turn, FAILED.format(name=role.name))
+
+    def _finish_unwritten(self, speaker: Speaker, kind: str, turn: int, text: str) -> Message:
+        message = self.run.main_messages().filter(turn=turn).first()
+        if message is None:
+            message = message_begin(
+                debate=self.run.debate, persona=speaker.persona, seat=speaker.seat, kind=kind, turn=turn
+            )
+        Message.objects.filter(pk=message.pk).update(ledgered=True)
+        message_finish(message=message, text=text)
+        return message
+
+    # ── the artifact ──────────────────────────────────────────────────────────────────────────
+
+    def _artifact(self) -> None:
+        if ARTIFACT_TURN in self._finished((ARTIFACT_TURN,)):
+            return
+        self.run.check_stop()
+        self.run.phase("artifact")
+        writer = self.roles[0].speaker  # the row needs a persona; the page shows it as the artifact
+        interrupted = self.run.main_messages().filter(turn=ARTIFACT_TURN).first()
+        fallback = artifact_fallback(self.run.debate.topic, self._latest_answers())
+        try:
+            write(
+                debate=self.run.debate,
+                speaker=writer,
+                kind=Message.Kind.ARTIFACT,
+                turn=ARTIFACT_TURN,
+                content=self._artifact_instruction(),
+                system_prefix=with_context(ARTIFACT_SYSTEM, self.run.debate),
+                role=Role.SYNTHESIS,
+                phase=f"{self.name}_artifact",
+                interrupted=interrupted,
+                cancelled=self.run.lanes.cancelled,
+                clean=lambda text: artifact_markdown(text) or fallback,
+            )
+        except ModelUnavailable:
+            raise
+        except ModelError as exc:
+            logger.warning(
+                "Debate %s: the artifact could not be written; the answers stand in: %s", self.run.debate.id, exc
+            )
+            self._finish_unwritten(writer, Message.Kind.ARTIFACT, ARTIFACT_TURN, fallback)
+
+    # ── what each call reads ──────────────────────────────────────────────────────────────────
+
+    def _system(self, role: CollaborationRole) -> str:
+        worldview = (role.speaker.persona.personality or "").strip()
+        colour = f"\n\nYour worldview ({role.speaker.name}) may colour your view: {worldview}" if worldview else ""
+        return with_context(role.system + colour, self.run.debate)
+
+    def _instruction(self, role: CollaborationRole, kind: str) -> str:
+        brief = f"Brief: {self.run.debate.topic}"
+        if kind == Message.Kind.DRAFT:
+            return f"{brief}\n\nAs the {role.name}: {turn_kind(kind).instruction}"
+        other = next(r for r in self.roles if r is not role)
+        drafts = self._texts(DRAFT_TURNS)
+        own, theirs = drafts.get(role.speaker.seat, NO_ANSWER), drafts.get(other.speaker.seat, NO_ANSWER)
+        return (
+            f"{brief}\n\nYour first answer (the {role.name}'s):\n\n{own}\n\n"
+            f"The {other.name}'s first answer:\n\n{theirs}\n\n"
+            f"As the {role.name}: {turn_kind(kind).instruction}"
+        )
+
+    def _artifact_instruction(self) -> str:
+        answers = "\n\n".join(f"The {name}'s revised answer:\n\n{text}" for name, text in self._latest_answers())
+        return f"Brief: {self.run.debate.topic}\n\n{answers}\n\n{turn_kind(Message.Kind.ARTIFACT).instruction}"
+
+    def _latest_answers(self) -> list[tuple[str, str]]:
+        """Each role's revised answer (its first one where the revision has no text)."""
+        drafts, revisions = self._texts(DRAFT_TURNS), self._texts(REVISION_TURNS)
+        answers = []
+        for role in self.roles:
+            seat = role.speaker.seat
+            revised = revisions.get(seat, "")
+            usable = revised and revised != NO_ANSWER and revised != FAILED.format(name=role.name)
+            answers.append((role.name, revised if usable else drafts.get(seat, NO_ANSWER)))
+        return answers
+
+    def _texts(self, turns: tuple[int, ...]) -> dict[int, str]:
+        """seat -> text of the finished messages of ``turns``."""
+        seats = {s.persona.id: s.seat for s in self.run.speakers}
+        finished = self.run.main_messages().filter(turn__in=turns, status=Message.Status.COMPLETE)
+        return {seats[m.persona_id]: m.text for m in finished}
+
+    def _finished(self, turns: tuple[int, ...]) -> set[int]:
+        finished = self.run.main_messages().filter(turn__in=turns, status=Message.Status.COMPLETE)
+        return set(finished.values_list("turn", flat=True))
+
+    # ── results ───────────────────────────────────────────────────────────────────────────────
+
+    def results(self, status: str) -> dict:
+        messages = {m.turn: m for m in self.run.main_messages().filter(status=Message.Status.COMPLETE)}
+        artifact = messages.get(ARTIFACT_TURN)
+        text = artifact.text if artifact else ""
+        unanswered = [
+            f"{role.name} {what}"
+            for role in self.roles
+            for what, turn in (
+                ("first answer", DRAFT_TURNS[role.speaker.seat]),
+                ("revision", REVISION_TURNS[role.speaker.seat]),
+            )
+            if turn in messages and messages[turn].text in (NO_ANSWER, FAILED.format(name=role.name))
+        ]
+        return {
+            "mode": self.name,
+            "status": "artifact" if artifact is not None and status == "completed" else "stopped",
+            "title": artifact_title(text, self.run.debate.topic) if text else "",
+            "artifact": text,
+            "synthesised": bool(text) and text != artifact_fallback(self.run.debate.topic, self._latest_answers()),
+            "unanswered": unanswered,
+            "roles": {role.name.lower(): role.speaker.name for role in self.roles},
+            "models": {
+                "architect": gateway.model_for(Role.ARCHITECT),
+                "reviewer": gateway.model_for(Role.REVIEWER),
+                "synthesis": gateway.model_for(Role.SYNTHESIS),
+            },
+        }
