@@ -39,15 +39,15 @@ def test_the_next_request_goes_out_before_the_last_turn_is_written_and_still_car
     written = {}  # turn -> when its rows were committed
     say, finish = speaking.message_say, speaking.message_finish
 
-    def slow_say(*, message, seat):
+    def slow_say(*, message, **rest):
         time.sleep(WRITE_SECONDS)
-        say(message=message, seat=seat)
+        say(message=message, **rest)
         if message.room_id is None:
             written[message.turn] = time.monotonic()
 
-    def slow_finish(*, message, text):
+    def slow_finish(*, message, **rest):
         time.sleep(WRITE_SECONDS)
-        finish(message=message, text=text)
+        finish(message=message, **rest)
         if message.room_id is None:
             written[message.turn] = time.monotonic()
 
