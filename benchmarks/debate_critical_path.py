@@ -32,6 +32,9 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.2, help="seconds every fake model call takes")
     parser.add_argument("--turns", type=int, default=30, help="dialogue turns")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--breakdown", action="store_true", help="also print where the time above the critical path went, per run"
+    )
     args = parser.parse_args()
 
     import django
@@ -65,7 +68,7 @@ def main() -> None:
             debate = debate_create(
                 owner=None, topic="Is gold still a hedge against inflation?", personas=hand, max_turns=args.turns
             )
-            started = time.perf_counter()
+            started, started_wall = time.perf_counter(), time.time()
             debate = debate_run(debate_id=debate.id)
             wall = time.perf_counter() - started
         calls = ModelCall.objects.filter(debate=debate)
@@ -89,12 +92,46 @@ def main() -> None:
             f"serial {r['serial']:.2f} s, wall/critical {r['wall'] / r['critical']:.3f}",
             flush=True,
         )
+        if args.breakdown:
+            print(breakdown(debate, started_wall=started_wall, latency=args.latency), flush=True)
     wall = statistics.median(r["wall"] for r in rows)
     critical = statistics.median(r["critical"] for r in rows)
     serial = statistics.median(r["serial"] for r in rows)
     print(
         f"\nmedian of {len(rows)}: wall {wall:.2f} s | critical path {critical:.2f} s | all calls serially {serial:.2f} s"
         f" | wall/critical {wall / critical:.3f} | wall/serial {wall / serial:.3f}"
+    )
+
+
+def breakdown(debate, *, started_wall: float, latency: float) -> str:
+    """Where the wall time above the critical path went, from the ModelCall and Event rows: the
+    gaps between one main-channel persona call's end and the next one's start, the start before
+    the first call, and the end after the last one."""
+    from datetime import timedelta
+
+    from debates.models import Event
+    from faultline.llm.models import ModelCall
+
+    calls = list(
+        ModelCall.objects.filter(debate=debate, role="persona")
+        .exclude(phase__startswith="crux_room")
+        .order_by("created_at")
+    )
+    spans = [(c.created_at - timedelta(milliseconds=c.latency_ms), c.created_at, c.phase) for c in calls]
+    gaps = [(spans[i + 1][0] - spans[i][1]).total_seconds() for i in range(len(spans) - 1)]
+    in_call = [(end - start).total_seconds() - latency for start, end, _ in spans]
+    first_closing = next(i for i, span in enumerate(spans) if span[2] == "closing")
+    finished = Event.objects.get(debate=debate, kind="debate_finished").created_at
+    lead = spans[0][0].timestamp() - started_wall
+    tail = (finished - spans[-1][1]).total_seconds()
+    plain = sorted(g for i, g in enumerate(gaps) if i + 1 != first_closing)
+    return (
+        f"  before the first call {lead:.2f} s; {len(gaps)} gaps between calls: sum {sum(gaps):.2f} s, "
+        f"median {statistics.median(plain) * 1000:.0f} ms, max {max(plain) * 1000:.0f} ms; "
+        f"before the first closing {gaps[first_closing - 1] * 1000:.0f} ms; "
+        f"last call to the finished event {tail:.2f} s; "
+        f"inside the calls beyond the model's {latency} s: median {statistics.median(in_call) * 1000:.0f} ms, "
+        f"sum {sum(in_call):.2f} s"
     )
 
 

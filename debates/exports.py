@@ -45,7 +45,11 @@ def _message_md(message) -> list[str]:
     header = f"**{md_escape(message.persona_name)}** · {md_escape(message.kind.replace('_', ' '))}"
     if message.streaming:
         header += " · (unfinished)"
-    return [header, _quote(message.text), ""]
+    cited = [
+        f"> — {md_escape(c.get('tag', ''))}: “{md_escape(c.get('excerpt', ''))}” ({md_escape(c.get('source', ''))})"
+        for c in getattr(message, "citations", None) or []
+    ]
+    return [header, _quote(message.text), *([">", *cited] if cited else []), ""]
 
 
 def _card_md(card) -> list[str]:

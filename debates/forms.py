@@ -4,6 +4,7 @@ from django.contrib.auth.forms import UserCreationForm
 from debates.models import Debate
 from debates.services.lifecycle import COLLABORATE_HAND, MAX_HAND, MAX_TOPIC_LENGTH, MIN_HAND
 from personas.models import Deck, Persona
+from personas.selectors import deck_personas_for, decks_visible_to
 from projects.selectors import context_target, context_targets_for
 
 # Modes a user can start today (each has a mode in orchestration/modes/). A mode of
@@ -20,7 +21,9 @@ class DebateSetupForm(forms.Form):
     available_modes = [mode.value for mode in AVAILABLE_MODES]
 
     deck = forms.ModelChoiceField(
-        queryset=Deck.objects.all(), empty_label=None, error_messages={"required": "Pick a deck."}
+        queryset=Deck.objects.none(),
+        empty_label=None,
+        error_messages={"required": "Pick a deck.", "invalid_choice": "Pick one of the decks shown."},
     )
     personas = forms.ModelMultipleChoiceField(
         queryset=Persona.objects.none(),
@@ -63,8 +66,10 @@ class DebateSetupForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.deck = deck
         self.user = user
+        # The seed's decks and personas and the user's own: anyone else's is an invalid choice.
+        self.fields["deck"].queryset = decks_visible_to(user=user)
         if deck is not None:
-            self.fields["personas"].queryset = deck.personas.order_by("name")
+            self.fields["personas"].queryset = deck_personas_for(deck=deck, user=user)
         # The selector lists the user's own only; a value naming anyone else's is an invalid choice.
         self.fields["context"].choices = [("", "None: a general debate")] + (
             context_targets_for(user=user) if user is not None and user.is_authenticated else []

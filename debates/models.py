@@ -190,6 +190,9 @@ class Message(models.Model):
     ledgered = models.BooleanField(default=False)
     # 1-10, from the ledger extraction (null until ledgered): 7 and up is kept in persona memory.
     importance = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The persona's own writing this turn leaned on (personas/corpus/citations.py):
+    # [{"tag": "C1", "chunk_id": int, "source": str, "excerpt": str}]
+    citations = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -126,10 +126,20 @@ class MessageStarted(Payload):
     aspect_index: int | None = None
 
 
+class Citation(_Shape):
+    """A passage of the speaker's own corpus the message leaned on."""
+
+    tag: str
+    chunk_id: int
+    source: str
+    excerpt: str
+
+
 class MessageCompleted(Payload):
     event_kind = EventKind.MESSAGE_COMPLETED
     message_id: int
     text: str
+    citations: list[Citation] = []
 
 
 class TurnPassed(Payload):

@@ -43,6 +43,7 @@ class MessageView:
     streaming: bool = True
     room_id: int | None = None
     aspect_index: int | None = None
+    citations: list[dict] = field(default_factory=list)  # [{"tag", "chunk_id", "source", "excerpt"}]
 
 
 @dataclass
@@ -199,6 +200,7 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
             if message := view.message(event.message_id):
                 message.text = event.text
                 message.streaming = False
+                message.citations = [citation.model_dump() for citation in event.citations]
         case p.TurnPassed():
             view.chat.append(ChatItem(kind="pass", persona_name=event.persona_name, seq=seq))
         case p.RoomOpened():

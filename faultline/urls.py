@@ -12,4 +12,5 @@ urlpatterns = [
     path("", include("projects.urls")),
     path("", include("debates.urls")),
     path("", include("memory.urls")),
+    path("", include("personas.urls")),
 ]

@@ -13,6 +13,7 @@ from debates.models import Debate
 from memory import selectors
 from memory.models import Insight, PersonaMemory
 from personas.models import Persona
+from personas.selectors import visible_to
 from projects.models import Project
 
 
@@ -32,7 +33,7 @@ def project_memory(request, project_id):
 
 @login_required
 def persona_memory(request, persona_id):
-    persona = get_object_or_404(Persona, persona_id=persona_id)
+    persona = get_object_or_404(Persona.objects.filter(visible_to(request.user)), persona_id=persona_id)
     return render(
         request,
         "memory/persona.html",

@@ -3,10 +3,14 @@
 Structured sections, not a transcript dump (seeds/debate-memory-architecture.md): the debate's
 state, where everyone else stands, your own position (with the challenges you still owe and what
 you conceded), open disputes, the recent exchange verbatim and the key insights, each under a token
-budget, with variants per phase. Agents never see the raw blackboard, only this.
+budget, with variants per phase. Agents never see the raw blackboard, only this. A persona built
+from its own corpus also gets the passages of it relevant to the exchange (orchestration/citing.py,
+within settings.FAULTLINE_CORPUS_TOKENS more).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from crux.models import CruxCard, DisagreementCandidate
 from debates.blackboard.budget import Section, join
@@ -15,6 +19,7 @@ from debates.models import Debate, Message
 from debates.services.context import context_section
 from debates.turns import turn_kind
 from memory.context import memory_section
+from orchestration.citing import own_writing_section
 from orchestration.prompts import persona_system_prefix
 
 RECENT_MESSAGES = 8
@@ -139,17 +144,36 @@ def _your_position(state: PositionState | None, aspect_index, *, budget=MINE, fu
     return section
 
 
-def _open_disputes(debate: Debate, names, budget=DISPUTES) -> Section:
+@dataclass(frozen=True)
+class SideWork:
+    """What the side lanes (detection, crux rooms, reflections) wrote that a turn's context shows:
+    the run loop reads it before it waits for the ledger, the ledger's own sections after."""
+
+    cards: list[CruxCard]
+    claims: list[DisagreementCandidate]
+    insights: list[Reflection]
+
+
+def side_work_read(debate: Debate) -> SideWork:
+    return SideWork(
+        cards=list(CruxCard.objects.filter(debate=debate).order_by("-created_at")[:3]),
+        claims=list(
+            DisagreementCandidate.objects.filter(
+                debate=debate,
+                status__in=[DisagreementCandidate.Status.ACTIVE, DisagreementCandidate.Status.IN_CRUX_ROOM],
+                consecutive_windows__gte=1,
+            ).order_by("-confidence")[:4]
+        ),
+        insights=list(Reflection.objects.filter(debate=debate).order_by("-importance", "-created_at")[:3]),
+    )
+
+
+def _open_disputes(side: SideWork, names, budget=DISPUTES) -> Section:
     section = Section("OPEN DISPUTES", budget)
-    for card in CruxCard.objects.filter(debate=debate).order_by("-created_at")[:3]:
+    for card in side.cards:
         stances = ", ".join(f"{p['name']}: {p['position']}" for p in card.positions.values())
         section.add(f"• Crux found: {card.question} ({stances})", max_line_tokens=45)
-    claims = DisagreementCandidate.objects.filter(
-        debate=debate,
-        status__in=[DisagreementCandidate.Status.ACTIVE, DisagreementCandidate.Status.IN_CRUX_ROOM],
-        consecutive_windows__gte=1,
-    ).order_by("-confidence")[:4]
-    for claim in claims:
+    for claim in side.claims:
         section.add(
             f"• {claim.dispute} — {names.get(claim.persona_a_id)} vs {names.get(claim.persona_b_id)} "
             f"[{claim.get_status_display()}]",
@@ -181,11 +205,24 @@ def _concessions(names, positions, budget=CONCESSIONS) -> Section:
     return section
 
 
-def _insights(debate: Debate, budget=INSIGHTS) -> Section:
+def _insights(side: SideWork, budget=INSIGHTS) -> Section:
     section = Section("KEY INSIGHTS", budget)
-    for reflection in Reflection.objects.filter(debate=debate).order_by("-importance", "-created_at")[:3]:
+    for reflection in side.insights:
         section.add(f"• {reflection.content}", max_line_tokens=45)
     return section
+
+
+def _own_writing(debate: Debate, persona, *, aspect_index=None, room=None, exchange: list[Message] = ()) -> Section:
+    """Passages of the persona's own corpus relevant to the current exchange: the topic, the aspect
+    or the room's question, and the last two things said (empty for a persona without a corpus)."""
+    parts = [debate.topic]
+    if room is not None:
+        parts.append(room.question)
+    elif aspect_index is not None and debate.aspects:
+        aspect = debate.aspects[aspect_index]
+        parts.append(f"{aspect['label']}: {aspect['description']}")
+    parts += [message.text for message in list(exchange)[-2:]]
+    return own_writing_section(debate=debate, persona=persona, query="\n".join(parts))
 
 
 def _your_turn(kind: str, addressee: str, question: str = "") -> Section:
@@ -204,15 +241,26 @@ def assemble_context(
     room=None,
     other=None,
     names: dict[int, str] | None = None,
+    recent: list[Message] | None = None,
+    side: SideWork | None = None,
 ) -> str:
     """phase: opening | key_argument | reply | closing | entry | exchange (the turn's kind).
-    names: persona id -> name of the participants, when the caller already has them."""
+    names: persona id -> name of the participants, when the caller already has them.
+    recent: the main channel's last complete messages in turn order (at least RECENT_MESSAGES,
+    persona attached), when the caller holds them: the run loop's include the turn just said,
+    which may not be written yet. side: what the side lanes wrote, when the caller read it already."""
     if names is None:
         names = dict(debate.participants.order_by("seat").values_list("persona_id", "persona__name"))
     positions = _positions(debate)
     mine = positions.get(persona.id)
     if phase == "opening":  # a deliberate cold start: topic, aspects, who else is here
-        return join([_debate_state(debate, persona, names, None, phase), _your_turn(phase, addressee)])
+        return join(
+            [
+                _debate_state(debate, persona, names, None, phase),
+                _own_writing(debate, persona),
+                _your_turn(phase, addressee),
+            ]
+        )
 
     if phase in ("entry", "exchange"):
         triggers = list(
@@ -235,8 +283,10 @@ def assemble_context(
             _your_position(mine, aspect_index, budget=200),
             theirs,
         ]
+        exchange = _recent(debate, room=room) if phase == "exchange" else triggers
         if phase == "exchange":
-            sections.append(_transcript_section("THIS ROOM SO FAR", _recent(debate, room=room), 420))
+            sections.append(_transcript_section("THIS ROOM SO FAR", exchange, 420))
+        sections.append(_own_writing(debate, persona, room=room, exchange=exchange))
         sections.append(_your_turn(phase, other.name, room.question))
         return join(sections)
 
@@ -246,13 +296,18 @@ def assemble_context(
         _so_far(debate),
         _everyone_else(persona, names, positions, aspect_index),
         _your_position(mine, aspect_index, budget=MINE_CLOSING if full else MINE, full=full),
-        _open_disputes(debate, names),
+        _open_disputes(side or (side := side_work_read(debate)), names),
     ]
     if full:
         sections.append(_concessions(names, positions))
-    recent = _recent(debate, limit=3 if full else RECENT_MESSAGES)
+    limit = 3 if full else RECENT_MESSAGES
+    recent = recent[-limit:] if recent is not None else _recent(debate, limit=limit)
     if phase == "key_argument":  # first take on a new aspect: only what was said on it so far
         recent = [m for m in recent if m.aspect_index == aspect_index]
     sections.append(_transcript_section("RECENT EXCHANGE", recent, RECENT_CLOSING if full else RECENT))
-    sections += [_insights(debate), _your_turn(phase, addressee)]
+    sections += [
+        _insights(side),
+        _own_writing(debate, persona, aspect_index=aspect_index, exchange=recent),
+        _your_turn(phase, addressee),
+    ]
     return join(sections)

@@ -5,10 +5,20 @@ the critical path never queues behind a lane it does not wait for. Every job run
 ``_job``, the one place that closes a thread's database connection. ``cancel()`` tells every job
 to stop at its next safe point (``cancelled`` is what they check), and ``shutdown()`` waits for
 the jobs still running, so no lane thread outlives its run and writes after the run let go.
+
+Lanes named in ``keep`` run one job after another on the same connection (a job that fails
+closes it), which ``shutdown()`` closes once their jobs are done: the main channel's writes and
+ledger updates come every few hundred milliseconds, and opening a connection per job cost more
+than the job's own queries.
+
+One lane may go ``first``: a job queued on any other lane (but those named ``beside_first``, whose
+jobs see to it themselves) starts only once the ``first`` lane's jobs queued before it are done. The run loop writes a finished turn on such a lane while the next
+turn's request goes out, and side work queued after the turn still finds its rows written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -16,7 +26,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 logger = logging.getLogger(__name__)
 
@@ -34,8 +44,20 @@ class _Lane:
 
 
 class Lanes:
-    def __init__(self, name: str, spec: dict[str, int]) -> None:
+    def __init__(
+        self,
+        name: str,
+        spec: dict[str, int],
+        *,
+        first: str | None = None,
+        beside_first: Iterable[str] = (),
+        keep: Iterable[str] = (),
+    ) -> None:
         self.name = name
+        self.first = first
+        self.beside_first = frozenset(beside_first)
+        self.keep = frozenset(keep)
+        self._kept: dict[str, list] = {}  # lane -> the connections its threads kept open
         self.cancelled = threading.Event()
         self._lanes = {
             lane: _Lane(ThreadPoolExecutor(max_workers=workers, thread_name_prefix=f"{lane}-{name}"))
@@ -60,17 +82,37 @@ class Lanes:
                     getattr(function, "__name__", function),
                 )
                 return None
-            future = self._lanes[lane].executor.submit(self._job, function, args, kwargs)
+            after = []
+            if self.first is not None and lane != self.first and lane not in self.beside_first:
+                after = [f for f in self._lanes[self.first].futures if not f.done()]
+            future = self._lanes[lane].executor.submit(self._job, lane, function, args, kwargs, after)
             self._lanes[lane].futures.append(future)
             return future
 
-    def _job(self, function: Callable, args, kwargs):
+    def _job(self, lane: str, function: Callable, args, kwargs, after: list[Future] = ()):
+        for future in after:  # the ``first`` lane's jobs queued before this one
+            with contextlib.suppress(Exception):  # a failure (or cancellation) is the run's to report
+                future.result()
         if self.cancelled.is_set():
             return None
+        kept = False
         try:
-            return function(*args, **kwargs)
+            result = function(*args, **kwargs)
+            kept = lane in self.keep
+            return result
         finally:
-            connection.close()  # each lane thread opens its own connection; it ends with the job
+            if kept:
+                self._keep_connection(lane)
+            else:
+                connection.close()  # each lane thread opens its own connection; it ends with the job
+
+    def _keep_connection(self, lane: str) -> None:
+        wrapper = connections[DEFAULT_DB_ALIAS]  # this thread's own
+        with self._lock:
+            kept = self._kept.setdefault(lane, [])
+            if wrapper not in kept:
+                wrapper.inc_thread_sharing()  # so that shutdown() may close it from the run's thread
+                kept.append(wrapper)
 
     def futures(self, lane: str) -> list[Future]:
         return list(self._lanes[lane].futures)
@@ -125,6 +167,9 @@ class Lanes:
                     logger.error("%s: a %s job did not stop within %.0f s of the run's end", self.name, name, timeout)
                 except Exception:
                     logger.debug("%s: a %s job ended with an error during shutdown", self.name, name, exc_info=True)
-        for lane in self._lanes.values():
+        for name, lane in self._lanes.items():
             if all(future.done() for future in lane.futures):
+                for wrapper in self._kept.pop(name, []):  # idle now: nothing else uses them
+                    wrapper.close()
+                    wrapper.dec_thread_sharing()
                 lane.executor.shutdown(wait=True)  # its threads exit now that nothing is left to run

@@ -25,7 +25,7 @@ from debates.blackboard.ledger import ledger_update, reflection_due, reflections
 from debates.models import Debate, Event, Message
 from debates.services.context import with_context
 from debates.services.events import event_append
-from debates.services.leases import Lease
+from debates.services.leases import Lease, LeaseLost
 from debates.services.messages import debate_totals, turn_pass
 from debates.state import EventKind
 from debates.turns import DIALOGUE_KINDS
@@ -34,7 +34,7 @@ from faultline.llm.types import CallTag, Prompt, Role
 from memory.services.insights import insights_remember
 from memory.services.persona_memory import persona_memories_remember
 from memory.services.recall import debate_recall
-from orchestration.context import assemble_context
+from orchestration.context import RECENT_MESSAGES, SideWork, assemble_context, side_work_read
 from orchestration.lanes import Lanes, RunCancelled
 from orchestration.prompts import ASPECT_PLANNER
 from orchestration.schemas import AspectPlan
@@ -43,10 +43,12 @@ from orchestration.turn_taking import Seat, choose_speaker
 
 logger = logging.getLogger(__name__)
 
-# Lanes every mode has: the main channel's ledger updates in order (the next speaker waits for
-# all but the last), the crux rooms' (so a speaker never queues behind a room's), round records
-# and reflections (only the finish waits for them), one-off extractions (aspect plan, evidence).
-BASE_LANES = {"ledger": 1, "room_ledger": 1, "notes": 1, "extraction": 1}
+# Lanes every mode has: the main channel's finished turns, written while the next turn's request
+# goes out (every other lane's job waits for those queued before it: see settle()), the main
+# channel's ledger updates in order (the next speaker waits for all but the last), the crux rooms'
+# (so a speaker never queues behind a room's), round records and reflections (only the finish
+# waits for them), one-off extractions (aspect plan, evidence).
+BASE_LANES = {"persist": 1, "ledger": 1, "room_ledger": 1, "notes": 1, "extraction": 1}
 NOTES_WAIT_SECONDS = 60
 
 
@@ -76,7 +78,19 @@ class DebateRun:
         # by say(): nothing else writes main-channel messages while the run holds the lease.
         self._main_channel: _MainChannel | None = None
         self.mode = mode_class(self)
-        self.lanes = Lanes(str(debate.pk), {**BASE_LANES, **self.mode.lanes})
+        # A main-channel ledger update starts as soon as its turn is said, and waits for the turn's
+        # rows only before writing its own (_ledger_job).
+        self.lanes = Lanes(
+            str(debate.pk),
+            {**BASE_LANES, **self.mode.lanes},
+            first="persist",
+            beside_first=("ledger",),
+            keep=("persist", "ledger"),
+        )
+        self._settled = 0  # persist-lane jobs known to be written
+        self._writes: list = []  # persist-lane futures, one per turn said, in order
+        self._records: list[dict] = []  # ModelCall rows handed to the persist lane (_record_later)
+        self._side_work: SideWork | None = None  # read by say() for the context it asks the mode for
 
     # ── the loop ──────────────────────────────────────────────────────────────────────────────
 
@@ -97,8 +111,14 @@ class DebateRun:
             self.finish(Debate.Status.STOPPED)
         except DebatePaused as paused:
             self._pause(paused)
+        except (LeaseLost, RunCancelled):
+            raise  # this run may write nothing more
+        except Exception:
+            self._settle_quietly()  # the turns said so far are written before the run fails
+            raise
         finally:
             self.lanes.shutdown()
+            self._write_records_left()
 
     def _pause(self, paused: DebatePaused) -> None:
         """Let go of the debate at a turn boundary. The main channel's ledger updates are let
@@ -106,7 +126,9 @@ class DebateRun:
         point and picked up from the log by the run that continues (live crux rooms restarted,
         detection windows scanned again, unledgered messages folded). Only then is the pause
         committed, so a Continue never finds this run still holding the lease."""
+        self.settle()  # the last turn's rows (and so its ledger update's) come first
         self.lanes.wait("ledger", timeout=NOTES_WAIT_SECONDS)
+        self.settle()  # the ledger updates' ModelCall rows
         self.mode.before_pause()
         self.lanes.shutdown()
         with transaction.atomic():
@@ -164,6 +186,7 @@ class DebateRun:
 
     def _remember(self) -> None:
         """After the last phase, before the finish: what this debate leaves for later ones."""
+        self.settle()  # the last turn is read from the database
         for what, remember in (("insights", insights_remember), ("persona memories", persona_memories_remember)):
             try:
                 remember(debate=self.debate)
@@ -177,6 +200,7 @@ class DebateRun:
             self.fold_into_ledger(message)
 
     def finish(self, status: str) -> None:
+        self.settle()
         outcome = self.mode.results(status)
         with transaction.atomic():
             self.mode.before_finish(outcome)
@@ -192,6 +216,7 @@ class DebateRun:
         label = phase if aspect_index is None else f"{phase}:{aspect_index}"
         if self.debate.phase == label:
             return  # already announced before a resume
+        self.settle()  # the last turn's events come first in the log
         with transaction.atomic():
             event_append(
                 debate_id=self.debate.id,
@@ -292,6 +317,7 @@ class DebateRun:
                 allow_pass=consecutive_passes < len(seats) - 1,
             )
             if message is None:
+                self.settle()
                 turn_pass(debate=self.debate, persona=speaker.persona)
                 consecutive_passes += 1
             else:
@@ -306,6 +332,7 @@ class DebateRun:
         # The closings read the whole ledger but the last message's update, as every turn does (its
         # speaker sees that message verbatim): every crux-room update is in before the first one.
         self.await_ledger(lag=1, rooms=True)
+        self.settle()
         done = set(
             self.main_messages([Message.Kind.CLOSING])
             .filter(status=Message.Status.COMPLETE)
@@ -339,8 +366,11 @@ class DebateRun:
             # The cut-off turn belongs to someone else: it is that person's turn, again.
             speaker, kind = self.by_persona[interrupted.persona_id], interrupted.kind
         turn = interrupted.turn if interrupted else channel.turns + 1
-        self.await_ledger(lag=1)
+        if kind != Message.Kind.OPENING:  # an opening's context is a cold start: no ledger, no disputes
+            self._side_work = side_work_read(self.debate)  # read while the ledger update may still run
+            self.await_ledger(lag=1)
         context = self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=addressee)
+        self._side_work = None
         message = speak(
             debate=self.debate,
             speaker=speaker,
@@ -352,11 +382,15 @@ class DebateRun:
             interrupted=interrupted,
             allow_pass=allow_pass,
             cancelled=self.lanes.cancelled,
+            names=list(self.names.values()),
+            persist=self._persist,
+            settle=self.settle,
+            record_with=self._record_later,
         )
         channel.interrupted = None
         if message is not None:
             channel.said(message)
-            self.fold_into_ledger(message)
+            self.fold_into_ledger(message, written=self._writes[-2:])
         return message
 
     def base_context(self, speaker: Speaker, kind: str, *, aspect_index, addressee: str) -> str:
@@ -367,23 +401,83 @@ class DebateRun:
             addressee=addressee,
             aspect_index=aspect_index,
             names=self.names,
+            recent=self.channel.messages[-RECENT_MESSAGES:],
+            side=self._side_work,
         )
+
+    # ── writing finished turns beside the next one ────────────────────────────────────────────
+
+    def _persist(self, write) -> None:
+        """Queue a finished main-channel turn's rows: say() goes on to the next turn at once (its
+        speaker reads the turn from memory), and the next turn's first row waits for these."""
+        self._writes.append(self.lanes.submit("persist", write))
+
+    def _record_later(self, write) -> None:
+        """A model call's ModelCall row, written on the persist lane (so the next turn does not
+        wait for it, and the turn's events that carry the spend come after it). Spend is never
+        lost: a row the lane did not write (the run ended first) is written by execute() last."""
+        pending = {"write": write, "done": False}
+
+        def job():
+            write()
+            pending["done"] = True
+
+        self._records.append(pending)
+        if self.lanes.submit("persist", job) is None:
+            job()
+
+    def _write_records_left(self) -> None:
+        for pending in self._records:
+            if not pending["done"]:
+                try:
+                    pending["write"]()
+                    pending["done"] = True
+                except Exception:
+                    logger.exception("Debate %s: a model call's ledger row could not be written", self.debate.id)
+
+    def settle(self) -> None:
+        """Wait until every finished turn queued so far is written; a failed write fails the run.
+        Whatever reads the main channel from the database, or appends an event after a turn's,
+        settles first. Side lanes need not: their jobs start after the turns queued before them."""
+        futures = self.lanes.futures("persist")
+        for future in futures[self._settled :]:
+            future.result()
+        self._settled = len(futures)
+
+    def _settle_quietly(self) -> None:
+        try:
+            self.settle()
+        except Exception:
+            logger.exception("Debate %s: a finished turn could not be written", self.debate.id)
 
     def _dialogue_slots_used(self) -> int:
         passes = Event.objects.filter(debate=self.debate, kind=EventKind.TURN_PASSED).count()
-        return len(self.channel.dialogue_ids) + passes
+        return len(self.channel.dialogue) + passes
 
     def _history(self) -> list[tuple[int, str]]:
         return list(self.channel.history)
 
     # ── the position ledger and notes ─────────────────────────────────────────────────────────
 
-    def fold_into_ledger(self, message: Message) -> None:
-        """Queue the ledger update for a finished message (main channel or crux room)."""
-        self.lanes.submit("ledger" if message.room_id is None else "room_ledger", self._ledger_job, message)
+    def fold_into_ledger(self, message: Message, written=None) -> None:
+        """Queue the ledger update for a finished message (main channel or crux room). ``written``:
+        the persist-lane jobs writing the turn before it and it, when they may not be done yet."""
+        self.lanes.submit("ledger" if message.room_id is None else "room_ledger", self._ledger_job, message, written)
 
-    def _ledger_job(self, message: Message) -> None:
-        ledger_update(message_id=message.id)
+    def _ledger_job(self, message: Message, written=None) -> None:
+        if not written:
+            ledger_update(message_id=message.id)
+        else:
+            # The update reads the turns before this one at once, and writes once this one is written.
+            *before, this = written
+            for future in before:
+                future.result()
+            ledger_update(
+                message=message,
+                before_write=this.result,
+                names=self.names,
+                record_with=self._record_later,
+            )
         # A reflection is a second model call: it runs with the other notes, not on the ledger
         # lane the next speaker waits for.
         if reflection_due(debate_id=self.debate.id):
@@ -405,12 +499,14 @@ class DebateRun:
 
 @dataclass
 class _MainChannel:
-    """The main channel as far as turn-taking needs it: turns said, who said what, who already
-    spoke on which aspect, and a turn a dead worker cut off (to be said again first)."""
+    """The main channel as far as turn-taking and the speakers' context need it: turns said (the
+    last may not be written yet), who said what, who already spoke on which aspect, and a turn a
+    dead worker cut off (to be said again first)."""
 
     turns: int = 0
     history: list[tuple[int, str]] = field(default_factory=list)  # (persona id, text), in turn order
-    dialogue_ids: list[int] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)  # complete, in turn order, persona attached
+    dialogue: list[Message] = field(default_factory=list)  # the dialogue phase's
     spoke_on: set[tuple[int, int | None]] = field(default_factory=set)
     interrupted: Message | None = None
 
@@ -428,8 +524,9 @@ class _MainChannel:
     def said(self, message: Message) -> None:
         self.turns = max(self.turns, message.turn)
         self.history.append((message.persona_id, message.text))
+        self.messages.append(message)
         if message.kind in DIALOGUE_KINDS:
-            self.dialogue_ids.append(message.id)
+            self.dialogue.append(message)
             self.spoke_on.add((message.persona_id, message.aspect_index))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from crux.models import CruxCard
 from debates.blackboard.models import PositionState
+from debates.blackboard.updates import citation_evidence
 from debates.models import Debate, Event, Message
 from debates.regime import regime_basis, regime_for
 from debates.services.context import with_context
@@ -37,7 +38,17 @@ def evidence_ledger(*, debate: Debate) -> list[dict]:
         tag=CallTag(debate_id=debate.id, phase="evidence_ledger"),
         what=f"Evidence ledger of {debate.id}",
     )
-    return [entry.model_dump() for entry in ledger.entries] if ledger else []
+    extracted = [entry.model_dump() for entry in ledger.entries] if ledger else []
+    return extracted + _cited_passages(messages)
+
+
+def _cited_passages(messages) -> list[dict]:
+    """The passages of their own writing the personas cited: recorded facts, not extracted."""
+    return [
+        {"persona": message.persona.name, "evidence": citation_evidence(citation), "used_for": "quoted in their turn"}
+        for message in messages.exclude(citations=[]).select_related("persona").order_by("turn")
+        for citation in message.citations
+    ]
 
 
 def final_sides(*, debate: Debate) -> dict[str, str]:

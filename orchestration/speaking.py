@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from debates.models import Debate, Message
-from debates.services.messages import message_begin, message_finish, message_text_save
+from debates.services.messages import message_begin, message_finish, message_say, message_text_save
 from debates.turns import turn_kind
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
+from orchestration.citing import turn_citations
 from orchestration.context import stable_prefix
 from orchestration.lanes import RunCancelled
 from orchestration.voice import (
@@ -64,17 +66,29 @@ def speak(
     cancelled: threading.Event | None = None,
     role: Role = Role.PERSONA,
     system_prefix: str | None = None,
+    names: list[str] | None = None,
+    persist: Callable[[Callable[[], None]], object] | None = None,
+    settle: Callable[[], None] | None = None,
+    record_with: Callable[[Callable[[], None]], object] | None = None,
 ) -> Message | None:
     """Stream one turn to the page and persist it. Returns None when the persona passed.
 
     ``role`` picks the model (the Analyst/Critic mode's roles have their own); ``system_prefix``
-    replaces the persona's contract where a mode gives the speaker a role of its own.
+    replaces the persona's contract where a mode gives the speaker a role of its own. ``names``:
+    the participants' names, when the caller has them.
+
+    With ``persist`` (the run loop's main channel), the finished turn's rows are handed to it to
+    write while the caller goes on to the next turn; the returned message is complete in memory
+    (unsaved if nothing of it was shown while it streamed). ``settle`` waits for what was handed
+    over before: a message shown while it streams starts only after its predecessor is written.
+    ``record_with`` does the same for the calls' ModelCall rows (gateway.stream).
 
     If ``cancelled`` is set while it streams, generation stops and RunCancelled is raised: the
     unfinished message stays ``streaming`` for the next run to say again."""
     persona = speaker.persona
     forbidden = list(persona.forbidden_phrases or [])
-    names = list(debate.participants.values_list("persona__name", flat=True))
+    if names is None:
+        names = list(debate.participants.values_list("persona__name", flat=True))
     echoes = context_lines(context)
     row = turn_kind(kind)
     prompt = Prompt(
@@ -82,8 +96,11 @@ def speak(
         messages=[{"role": "user", "content": context}],
         max_tokens=row.max_tokens,
     )
-    stream = StreamingTurn(
-        begin=lambda: message_begin(
+
+    def begin() -> Message:
+        if settle is not None:
+            settle()
+        return message_begin(
             debate=debate,
             persona=persona,
             seat=speaker.seat,
@@ -91,7 +108,10 @@ def speak(
             turn=turn,
             room=room,
             aspect_index=aspect_index,
-        ),
+        )
+
+    stream = StreamingTurn(
+        begin=begin,
         forbidden=forbidden,
         message=interrupted,
         sentence_limit=row.sentence_limit,
@@ -106,7 +126,7 @@ def speak(
         """What of a reply reaches the page: no name prefix, no prompt furniture, its kind's length."""
         return shape_turn(strip_furniture(tidy(reply.text, persona.name), names, echoes=echoes), limit)
 
-    text = spoken(gateway.stream(role=role, prompt=prompt, on_text=stream, tag=tag))
+    text = spoken(gateway.stream(role=role, prompt=prompt, on_text=stream, tag=tag, record_with=record_with))
 
     if find_forbidden(text, forbidden):
         stream.reset()
@@ -117,7 +137,7 @@ def speak(
             messages=prompt.messages,
             max_tokens=prompt.max_tokens,
         )
-        text = spoken(gateway.stream(role=role, prompt=retry, on_text=stream, tag=tag))
+        text = spoken(gateway.stream(role=role, prompt=retry, on_text=stream, tag=tag, record_with=record_with))
         if find_forbidden(text, forbidden):
             text = remove_forbidden(text, forbidden)
 
@@ -125,8 +145,28 @@ def speak(
         raise RunCancelled(f"debate {debate.id}: turn {turn} cut off, the run is over")
     if allow_pass and is_pass(text) and stream.message is None:
         return None
-    message = stream.ensure_message()
-    message_finish(message=message, text=text or NO_ANSWER)
+    text, citations = turn_citations(context=context, persona=persona, text=text)
+    text = text or NO_ANSWER
+    if persist is None:
+        message = stream.ensure_message()
+        message_finish(message=message, text=text, citations=citations)
+        return message
+    if stream.message is None:
+        message = Message(
+            debate=debate,
+            room=room,
+            persona=persona,
+            kind=kind,
+            turn=turn,
+            aspect_index=aspect_index,
+            text=text,
+            status=Message.Status.COMPLETE,
+        )
+        persist(lambda: message_say(message=message, seat=speaker.seat, citations=citations))
+        return message
+    message = stream.message
+    message.text, message.status = text, Message.Status.COMPLETE
+    persist(lambda: message_finish(message=message, text=text, citations=citations))
     return message
 
 

@@ -33,14 +33,15 @@ class AnchorExcerptInline(admin.TabularInline):
 @admin.register(Persona)
 class PersonaAdmin(admin.ModelAdmin):
     form = PersonaAdminForm
+    raw_id_fields = ["owner"]
     inlines = [AnchorExcerptInline]
-    list_display = ["name", "persona_id", "tagline", "deck_names", "excerpt_count", "version", "updated_at"]
-    list_filter = ["decks", "updated_at"]
+    list_display = ["name", "persona_id", "owner", "tagline", "deck_names", "excerpt_count", "version", "updated_at"]
+    list_filter = [("owner", admin.EmptyFieldListFilter), "decks", "updated_at"]
     search_fields = ["name", "persona_id", "personality"]
     readonly_fields = ["created_at", "updated_at"]
     actions = ["export_selected"]
     fieldsets = [
-        (None, {"fields": ["persona_id", "name", "tagline", "version"]}),
+        (None, {"fields": ["persona_id", "name", "tagline", "version", "owner"]}),
         (
             "Contract",
             {
@@ -72,6 +73,7 @@ class PersonaAdmin(admin.ModelAdmin):
             .get_queryset(request)
             .annotate(excerpt_total=Count("anchor_excerpts", distinct=True))
             .prefetch_related("decks")
+            .select_related("owner")
         )
 
     @admin.display(description="Decks")
@@ -152,10 +154,11 @@ def _attachment(content: bytes, filename: str, content_type: str) -> HttpRespons
 
 @admin.register(Deck)
 class DeckAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "topic_area", "persona_count", "created_at"]
-    list_filter = ["topic_area"]
+    list_display = ["name", "slug", "owner", "topic_area", "persona_count", "created_at"]
+    list_filter = [("owner", admin.EmptyFieldListFilter), "topic_area"]
     search_fields = ["name", "slug", "topic_area", "description", "personas__name"]
     filter_horizontal = ["personas"]
+    raw_id_fields = ["owner"]
     prepopulated_fields = {"slug": ["name"]}
     readonly_fields = ["created_at"]
 

@@ -8,7 +8,7 @@ from pydantic import TypeAdapter
 from pydantic import ValidationError as ContractValidationError
 
 from personas.contracts import PHRASE_LIST, VOICE_EXAMPLE_LIST, EvidencePolicy, contract_error_messages
-from personas.models import Persona
+from personas.models import Deck, Persona
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 
@@ -42,31 +42,15 @@ CONTRACT_PARTS = {
 }
 
 
-class PersonaAdminForm(forms.ModelForm):
-    class Meta:
-        model = Persona
-        fields = "__all__"  # noqa: DJ007 - the admin edits every field of a persona
-        field_classes = {name: IndentedJSONField for name in CONTRACT_PARTS}
-        widgets = {
-            name: forms.Textarea(attrs={"rows": 4, "cols": 80})
-            for name in ("personality", "bias", "stakes", "epistemology", "time_horizon", "flip_conditions")
-        } | {
-            name: forms.Textarea(attrs={"rows": 8, "cols": 80, "style": "font-family: monospace"})
-            for name in CONTRACT_PARTS
-        }
-        help_texts = {
-            "evidence_policy": 'JSON: {"acceptedSources": ["..."], "rejectedSources": ["..."], "weighting": "..."}',
-            "speech_patterns": 'JSON list of instructions, e.g. ["You speak in declarative statements."]',
-            "vocabulary": "JSON list of words and phrases this persona reaches for.",
-            "forbidden_phrases": """JSON list of phrases this persona never says, e.g. ["That's a great point"]""",
-            "voice_examples": 'JSON list: [{"situation": "...", "response": "..."}]',
-        }
+class ContractPartsForm(forms.ModelForm):
+    """A persona form whose JSON fields follow the contract file's own rules (personas/contracts.py):
+    the admin's form and the users' edit form both check through here."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # PostgreSQL's jsonb does not keep key order; show objects in the contract's order instead.
         for name, (adapter, empty) in CONTRACT_PARTS.items():
-            if self.initial.get(name):
+            if name in self.fields and self.initial.get(name):
                 with contextlib.suppress(ValidationError):  # shown as stored; saving reports what is wrong
                     self.initial[name] = _contract_part_clean(adapter, self.initial[name], empty=empty)
 
@@ -90,6 +74,89 @@ class PersonaAdminForm(forms.ModelForm):
         return self._clean_contract_part("voice_examples")
 
 
+_JSON_HELP = {
+    "evidence_policy": 'JSON: {"acceptedSources": ["..."], "rejectedSources": ["..."], "weighting": "..."}',
+    "speech_patterns": 'JSON list of instructions, e.g. ["You speak in declarative statements."]',
+    "vocabulary": "JSON list of words and phrases this persona reaches for.",
+    "forbidden_phrases": """JSON list of phrases this persona never says, e.g. ["That's a great point"]""",
+    "voice_examples": 'JSON list: [{"situation": "...", "response": "..."}]',
+}
+CONTRACT_TEXTS = ("personality", "bias", "stakes", "epistemology", "time_horizon", "flip_conditions")
+
+
+class PersonaAdminForm(ContractPartsForm):
+    class Meta:
+        model = Persona
+        fields = "__all__"  # noqa: DJ007 - the admin edits every field of a persona
+        field_classes = {name: IndentedJSONField for name in CONTRACT_PARTS}
+        widgets = {name: forms.Textarea(attrs={"rows": 4, "cols": 80}) for name in CONTRACT_TEXTS} | {
+            name: forms.Textarea(attrs={"rows": 8, "cols": 80, "style": "font-family: monospace"})
+            for name in CONTRACT_PARTS
+        }
+        help_texts = _JSON_HELP
+
+
+class PhraseLinesField(forms.JSONField):
+    """A list of phrases edited as one phrase per line; the contract's rules check the list."""
+
+    widget = forms.Textarea
+
+    def to_python(self, value):
+        if isinstance(value, list):
+            return value
+        return [line.strip() for line in (value or "").splitlines() if line.strip()]
+
+    def bound_data(self, data, initial):
+        return data
+
+    def prepare_value(self, value):
+        if isinstance(value, list):
+            return "\n".join(str(item) for item in value)
+        return value or ""
+
+
+PHRASE_PARTS = ("speech_patterns", "vocabulary", "forbidden_phrases")
+
+
+class PersonaContractForm(ContractPartsForm):
+    """A user's edit of their own persona: the contract and the voice. The personaId, version and
+    the anchor excerpts (verbatim quotes) are not edited here."""
+
+    class Meta:
+        model = Persona
+        fields = [
+            "name",
+            "tagline",
+            *CONTRACT_TEXTS,
+            "evidence_policy",
+            *PHRASE_PARTS,
+            "voice_examples",
+        ]
+        field_classes = {"evidence_policy": IndentedJSONField, "voice_examples": IndentedJSONField} | {
+            name: PhraseLinesField for name in PHRASE_PARTS
+        }
+        widgets = (
+            {name: forms.Textarea(attrs={"rows": 3}) for name in CONTRACT_TEXTS}
+            | {
+                name: forms.Textarea(attrs={"rows": 6, "class": "mono"})
+                for name in ("evidence_policy", "voice_examples")
+            }
+            | {name: forms.Textarea(attrs={"rows": 4}) for name in PHRASE_PARTS}
+        )
+        help_texts = {
+            "evidence_policy": _JSON_HELP["evidence_policy"],
+            "voice_examples": _JSON_HELP["voice_examples"],
+            "speech_patterns": "One instruction per line, e.g. “You speak in declarative statements.”",
+            "vocabulary": "One word or phrase per line that this persona reaches for.",
+            "forbidden_phrases": "One phrase per line that this persona never says.",
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in PHRASE_PARTS:
+            self.fields[name].required = False
+
+
 class ContractUploadForm(forms.Form):
     file = forms.FileField(
         label="Contract file",
@@ -102,3 +169,97 @@ class ContractUploadForm(forms.Form):
         if upload.size > MAX_UPLOAD_BYTES:
             raise ValidationError(f"{upload.name}: larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB.")
         return upload
+
+
+class ContractImportForm(forms.Form):
+    """One persona contract as JSON, uploaded as a file or pasted."""
+
+    file = forms.FileField(label="Contract file (.json)", required=False)
+    text = forms.CharField(
+        label="…or paste the contract JSON",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 12, "class": "mono", "spellcheck": "false"}),
+    )
+
+    def clean(self):
+        data = super().clean()
+        upload, text = data.get("file"), (data.get("text") or "").strip()
+        if upload and text:
+            raise ValidationError("Upload a file or paste JSON, not both.")
+        if upload:
+            if not upload.name.lower().endswith(".json"):
+                raise ValidationError(f"{upload.name}: upload one persona contract, a .json file.")
+            if upload.size > MAX_UPLOAD_BYTES:
+                raise ValidationError(f"{upload.name}: larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB.")
+            data["filename"], data["content"] = upload.name, upload.read()
+        elif text:
+            data["filename"], data["content"] = "pasted contract", text.encode("utf-8")
+        else:
+            raise ValidationError("Choose a contract file or paste its JSON.")
+        return data
+
+
+class DeckForm(forms.ModelForm):
+    """A user's own deck: its name and which of the personas they can see it holds."""
+
+    personas = forms.ModelMultipleChoiceField(
+        queryset=Persona.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    class Meta:
+        model = Deck
+        fields = ["name", "description", "topic_area"]
+        widgets = {"description": forms.Textarea(attrs={"rows": 2})}
+
+    def __init__(self, *args, personas, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["personas"].queryset = personas
+        if self.instance.pk:
+            self.initial.setdefault("personas", list(self.instance.personas.values_list("pk", flat=True)))
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files from one input (the files, or a folder's files with webkitdirectory)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        if isinstance(data, list | tuple):
+            return [super(MultipleFileField, self).clean(item, initial) for item in data if item]
+        return [super().clean(data, initial)] if data else []
+
+
+class CorpusUploadForm(forms.Form):
+    """A corpus: files (.txt, .md, .html, .pdf or a .zip of them) and/or a whole folder."""
+
+    files = MultipleFileField(
+        label="Files",
+        required=False,
+        help_text=".txt, .md, .html or .pdf files, or a .zip of them.",
+        widget=MultipleFileInput(attrs={"accept": ".txt,.text,.md,.markdown,.html,.htm,.pdf,.zip"}),
+    )
+    folder = MultipleFileField(
+        label="…or a folder",
+        required=False,
+        help_text="Every readable file in the folder and its subfolders.",
+        widget=MultipleFileInput(attrs={"webkitdirectory": True, "directory": True}),
+    )
+
+    def clean(self):
+        data = super().clean()
+        uploads = [*(data.get("files") or []), *(data.get("folder") or [])]
+        if not uploads:
+            raise ValidationError("Choose some files, a .zip or a folder.")
+        data["uploads"] = [(upload.name, upload.read()) for upload in uploads]
+        return data
+
+
+class PersonaBuildForm(CorpusUploadForm):
+    name = forms.CharField(max_length=120, label="Name", help_text="Whose writing is this? The persona's name.")
+    field_order = ["name", "files", "folder"]

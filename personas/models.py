@@ -4,8 +4,13 @@ A contract mirrors the seed's PersonaContract JSON (personaId, version, personal
 epistemology, timeHorizon, flipConditions, evidencePolicy, anchorExcerpts) plus a voice profile.
 """
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.urls import reverse
+from django.utils import timezone
 
 
 def _validate_string_list(value):
@@ -16,6 +21,10 @@ def _validate_string_list(value):
 class Persona(models.Model):
     # The seed's personaId: a stable, URL-safe handle ("the-macro-bear").
     persona_id = models.SlugField(max_length=80, unique=True)
+    # None: a seed (public) persona everyone can see and deal; otherwise private to its owner.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="personas"
+    )
     name = models.CharField(max_length=120, help_text="Display name shown on the card and in chat.")
     tagline = models.CharField(max_length=200, blank=True, help_text="One line on the card face.")
     version = models.CharField(max_length=40, help_text="Contract version (ISO timestamp of its build).")
@@ -45,6 +54,9 @@ class Persona(models.Model):
     def __str__(self):
         return self.name
 
+    def get_absolute_url(self):
+        return reverse("persona_detail", kwargs={"pk": self.pk})
+
 
 class AnchorExcerpt(models.Model):
     """A short passage in the persona's own voice, used as a few-shot example in prompts."""
@@ -71,6 +83,10 @@ class Deck(models.Model):
     name = models.CharField(max_length=120)
     description = models.TextField(blank=True)
     topic_area = models.CharField(max_length=120, blank=True)
+    # None: a seed (public) deck; otherwise private to its owner.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="decks"
+    )
     personas = models.ManyToManyField(Persona, related_name="decks", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -79,3 +95,80 @@ class Deck(models.Model):
 
     def __str__(self):
         return self.name
+
+    def get_absolute_url(self):
+        return reverse("deck_detail", kwargs={"pk": self.pk})
+
+
+class PersonaBuild(models.Model):
+    """A persona being built from an uploaded corpus: the parsed corpus waits here while a worker
+    drafts the contract, then the draft waits for its owner's review. Saving it creates the
+    persona (with its corpus); nothing but this row exists before that."""
+
+    STALE_AFTER = timedelta(minutes=5)
+
+    class Status(models.TextChoices):
+        DRAFTING = "drafting", "Drafting"
+        READY = "ready", "Ready for review"
+        FAILED = "failed", "Failed"
+        SAVING = "saving", "Saving"
+        SAVED = "saved", "Saved"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="persona_builds")
+    name = models.CharField(max_length=120)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFTING)
+    # PreparedCorpus.to_dict(): the documents' text, parsed in the upload request.
+    corpus = models.JSONField(default=dict)
+    # PersonaDraft.to_dict() once drafted (the corpus inside it too).
+    draft = models.JSONField(null=True, blank=True)
+    errors = models.JSONField(default=list, blank=True)
+    persona = models.ForeignKey(Persona, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.name} ({self.get_status_display()})"
+
+    @property
+    def is_working(self) -> bool:
+        """A worker has it (drafting, or saving: embedding and storing the corpus)."""
+        return self.status in {self.Status.DRAFTING, self.Status.SAVING}
+
+    @property
+    def is_stale(self) -> bool:
+        """Still drafting long after a model would have answered: the worker may be down."""
+        return self.status == self.Status.DRAFTING and timezone.now() - self.created_at > self.STALE_AFTER
+
+
+class CorpusUpload(models.Model):
+    """A corpus uploaded for an existing persona, parsed in the request (so a bad file is named at
+    once) and stored by a worker (embedding is the slow part). The persona's previous corpus stays
+    until the new one is stored whole."""
+
+    class Status(models.TextChoices):
+        STORING = "storing", "Storing"
+        STORED = "stored", "Stored"
+        FAILED = "failed", "Failed"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    persona = models.ForeignKey(Persona, on_delete=models.CASCADE, related_name="corpus_uploads")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.STORING)
+    corpus = models.JSONField(default=dict)  # PreparedCorpus.to_dict() until stored
+    # What the owner is told: the summary once stored, or why it failed.
+    report = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"Corpus of {self.persona} ({self.get_status_display()})"
+
+
+# The corpus models live in their own module (personas/corpus/models.py); importing them here is
+# how Django finds them.
+from personas.corpus.models import CorpusChunk, CorpusDocument  # noqa: E402, F401

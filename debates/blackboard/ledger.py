@@ -72,11 +72,21 @@ def _ledger_payload(state: PositionState, names: dict[int, str]) -> LedgerUpdate
     )
 
 
-def ledger_update(*, message_id: int) -> bool:
-    """Fold one message into its speaker's ledger. Returns False when the update was skipped."""
-    message = Message.objects.select_related("debate", "persona").get(pk=message_id)
+def ledger_update(
+    *, message_id: int | None = None, message: Message | None = None, before_write=None, names=None, record_with=None
+) -> bool:
+    """Fold one message into its speaker's ledger. Returns False when the update was skipped.
+
+    ``message`` (debate and persona attached) instead of ``message_id``: the run loop hands over a
+    turn whose row may still be being written, with ``before_write`` waiting for it; the update
+    reads only the turns before it until then. ``names``: persona id -> name of the participants
+    in seat order, when the caller has them. ``record_with``: where the call's ModelCall row is
+    written (gateway.stream), so that the next speaker, who waits for this update, does not wait
+    for that row too."""
+    if message is None:
+        message = Message.objects.select_related("debate", "persona").get(pk=message_id)
     debate, speaker = message.debate, message.persona
-    names = _participants(debate)
+    names = names if names is not None else _participants(debate)
     state, _ = PositionState.objects.get_or_create(debate=debate, persona=speaker)
     recent = (
         Message.objects.filter(debate=debate, room=message.room, status=Message.Status.COMPLETE, turn__lt=message.turn)
@@ -113,15 +123,20 @@ def ledger_update(*, message_id: int) -> bool:
             prompt=prompt,
             schema=PositionUpdate,
             tag=CallTag(debate_id=debate.id, persona=speaker.persona_id, phase="ledger"),
-            what=f"Ledger update for message {message_id}",
+            what=f"Ledger update for message at turn {message.turn} of debate {debate.id}",
             skip_outages=False,
+            record_with=record_with,
         )
     except ModelUnavailable as exc:
         # An outage passes: left unledgered, the run that follows the wait folds it, in turn order.
-        logger.warning("Ledger update for message %s put off (the model is unavailable): %s", message_id, exc)
+        logger.warning("Ledger update for message at turn %s put off (the model is unavailable): %s", message.turn, exc)
         return False
+    if before_write is not None:
+        before_write()
     if update is None:
-        Message.objects.filter(pk=message.pk).update(ledgered=True)  # tried; it is not tried again
+        with transaction.atomic():
+            _record_citations(message, state)
+            Message.objects.filter(pk=message.pk).update(ledgered=True)  # tried; it is not tried again
         return False
 
     ids = {name.lower(): persona_id for persona_id, name in names.items()}
@@ -139,6 +154,7 @@ def ledger_update(*, message_id: int) -> bool:
         for field, value in change.speaker.items():
             setattr(state, field, value)
         state.save()
+        _record_citations(message, state)
         touched = [state]
         for target_id, challenges in change.challenges_for.items():
             target, _ = PositionState.objects.select_for_update().get_or_create(debate=debate, persona_id=target_id)
@@ -160,6 +176,20 @@ def ledger_update(*, message_id: int) -> bool:
         for touched_state in touched:
             event_append(debate_id=debate.id, payload=_ledger_payload(touched_state, names))
     return True
+
+
+def _record_citations(message: Message, state: PositionState) -> None:
+    """The passages of its own corpus the message cited go into the speaker's evidence, whatever
+    the extraction made of it (a citation is a fact of the turn, not a model's reading of it).
+    Runs inside the caller's transaction."""
+    if not message.citations:
+        return
+    state = PositionState.objects.select_for_update().get(pk=state.pk)
+    evidence = [updates.citation_evidence(citation) for citation in message.citations]
+    state.aspect_positions = updates.add_evidence(_state_dict(state), evidence, message.aspect_index)[
+        "aspect_positions"
+    ]
+    state.save(update_fields=["aspect_positions", "updated_at"])
 
 
 def reflection_due(*, debate_id) -> bool:

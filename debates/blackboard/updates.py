@@ -113,6 +113,29 @@ def apply_update(
     return change
 
 
+CITED_EXCERPT_CHARS = 160
+
+
+def citation_evidence(citation: dict) -> str:
+    """How a passage of the speaker's own corpus reads in the evidence ledger."""
+    excerpt = " ".join(citation["excerpt"].split())
+    if len(excerpt) > CITED_EXCERPT_CHARS:
+        excerpt = excerpt[:CITED_EXCERPT_CHARS].rsplit(" ", 1)[0] + "…"
+    return f'their own writing, {citation["source"]}: "{excerpt}"'
+
+
+def add_evidence(state: dict, evidence: list[str], aspect_index: int | None) -> dict:
+    """state with ``evidence`` added to the aspect's list (each once, the oldest dropped past MAX_ITEMS)."""
+    state = {**empty_state(), **state}
+    state["aspect_positions"] = {k: dict(v) for k, v in state["aspect_positions"].items()}
+    key = str(aspect_index if aspect_index is not None else "general")
+    aspect = {"position": "", "evidence": [], "challenged": [], **state["aspect_positions"].get(key, {})}
+    for item in evidence:
+        aspect["evidence"] = _append(aspect["evidence"], item)
+    state["aspect_positions"][key] = aspect
+    return state
+
+
 def add_challenges(state: dict, challenges: list[str], aspect_index: int | None) -> dict:
     state = {**empty_state(), **state}
     state["aspect_positions"] = {k: dict(v) for k, v in state["aspect_positions"].items()}

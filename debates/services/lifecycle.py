@@ -14,6 +14,7 @@ from debates import broadcast
 from debates.models import Debate, Participant
 from debates.services.leases import debate_is_being_run
 from personas.models import Deck, Persona
+from personas.selectors import persona_is_visible_to
 
 MIN_HAND, MAX_HAND = 2, 6
 MAX_TOPIC_LENGTH = 500
@@ -62,6 +63,11 @@ def debate_create(
         raise ValidationError({"personas": COLLABORATE_HAND})
     if length not in Debate.TURNS_FOR_LENGTH:
         raise ValidationError({"length": "Pick a length."})
+    # A private persona or deck (one with an owner) is its owner's alone to deal.
+    if not all(persona_is_visible_to(persona=persona, user=owner) for persona in unique):
+        raise ValidationError({"personas": "Pick personas from the seed decks or your own."})
+    if deck is not None and deck.owner_id is not None and deck.owner_id != getattr(owner, "pk", None):
+        raise ValidationError({"deck": "Pick one of the seed decks or your own."})
     from django.conf import settings
 
     from debates.services.context import context_fields

@@ -6,7 +6,7 @@ from django.db import connection, transaction
 
 from debates import broadcast
 from debates.models import Debate, Message
-from debates.payloads import MessageCompleted, MessageStarted, Totals, TurnPassed
+from debates.payloads import Citation, MessageCompleted, MessageStarted, Totals, TurnPassed
 from debates.services.events import event_append
 from faultline.llm.selectors import debate_spend
 
@@ -16,35 +16,63 @@ def debate_totals(debate_id) -> Totals:
     return Totals(input_tokens=cost["input_tokens"], output_tokens=cost["output_tokens"], cost=str(cost["cost"]))
 
 
+def _started(message: Message, seat: int) -> MessageStarted:
+    return MessageStarted(
+        message_id=message.id,
+        persona_id=message.persona.id,
+        persona_name=message.persona.name,
+        seat=seat,
+        kind=message.kind,
+        turn=message.turn,
+        room_id=message.room_id,
+        aspect_index=message.aspect_index,
+    )
+
+
 def message_begin(*, debate: Debate, persona, seat: int, kind: str, turn: int, room=None, aspect_index=None) -> Message:
     with transaction.atomic():
         message = Message.objects.create(
             debate=debate, room=room, persona=persona, kind=kind, turn=turn, aspect_index=aspect_index
         )
-        event_append(
-            debate_id=debate.id,
-            payload=MessageStarted(
-                message_id=message.id,
-                persona_id=persona.id,
-                persona_name=persona.name,
-                seat=seat,
-                kind=kind,
-                turn=turn,
-                room_id=room.id if room else None,
-                aspect_index=aspect_index,
-            ),
-        )
+        event_append(debate_id=debate.id, payload=_started(message, seat))
     return message
 
 
-def message_finish(*, message: Message, text: str) -> None:
+def message_finish(*, message: Message, text: str, citations: list[Citation] = ()) -> None:
+    """citations: the passages of the speaker's own corpus the turn leaned on (already checked
+    against what the turn was given, see orchestration/citing.py)."""
     with transaction.atomic():
         message.text = text
         message.status = Message.Status.COMPLETE
-        message.save(update_fields=["text", "status"])
+        message.citations = [citation.model_dump() for citation in citations]
+        message.save(update_fields=["text", "status", "citations"])
         event_append(
             debate_id=message.debate_id,
-            payload=MessageCompleted(message_id=message.id, text=text, totals=debate_totals(message.debate_id)),
+            payload=MessageCompleted(
+                message_id=message.id,
+                text=text,
+                citations=list(citations),
+                totals=debate_totals(message.debate_id),
+            ),
+        )
+
+
+def message_say(*, message: Message, seat: int, citations: list[Citation] = ()) -> None:
+    """Persist a turn that nobody saw stream (it was short, or answered at once): its row, complete,
+    with its started and completed events, in one transaction. ``message`` is unsaved."""
+    with transaction.atomic():
+        message.status = Message.Status.COMPLETE
+        message.citations = [citation.model_dump() for citation in citations]
+        message.save(force_insert=True)
+        event_append(debate_id=message.debate_id, payload=_started(message, seat))
+        event_append(
+            debate_id=message.debate_id,
+            payload=MessageCompleted(
+                message_id=message.id,
+                text=message.text,
+                citations=list(citations),
+                totals=debate_totals(message.debate_id),
+            ),
         )
 
 

@@ -70,79 +70,82 @@ def debate_failure_reason(request, debate_id):
     return render(request, "debates/partials/failure_reason.html", {"reason": reason})
 
 
+def _owner_action(request, debate_id, action, *, done: str, htmx_reply: str = ""):
+    """One of the owner's buttons on the live page: the service, then a message saying what happens
+    (or why it was refused), then back to the page. An htmx press gets ``htmx_reply`` in place of
+    the button when there is one, else a refresh that shows the message."""
+    debate = debate_for_owner(request, debate_id)
+    try:
+        action(debate=debate)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        if request.htmx and htmx_reply:
+            return HttpResponse(htmx_reply)
+        messages.info(request, done)
+    if request.htmx:
+        return HttpResponseClientRefresh()
+    return redirect("debate_live", debate_id=debate.id)
+
+
 @require_POST
 @login_required
 def debate_stop(request, debate_id):
-    debate = debate_for_owner(request, debate_id)
-    lifecycle.debate_stop(debate=debate)
-    if request.htmx:
-        return HttpResponse('<span class="stopping">Stopping after the current turn…</span>')
-    messages.info(request, "Stopping after the current turn.")
-    return redirect("debate_live", debate_id=debate.id)
+    return _owner_action(
+        request,
+        debate_id,
+        lifecycle.debate_stop,
+        done="Stopping after the current turn.",
+        htmx_reply='<span class="stopping">Stopping after the current turn…</span>',
+    )
 
 
 @require_POST
 @login_required
 def debate_pause(request, debate_id):
-    debate = debate_for_owner(request, debate_id)
-    try:
-        lifecycle.debate_pause(debate=debate)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-        return HttpResponseClientRefresh() if request.htmx else redirect("debate_live", debate_id=debate.id)
-    if request.htmx:
-        return HttpResponse('<span class="pausing">Pausing after the current turn…</span>')
-    messages.info(request, "Pausing after the current turn.")
-    return redirect("debate_live", debate_id=debate.id)
+    return _owner_action(
+        request,
+        debate_id,
+        lifecycle.debate_pause,
+        done="Pausing after the current turn.",
+        htmx_reply='<span class="pausing">Pausing after the current turn…</span>',
+    )
 
 
 @require_POST
 @login_required
 def debate_continue(request, debate_id):
-    debate = debate_for_owner(request, debate_id)
-    try:
-        lifecycle.debate_continue(debate=debate)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-        return HttpResponseClientRefresh() if request.htmx else redirect("debate_live", debate_id=debate.id)
-    if request.htmx:
-        return HttpResponse('<span class="continuing">Continuing…</span>')
-    messages.info(request, "Continuing where the debate paused.")
-    return redirect("debate_live", debate_id=debate.id)
+    return _owner_action(
+        request,
+        debate_id,
+        lifecycle.debate_continue,
+        done="Continuing where the debate paused.",
+        htmx_reply='<span class="continuing">Continuing…</span>',
+    )
 
 
 @require_POST
 @login_required
 def debate_resume(request, debate_id):
-    debate = debate_for_owner(request, debate_id)
-    try:
-        lifecycle.debate_resume(debate=debate)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.info(request, "Resuming: the debate carries on from its last saved step.")
-    if request.htmx:
-        return HttpResponseClientRefresh()
-    return redirect("debate_live", debate_id=debate.id)
+    return _owner_action(
+        request, debate_id, lifecycle.debate_resume, done="Resuming: the debate carries on from its last saved step."
+    )
 
 
 @require_POST
 @login_required
 def debate_share(request, debate_id):
-    debate = debate_for_owner(request, debate_id)
-    lifecycle.debate_share(debate=debate)
-    messages.info(request, "Anyone with the link can now watch this debate (read-only).")
-    if request.htmx:
-        return HttpResponseClientRefresh()
-    return redirect("debate_live", debate_id=debate.id)
+    return _owner_action(
+        request, debate_id, lifecycle.debate_share, done="Anyone with the link can now watch this debate (read-only)."
+    )
 
 
 @require_POST
 @login_required
 def debate_unshare(request, debate_id):
-    debate = debate_for_owner(request, debate_id)
-    lifecycle.debate_unshare(debate=debate)
-    messages.info(request, "The share link no longer works; the debate is private again.")
-    if request.htmx:
-        return HttpResponseClientRefresh()
-    return redirect("debate_live", debate_id=debate.id)
+    return _owner_action(
+        request,
+        debate_id,
+        lifecycle.debate_unshare,
+        done="The share link no longer works; the debate is private again.",
+    )

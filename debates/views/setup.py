@@ -12,12 +12,13 @@ from debates.services.context import context_value
 from debates.state import SUITS
 from debates.views.access import debate_for_owner
 from personas.models import Deck
+from personas.selectors import deck_personas_for, decks_visible_to
 
 
 def home(request):
     if request.user.is_authenticated:
         return redirect("debate_new")
-    return render(request, "debates/home.html", {"decks": Deck.objects.prefetch_related("personas")})
+    return render(request, "debates/home.html", {"decks": decks_visible_to(user=request.user)})
 
 
 def _chosen_deck(params, decks: list[Deck]) -> Deck | None:
@@ -28,19 +29,20 @@ def _chosen_deck(params, decks: list[Deck]) -> Deck | None:
     return decks[0] if decks else None
 
 
-def _hand(deck: Deck | None, checked_ids: list[str]) -> list[dict]:
-    """The deck's personas as cards, each with its suit and whether it is in the user's hand."""
+def _hand(deck: Deck | None, checked_ids: list[str], user) -> list[dict]:
+    """The deck's personas the user may deal (the seed and their own) as cards, each with its suit
+    and whether it is in the user's hand."""
     if deck is None:
         return []
     return [
         {"persona": persona, "suit": SUITS[index % len(SUITS)], "checked": str(persona.pk) in checked_ids}
-        for index, persona in enumerate(deck.personas.order_by("name"))
+        for index, persona in enumerate(deck_personas_for(deck=deck, user=user))
     ]
 
 
 @login_required
 def debate_new(request):
-    decks = list(Deck.objects.prefetch_related("personas"))
+    decks = list(decks_visible_to(user=request.user))
     params = request.POST if request.method == "POST" else request.GET
     deck = _chosen_deck(params, decks)
     checked_ids = params.getlist("personas")
@@ -76,7 +78,7 @@ def debate_new(request):
             "auto_continue": params.get("auto_continue") == "1",
         }
         form = DebateSetupForm(initial=initial, deck=deck, user=request.user)
-    hand = _hand(deck, checked_ids)
+    hand = _hand(deck, checked_ids, request.user)
     picked = sum(card["checked"] for card in hand)
     length = form["length"].value() or Debate.Length.STANDARD
     estimate = quotas.debate_cost_estimate()
@@ -108,9 +110,9 @@ def debate_new(request):
 def debate_hand(request):
     """The hand of cards for another deck (htmx swap when the deck changes), keeping the picks
     that are also in the new deck."""
-    decks = list(Deck.objects.prefetch_related("personas"))
+    decks = list(decks_visible_to(user=request.user))
     deck = _chosen_deck(request.GET, decks)
-    hand = _hand(deck, request.GET.getlist("personas"))
+    hand = _hand(deck, request.GET.getlist("personas"), request.user)
     return render(
         request,
         "debates/partials/hand.html",

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from django.conf import settings
+from django.utils import timezone
 from pydantic import BaseModel, ValidationError
 
 from faultline.llm.models import ModelCall
@@ -124,18 +125,40 @@ def generate(*, role: Role, prompt: Prompt, tag: CallTag = CallTag()) -> Complet
 
 
 def stream(
-    *, role: Role, prompt: Prompt, on_text: Callable[[str], bool | None], tag: CallTag = CallTag()
+    *,
+    role: Role,
+    prompt: Prompt,
+    on_text: Callable[[str], bool | None],
+    tag: CallTag = CallTag(),
+    record_with: Callable[[Callable[[], None]], object] | None = None,
 ) -> Completion:
     """Stream text pieces to ``on_text``; if it returns True the provider stops generating
-    (stop_reason "stop_requested") and the text so far is the completion."""
-    return _call(role, prompt, tag, lambda p, model: p.stream(model=model, prompt=prompt, on_text=on_text), True)
+    (stop_reason "stop_requested") and the text so far is the completion.
+
+    ``record_with``: where a successful call's ledger row is written (the run loop writes its
+    main channel's rows beside the next turn); the completion then has no ``call_id``."""
+    return _call(
+        role,
+        prompt,
+        tag,
+        lambda p, model: p.stream(model=model, prompt=prompt, on_text=on_text),
+        True,
+        record_with=record_with,
+    )
 
 
-def extract(*, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag = CallTag()) -> SchemaT:
-    """Structured output validated against ``schema``; one repair attempt, then StructuredOutputError."""
+def extract(
+    *, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag = CallTag(), record_with=None
+) -> SchemaT:
+    """Structured output validated against ``schema``; one repair attempt, then StructuredOutputError.
+    ``record_with``: as for ``stream``."""
     json_schema = _strict_schema(schema)
     completion = _call(
-        role, prompt, tag, lambda p, model: p.complete_json(model=model, prompt=prompt, schema=json_schema)
+        role,
+        prompt,
+        tag,
+        lambda p, model: p.complete_json(model=model, prompt=prompt, schema=json_schema),
+        record_with=record_with,
     )
     try:
         return _validate(schema, completion)
@@ -157,7 +180,11 @@ def extract(*, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag =
         )
         logger.warning("Structured output for %s failed validation, repairing once: %s", role, first_error)
         retry = _call(
-            role, repair, tag, lambda p, model: p.complete_json(model=model, prompt=repair, schema=json_schema)
+            role,
+            repair,
+            tag,
+            lambda p, model: p.complete_json(model=model, prompt=repair, schema=json_schema),
+            record_with=record_with,
         )
         try:
             return _validate(schema, retry)
@@ -175,12 +202,13 @@ def extract_or_skip(
     tag: CallTag = CallTag(),
     what: str,
     skip_outages: bool = True,
+    record_with=None,
 ) -> SchemaT | None:
     """``extract`` for side work a debate can go on without: a model failure (after the repair
     retry) is logged as "<what> skipped" and comes back as None. With ``skip_outages=False`` an
     outage (ModelUnavailable) is raised instead, for work worth doing again once it passes."""
     try:
-        return extract(role=role, prompt=prompt, schema=schema, tag=tag)
+        return extract(role=role, prompt=prompt, schema=schema, tag=tag, record_with=record_with)
     except ModelError as exc:
         if isinstance(exc, ModelUnavailable) and not skip_outages:
             raise
@@ -234,7 +262,7 @@ def _close_objects(node):
     return node
 
 
-def _call(role: Role, prompt: Prompt, tag: CallTag, send, streamed: bool = False) -> Completion:
+def _call(role: Role, prompt: Prompt, tag: CallTag, send, streamed: bool = False, record_with=None) -> Completion:
     active = provider()
     model = model_for(role)
     started = time.monotonic()
@@ -248,7 +276,7 @@ def _call(role: Role, prompt: Prompt, tag: CallTag, send, streamed: bool = False
             provider=active.name,
             usage=result.usage,
             stop_reason=result.stop_reason,
-            call_id=_record(role, active.name, model, tag, prompt, result, "", started, streamed).id,
+            call_id=_record(role, active.name, model, tag, prompt, result, "", started, streamed, record_with).id,
         )
     except ModelError as exc:
         error = str(exc)
@@ -260,10 +288,11 @@ def _call(role: Role, prompt: Prompt, tag: CallTag, send, streamed: bool = False
         raise ProviderError(error) from exc
 
 
-def _record(role, provider_name, model, tag, prompt, result, error, started, streamed) -> ModelCall:
+def _record(role, provider_name, model, tag, prompt, result, error, started, streamed, record_with=None) -> ModelCall:
     usage = result.usage if result else Usage()
     latency_ms = int((time.monotonic() - started) * 1000)
-    call = ModelCall.objects.create(
+    call = ModelCall(
+        created_at=timezone.now(),
         debate_id=tag.debate_id,
         role=Role(role).value,
         provider=provider_name,
@@ -285,6 +314,10 @@ def _record(role, provider_name, model, tag, prompt, result, error, started, str
         ),
         error=error,
     )
+    if record_with is None:
+        call.save(force_insert=True)
+    else:  # written a moment later, with the time the call ended (raw: created_at as set here)
+        record_with(lambda: call.save_base(raw=True, force_insert=True))
     record = CallRecord(
         role=Role(role).value,
         provider=provider_name,

@@ -31,7 +31,10 @@ class Mode:
         return True
 
     def after_message(self, message: Message) -> None:
-        """Runs after each main-channel message of the dialogue phase (off the critical path)."""
+        """Runs after each main-channel message of the dialogue phase (off the critical path).
+
+        The message may not be written yet: a job queued on a lane starts once it is; code that
+        reads the main channel from the database here calls ``self.run.settle()`` first."""
 
     def stakes(self) -> dict[int, float]:
         """How much each persona has riding on the next turn (turn-taking weighs it)."""

@@ -59,12 +59,13 @@ class DialogueMode(Mode):
 
     def after_message(self, message: Message) -> None:
         every = settings.CRUX_DETECTION_EVERY_MESSAGES
-        dialogue = self.run.channel.dialogue_ids
+        dialogue = self.run.channel.dialogue
         if not dialogue or len(dialogue) % every:
             return
         window = len(dialogue) // every
-        message_ids = dialogue[-settings.CRUX_DETECTION_WINDOW_MESSAGES :]
-        self.run.lanes.submit("detection", self._detect, window, message_ids)
+        # The last message may not be written yet: the job starts once it is (loop.DebateRun.settle).
+        messages = dialogue[-settings.CRUX_DETECTION_WINDOW_MESSAGES :]
+        self.run.lanes.submit("detection", self._detect, window, messages)
 
     def wind_down(self) -> None:
         self.run.lanes.wait(["detection", "rooms"], timeout=60)
@@ -77,8 +78,9 @@ class DialogueMode(Mode):
 
     # ── steps ─────────────────────────────────────────────────────────────────────────────────
 
-    def _detect(self, window: int, message_ids: list[int]) -> None:
+    def _detect(self, window: int, messages: list[Message]) -> None:
         try:
+            message_ids = [message.id for message in messages]
             for room in detection_run(debate_id=self.run.debate.id, window=window, message_ids=message_ids):
                 self._start_room(room.id)
         except Exception:  # detection is an observer; never let it take the debate down
@@ -97,10 +99,10 @@ class DialogueMode(Mode):
         """Detection windows a dead worker never finished are scanned now, in order (staging counts
         windows in a row, so a skipped one could keep a room from opening)."""
         every = settings.CRUX_DETECTION_EVERY_MESSAGES
-        dialogue = self.run.channel.dialogue_ids
+        dialogue = self.run.channel.dialogue
         for window in range(self.run.debate.detection_windows_done + 1, len(dialogue) // every + 1):
-            message_ids = dialogue[: window * every][-settings.CRUX_DETECTION_WINDOW_MESSAGES :]
-            self.run.lanes.submit("detection", self._detect, window, message_ids)
+            messages = dialogue[: window * every][-settings.CRUX_DETECTION_WINDOW_MESSAGES :]
+            self.run.lanes.submit("detection", self._detect, window, messages)
 
     def _restart_live_rooms(self) -> None:
         live = CruxRoom.objects.filter(debate=self.run.debate, status=CruxRoom.Status.LIVE)

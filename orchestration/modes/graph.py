@@ -160,6 +160,7 @@ class GraphMode(Mode):
 
     def _crystallize(self, *, minimum: int, final: bool = False) -> None:
         """Queue a crystallization once ``minimum`` turns have been said since the last one queued."""
+        self.run.settle()  # the turns are counted in the database
         turns = list(
             self.run.main_messages()
             .filter(status=Message.Status.COMPLETE, turn__gt=self.scheduled_through)

@@ -82,9 +82,14 @@ class DebateLog:
         Message.objects.filter(pk=message.pk).update(text=text)
         return message
 
-    def finish(self, message: Message, text: str) -> Message:
-        Message.objects.filter(pk=message.pk).update(text=text, status=Message.Status.COMPLETE)
-        self._append(EventKind.MESSAGE_COMPLETED, {"message_id": message.id, "text": text, "totals": self._spend()})
+    def finish(self, message: Message, text: str, *, citations: list[dict] = ()) -> Message:
+        Message.objects.filter(pk=message.pk).update(
+            text=text, status=Message.Status.COMPLETE, citations=list(citations)
+        )
+        payload = {"message_id": message.id, "text": text, "totals": self._spend()}
+        if citations:
+            payload["citations"] = list(citations)
+        self._append(EventKind.MESSAGE_COMPLETED, payload)
         return message
 
     def say(self, persona, text: str, *, kind: str = "reply", room: CruxRoom | None = None) -> Message:

@@ -30,6 +30,8 @@ MEMORY_CHALLENGE = "Show that the 1970s gold price data still applies after 1980
 MEMORY_CONCESSIONS = ["short-run inflation hurts savers", "central banks misjudged 2021", "gold pays no yield"]
 HOSTILE = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">'
 FORBIDDEN_SAMPLE = "That's a great point"
+# A quote the scripted persona builder makes up: it must never reach a saved persona.
+MADE_UP_QUOTE = "Money is a promise the state keeps only when it is cheaper than breaking it."
 
 
 @dataclass
@@ -41,6 +43,8 @@ class DebateScript:
     latency: float = 0.0
     extraction_latency: float | None = None  # defaults to latency
     hostile: bool = False  # persona text carries <script> and onerror payloads
+    # A persona offered passages of its own corpus ("FROM YOUR OWN WRITING") cites the first, [C1].
+    cite_own_writing: bool = False
     forbidden_first_attempt: bool = False  # each persona's first draft uses a forbidden phrase
     # The first persona cites EVIDENCE early and never answers the challenge to it; the third
     # concedes now and then: what the blackboard must remember (three aspects).
@@ -117,6 +121,12 @@ class DebateScript:
         return system if isinstance(system, str) else "\n".join(block["text"] for block in system)
 
     def _persona_turn(self, body: dict) -> str:
+        text = self._persona_turn_text(body)
+        if self.cite_own_writing and "FROM YOUR OWN WRITING" in self._user_text(body):
+            return f"{text} As I have written before [C1]."
+        return text
+
+    def _persona_turn_text(self, body: dict) -> str:
         system, user = self._system_text(body), self._user_text(body)
         if role_turn := self._analyst_critic_turn(system, user):
             return role_turn
@@ -206,6 +216,35 @@ class DebateScript:
         }
 
     # ── structured calls ──────────────────────────────────────────────────────────────────────
+
+    def _structured_DraftProposal(self, body: dict) -> dict:
+        """The persona builder (personas/corpus/builder.py): a plausible contract, one quote copied
+        from the excerpts it was shown and one it made up, as a real model might."""
+        excerpts = self._user_text(body).split("Excerpts of their writing:", 1)[-1]
+        sentences = re.findall(r"[A-Z][^.!?\n]{30,200}[.!?]", excerpts)
+        return {
+            "tagline": "Counts the cost before the benefit.",
+            "personality": "A sceptical essayist who writes about money, institutions and trust.",
+            "bias": "Distrusts every central authority, even where it has worked.",
+            "stakes": "A reputation built on calling the last crisis early.",
+            "epistemology": "Trusts long price histories and ledgers over models and forecasts.",
+            "time_horizon": "Decades; short-term moves are noise.",
+            "flip_conditions": "A central bank keeping inflation low for a generation.",
+            "evidence_policy": {
+                "accepted_sources": ["Long price histories", "Ledgers and balance sheets"],
+                "rejected_sources": ["Forecasts that fit on a slide"],
+                "weighting": "Records outweigh models.",
+            },
+            "speech_patterns": ["You open with a date and a price.", "You end on a question."],
+            "vocabulary": ["ledger", "debasement", "the long run"],
+            "forbidden_phrases": ["Great question", "It depends"],
+            "themes": ["inflation and the value of money", "trust in institutions"],
+            "anchor_quotes": [MADE_UP_QUOTE, *sentences[:1]],
+            "voice_moments": [
+                {"situation": "Asked what savers should do.", "quote": sentences[1] if len(sentences) > 1 else ""},
+                {"situation": "Told inflation is under control.", "quote": MADE_UP_QUOTE},
+            ],
+        }
 
     def _structured_AspectPlan(self, body: dict) -> dict:
         aspects = [

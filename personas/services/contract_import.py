@@ -1,11 +1,8 @@
-"""Import and export of persona contracts, and loading the shipped seed.
+"""Import of persona contracts, and loading the shipped seed.
 
 Every import takes the same road, whether it comes from a file, a folder, an admin upload or the
 seed: read every file, validate every file, and only then write, in one transaction. A bad file is
 reported by name and field, and nothing at all is written.
-
-Export writes the exact shape import reads (``persona_contract_dict``), with sorted decks and
-stable JSON formatting, so export -> import -> export gives byte-identical files.
 """
 
 from __future__ import annotations
@@ -13,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -29,8 +25,9 @@ from personas.contracts import (
 )
 from personas.models import AnchorExcerpt, Deck, Persona
 from personas.selectors import deck_list, persona_list
+from personas.services.contract_export import deck_contract_dict, persona_contract_dict
 
-SEED_DIR = Path(__file__).resolve().parent / "seed"
+SEED_DIR = Path(__file__).resolve().parent.parent / "seed"
 MAX_ARCHIVE_BYTES = 20 * 1024 * 1024
 # A contract is a few kilobytes and a few levels deep; anything far beyond is refused up front,
 # before it can exhaust memory or the parser's recursion.
@@ -99,9 +96,39 @@ def persona_import_upload(*, filename: str, content: bytes) -> ImportResult:
     return _contract_files_import(files=files)
 
 
+def persona_import_owned(*, owner, filename: str, content: bytes) -> tuple[Persona, bool]:
+    """Import one contract (an upload or pasted text) as ``owner``'s own persona.
+
+    A personaId the owner already has updates that persona in place (excerpts replaced); a free
+    one creates a private persona; one that belongs to the seed or to anyone else is refused, so
+    a user can never overwrite what is not theirs. Returns the persona and whether it was created.
+    Raises PersonaImportError, having written nothing, naming the file and field of each problem.
+    """
+    file = _ContractFile(label=filename, name=filename, content=content)
+    data, problem = _json_load(file)
+    if problem:
+        raise PersonaImportError([problem])
+    try:
+        contract = PersonaContract.model_validate(data)
+    except ValidationError as exc:
+        raise PersonaImportError([f"{filename}: {message}" for message in contract_error_messages(exc)]) from exc
+    with transaction.atomic():
+        taken = Persona.objects.select_for_update().filter(persona_id=contract.persona_id).first()
+        if taken is not None and (taken.owner_id is None or taken.owner_id != owner.pk):
+            raise PersonaImportError(
+                [
+                    f"{filename}: personaId: '{contract.persona_id}' is already taken by another persona; "
+                    "give this contract a personaId of its own (or clone that persona from its page)"
+                ]
+            )
+        persona = _persona_write(contract=contract, result=ImportResult(), owner=owner)
+    return persona, taken is None
+
+
 def persona_seed_load(*, force: bool = False) -> ImportResult | None:
-    """Import the shipped seed unless personas already exist (``force`` re-imports it anyway)."""
-    if not force and Persona.objects.exists():
+    """Import the shipped seed unless seed personas already exist (``force`` re-imports it anyway);
+    users' own personas do not count."""
+    if not force and Persona.objects.filter(owner__isnull=True).exists():
         return None
     return persona_import(path=SEED_DIR)
 
@@ -264,12 +291,12 @@ def _deck_problems(*, decks: list[tuple[str, DeckContract]], imported_ids: set[s
     return problems
 
 
-def _persona_write(*, contract: PersonaContract, result: ImportResult) -> None:
+def _persona_write(*, contract: PersonaContract, result: ImportResult, owner=None) -> Persona:
     existing = persona_list(persona_ids=[contract.persona_id]).select_for_update().first()
     if existing is not None and _persona_contract(existing) == contract:
         result.unchanged.append(contract.persona_id)
-        return
-    persona = existing or Persona(persona_id=contract.persona_id)
+        return existing
+    persona = existing or Persona(persona_id=contract.persona_id, owner=owner)
     persona.version = contract.version
     persona.name = contract.name
     persona.tagline = contract.tagline
@@ -299,6 +326,7 @@ def _persona_write(*, contract: PersonaContract, result: ImportResult) -> None:
         for position, excerpt in enumerate(contract.anchor_excerpts)
     )
     (result.created if existing is None else result.updated).append(contract.persona_id)
+    return persona
 
 
 def _persona_contract(persona: Persona) -> PersonaContract | None:
@@ -314,7 +342,7 @@ def _deck_write(*, deck: DeckContract, label: str, result: ImportResult) -> None
         # Checked before the transaction; a persona deleted meanwhile must still roll it all back.
         raise PersonaImportError([f"{label}: deck '{deck.slug}': personaIds: a persona disappeared during the import"])
     existing = deck_list().filter(slug=deck.slug).first()
-    if existing is not None and _deck_contract_dict(existing) == _deck_contract_dict_of(deck):
+    if existing is not None and deck_contract_dict(existing) == _deck_contract_dict_of(deck):
         result.decks_unchanged.append(deck.slug)
         return
     row = existing or Deck(slug=deck.slug)
@@ -326,154 +354,5 @@ def _deck_write(*, deck: DeckContract, label: str, result: ImportResult) -> None
     (result.decks_created if existing is None else result.decks_updated).append(deck.slug)
 
 
-# ── Export ───────────────────────────────────────────────────────────────────────────────────
-
-
-def persona_contract_dict(persona: Persona) -> dict:
-    """One persona as the contract JSON object that import reads (keys in a fixed order)."""
-    policy = persona.evidence_policy or {}
-    excerpts = sorted(persona.anchor_excerpts.all(), key=lambda excerpt: (excerpt.position, excerpt.pk))
-    return {
-        "personaId": persona.persona_id,
-        "version": persona.version,
-        "name": persona.name,
-        "tagline": persona.tagline,
-        "personality": persona.personality,
-        "bias": persona.bias,
-        "stakes": persona.stakes,
-        "epistemology": persona.epistemology,
-        "timeHorizon": persona.time_horizon,
-        "flipConditions": persona.flip_conditions,
-        "evidencePolicy": {
-            "acceptedSources": list(policy.get("acceptedSources", [])),
-            "rejectedSources": list(policy.get("rejectedSources", [])),
-            "weighting": policy.get("weighting", ""),
-        },
-        "anchorExcerpts": [_excerpt_dict(excerpt) for excerpt in excerpts],
-        "voice": {
-            "speechPatterns": list(persona.speech_patterns or []),
-            "vocabulary": list(persona.vocabulary or []),
-            "forbiddenPhrases": list(persona.forbidden_phrases or []),
-            "voiceExamples": [
-                {"situation": example.get("situation", ""), "response": example.get("response", "")}
-                for example in persona.voice_examples or []
-            ],
-        },
-    }
-
-
-def _excerpt_dict(excerpt: AnchorExcerpt) -> dict:
-    data = {"id": excerpt.excerpt_id, "content": excerpt.content}
-    if excerpt.source:
-        data["source"] = excerpt.source
-    if excerpt.date:
-        data["date"] = excerpt.date
-    return data
-
-
-def _deck_contract_dict(deck: Deck) -> dict:
-    return {
-        "slug": deck.slug,
-        "name": deck.name,
-        "description": deck.description,
-        "topicArea": deck.topic_area,
-        "personaIds": sorted(persona.persona_id for persona in deck.personas.all()),
-    }
-
-
 def _deck_contract_dict_of(deck: DeckContract) -> dict:
     return {**deck.model_dump(by_alias=True), "personaIds": sorted(deck.persona_ids)}
-
-
-def persona_contract_json(persona: Persona) -> str:
-    return _json_text(persona_contract_dict(persona))
-
-
-def persona_export_files(*, personas: Iterable[Persona] | None = None) -> dict[str, str]:
-    """File name -> text: ``<personaId>.json`` per persona, plus ``decks.json`` listing the decks
-    whose every member is exported (a partial deck would shrink the deck when imported back)."""
-    if personas is None:
-        selected = list(persona_list())
-    else:
-        selected = list(persona_list(persona_ids=[persona.persona_id for persona in personas]))
-    files = {f"{persona.persona_id}.json": persona_contract_json(persona) for persona in selected}
-    exported = {persona.persona_id for persona in selected}
-    decks = []
-    for deck in deck_list():
-        members = {persona.persona_id for persona in deck.personas.all()}
-        if members <= exported and (members or personas is None):
-            decks.append(_deck_contract_dict(deck))
-    if decks:
-        files[DECKS_FILE] = _json_text(decks)
-    return files
-
-
-def persona_export(*, personas: Iterable[Persona] | None = None, directory: Path) -> list[Path]:
-    """Write the contract files (see ``persona_export_files``) into ``directory``."""
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, text in persona_export_files(personas=personas).items():
-        path = directory / name
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    return written
-
-
-def persona_export_zip(*, personas: Iterable[Persona] | None = None) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for name, text in persona_export_files(personas=personas).items():
-            archive.writestr(name, text)
-    return buffer.getvalue()
-
-
-def _json_text(data: object) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-
-
-# ── The Analyst/Critic mode's plain roles, for a debate without a hand of personas ───────────
-
-_ROLE_PERSONAS = {
-    "analyst": (
-        "Analyst",
-        "A careful analyst who answers with concrete, reasoned points and refines them on criticism.",
-    ),
-    "critic": ("Critic", "A fair, exacting critic who accepts what holds and says precisely what does not, and why."),
-}
-
-
-# The Collaborate mode's plain roles.
-_COLLABORATION_PERSONAS = {
-    "architect": (
-        "Architect",
-        "A pragmatic architect who shapes a clear structure and a concrete plan that will scale.",
-    ),
-    "reviewer": (
-        "Reviewer",
-        "A thorough reviewer who looks for edge cases, failure modes and security holes, and how to close them.",
-    ),
-}
-
-
-def role_personas(mode: str = "analyst_critic") -> list[str]:
-    """The persona ids of the plain roles of ``mode``: the Analyst and Critic, or (collaborate) the
-    Architect and Reviewer; created the first time they are needed."""
-    roles = _COLLABORATION_PERSONAS if mode == "collaborate" else _ROLE_PERSONAS
-    what = "Architect/Reviewer collaboration" if mode == "collaborate" else "Analyst/Critic debate"
-    for persona_id, (name, personality) in roles.items():
-        Persona.objects.get_or_create(
-            persona_id=persona_id,
-            defaults=dict(
-                name=name,
-                version="2026-11-24T00:00:00Z",
-                tagline=f"The {name} of an {what}",
-                personality=personality,
-                bias="None declared.",
-                stakes="Getting the answer right.",
-                epistemology="Weighs evidence and reasoning, says what cannot be checked.",
-                time_horizon="Whatever the question needs.",
-                flip_conditions="A better argument or evidence.",
-            ),
-        )
-    return list(roles)

@@ -1,0 +1,245 @@
+"""Reading a corpus upload into files and their text.
+
+Every way in (a path on disk, a folder, a ``.zip``, web uploads) ends as a list of ``CorpusFile``
+with a ``source`` name that error messages and citations use. Limits are checked before anything
+is decompressed or parsed in full; a zip is opened defensively (total and per-file uncompressed
+size, file count, compression ratio, no absolute paths or ``..``). What cannot be read raises
+``CorpusError`` naming the file; callers parse everything before writing anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from bs4 import BeautifulSoup
+from pypdf import PdfReader
+from pypdf.errors import PyPdfError
+
+# pypdf logs every oddity of a damaged file; the user gets one clear message instead.
+logging.getLogger("pypdf").setLevel(logging.ERROR)
+
+KINDS = {".txt": "txt", ".text": "txt", ".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".pdf": "pdf"}
+ACCEPTED = ".txt, .md, .html, .pdf, a folder of them or a .zip"
+
+MAX_FILE_BYTES = 10 * 1024 * 1024  # one file, as uploaded or once unpacked
+MAX_TOTAL_BYTES = 50 * 1024 * 1024  # the whole corpus, unpacked
+MAX_FILES = 500
+MAX_ZIP_RATIO = 100  # uncompressed / compressed, per member: past this it is treated as a zip bomb
+MAX_TEXT_CHARS = 5_000_000  # readable text of the whole corpus
+
+
+class CorpusError(Exception):
+    """Nothing was stored. ``errors`` holds one line per problem, each naming the file."""
+
+    def __init__(self, errors: list[str] | str):
+        errors = [errors] if isinstance(errors, str) else list(errors)
+        super().__init__("\n".join(errors))
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class CorpusFile:
+    source: str  # how messages and citations name it: "essays/a.md", "posts.zip/2019/b.html"
+    kind: str  # a key of CorpusDocument.Kind: txt | md | html | pdf
+    data: bytes
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+
+def corpus_kind(name: str) -> str | None:
+    return KINDS.get(PurePosixPath(name).suffix.lower())
+
+
+def _hidden(parts) -> bool:
+    return any(part.startswith(".") or part == "__MACOSX" for part in parts)
+
+
+# ── ways in ────────────────────────────────────────────────────────────────────────────────
+
+
+def corpus_files_at(path: Path | str) -> list[CorpusFile]:
+    """The readable files at ``path``: one file, every readable file under a folder (recursively,
+    hidden files skipped, names relative to the folder), or the files inside a ``.zip``."""
+    path = Path(path)
+    if path.is_dir():
+        found = sorted(
+            child
+            for child in path.rglob("*")
+            if child.is_file() and not _hidden(child.relative_to(path).parts) and corpus_kind(child.name)
+        )
+        if not found:
+            raise CorpusError(f"{path}: no {', '.join(sorted(set(KINDS)))} files in this folder")
+        if len(found) > MAX_FILES:
+            raise CorpusError(f"{path}: {len(found)} files; the limit is {MAX_FILES}")
+        files = []
+        total = 0
+        for child in found:
+            label = child.relative_to(path).as_posix()
+            size = child.stat().st_size
+            if size > MAX_FILE_BYTES:
+                raise CorpusError(_too_large(label, size))
+            total += size
+            if total > MAX_TOTAL_BYTES:
+                raise CorpusError(f"{path}: more than {MAX_TOTAL_BYTES} bytes in all (the limit), at {label}")
+            files.append(CorpusFile(source=label, kind=corpus_kind(child.name), data=child.read_bytes()))
+        return files
+    if path.is_file():
+        size = path.stat().st_size
+        limit = MAX_TOTAL_BYTES if path.suffix.lower() == ".zip" else MAX_FILE_BYTES
+        if size > limit:
+            raise CorpusError(_too_large(path.name, size, limit))
+        return corpus_files_from_uploads([(path.name, path.read_bytes())])
+    raise CorpusError(f"{path}: no such file or folder")
+
+
+def corpus_files_from_uploads(uploads: list[tuple[str, bytes]]) -> list[CorpusFile]:
+    """Web uploads as (filename, content): readable files as they are, a ``.zip`` opened."""
+    files: list[CorpusFile] = []
+    for filename, content in uploads:
+        name = PurePosixPath(filename.replace("\\", "/")).name
+        if name.lower().endswith(".zip"):
+            files += _files_in_zip(zip_name=name, content=content)
+        elif corpus_kind(name):
+            if len(content) > MAX_FILE_BYTES:
+                raise CorpusError(_too_large(name, len(content)))
+            files.append(CorpusFile(source=name, kind=corpus_kind(name), data=content))
+        else:
+            raise CorpusError(f"{name}: not a file Faultline can read; upload {ACCEPTED}")
+    if not files:
+        raise CorpusError("No files to read: upload " + ACCEPTED)
+    _check_totals(files)
+    sources = [file.source for file in files]
+    duplicates = sorted({source for source in sources if sources.count(source) > 1})
+    if duplicates:
+        raise CorpusError([f"{source}: uploaded more than once" for source in duplicates])
+    return files
+
+
+def _check_totals(files: list[CorpusFile]) -> None:
+    if len(files) > MAX_FILES:
+        raise CorpusError(f"{len(files)} files; the limit is {MAX_FILES}")
+    total = sum(len(file.data) for file in files)
+    if total > MAX_TOTAL_BYTES:
+        raise CorpusError(f"{total} bytes in all; the limit is {MAX_TOTAL_BYTES}")
+
+
+def _files_in_zip(*, zip_name: str, content: bytes) -> list[CorpusFile]:
+    """The readable members of a zip, refused whole if it is unsafe: sizes are the declared ones,
+    checked before reading, and reading stops at the declared size (a lying header is an error)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            infos = [info for info in archive.infolist() if not info.is_dir()]
+            if len(infos) > MAX_FILES:
+                raise CorpusError(f"{zip_name}: {len(infos)} files inside; the limit is {MAX_FILES}")
+            members, total = [], 0
+            for info in infos:
+                label = f"{zip_name}/{info.filename}"
+                parts = PurePosixPath(info.filename.replace("\\", "/")).parts
+                if info.filename.startswith(("/", "\\")) or ".." in parts or re.match(r"^[A-Za-z]:", info.filename):
+                    raise CorpusError(f"{label}: a path outside the archive; refused")
+                if _hidden(parts) or not corpus_kind(info.filename):
+                    continue
+                if info.file_size > MAX_FILE_BYTES:
+                    raise CorpusError(_too_large(label, info.file_size))
+                if info.file_size > 1024 * 1024 and info.file_size > MAX_ZIP_RATIO * max(info.compress_size, 1):
+                    raise CorpusError(
+                        f"{label}: compressed {info.file_size // max(info.compress_size, 1)}:1, "
+                        f"past the {MAX_ZIP_RATIO}:1 limit (a zip bomb?); refused"
+                    )
+                total += info.file_size
+                if total > MAX_TOTAL_BYTES:
+                    raise CorpusError(f"{zip_name}: more than {MAX_TOTAL_BYTES} bytes once unpacked (the limit)")
+                members.append((label, info))
+            if not members:
+                raise CorpusError(f"{zip_name}: no {', '.join(sorted(set(KINDS)))} files in this archive")
+            files = []
+            for label, info in sorted(members, key=lambda member: member[0]):
+                with archive.open(info) as handle:
+                    data = handle.read(info.file_size + 1)
+                if len(data) > info.file_size:
+                    raise CorpusError(f"{label}: larger than its archive entry says; refused")
+                files.append(CorpusFile(source=label, kind=corpus_kind(info.filename), data=data))
+            return files
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, RuntimeError, NotImplementedError, EOFError, OSError) as exc:
+        raise CorpusError(f"{zip_name}: not a readable .zip file ({exc})") from exc
+
+
+def _too_large(label: str, size: int, limit: int = MAX_FILE_BYTES) -> str:
+    return f"{label}: too large ({size} bytes; the limit is {limit})"
+
+
+# ── reading text ───────────────────────────────────────────────────────────────────────────
+
+
+def corpus_file_text(file: CorpusFile) -> str:
+    """The readable text of one file, tidied (line endings, trailing spaces, runs of blank lines);
+    CorpusError naming the file when there is none or it cannot be read."""
+    if file.kind == "pdf":
+        text = _pdf_text(file)
+    else:
+        text = _decoded(file)
+        if file.kind == "html":
+            text = _html_text(text)
+    text = _tidy(text)
+    if not text:
+        what = "no text layer (a scanned PDF?)" if file.kind == "pdf" else "no text"
+        raise CorpusError(f"{file.source}: has {what}")
+    return text
+
+
+def _decoded(file: CorpusFile) -> str:
+    if b"\x00" in file.data[:8192]:
+        raise CorpusError(f"{file.source}: looks like a binary file, not text")
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            return file.data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise CorpusError(f"{file.source}: not text Faultline can decode (save it as UTF-8)")
+
+
+_BLOCKS = ["p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "pre", "blockquote"]
+
+
+def _html_text(html: str) -> str:
+    """The text a reader sees: no scripts, styles or head; block elements become paragraphs."""
+    soup = BeautifulSoup(html, "html.parser")
+    for hidden in soup(["script", "style", "template", "noscript", "head", "svg", "iframe"]):
+        hidden.decompose()
+    for block in soup.find_all(_BLOCKS):
+        block.insert_before("\n\n")
+        block.insert_after("\n\n")
+    text = soup.get_text()
+    # Inside a block, source line breaks are just spaces.
+    paragraphs = [" ".join(part.split()) for part in re.split(r"\n\s*\n", text)]
+    return "\n\n".join(part for part in paragraphs if part)
+
+
+def _pdf_text(file: CorpusFile) -> str:
+    try:
+        reader = PdfReader(io.BytesIO(file.data))
+        if reader.is_encrypted:
+            raise CorpusError(f"{file.source}: a password-protected PDF; upload an unprotected copy")
+        return "\n\n".join(page.extract_text() or "" for page in reader.pages)
+    except CorpusError:
+        raise
+    except (PyPdfError, ValueError, KeyError, TypeError, OSError, AttributeError, IndexError, RecursionError) as exc:
+        raise CorpusError(f"{file.source}: not a PDF Faultline can read ({exc.__class__.__name__})") from exc
+
+
+def _tidy(text: str) -> str:
+    lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    tidy, blank = [], 0
+    for line in lines:
+        blank = blank + 1 if not line.strip() else 0
+        if blank <= 1:
+            tidy.append(line)
+    return "\n".join(tidy).strip()

@@ -1,0 +1,24 @@
+"""Celery tasks: thin, they load by id and call the service."""
+
+from celery import shared_task
+
+
+@shared_task(name="personas.draft_persona_build", acks_late=True)
+def draft_persona_build(build_id: int) -> None:
+    from personas.services.builds import persona_build_draft
+
+    persona_build_draft(build_id=build_id)
+
+
+@shared_task(name="personas.store_persona_build", acks_late=True)
+def store_persona_build(build_id: int) -> None:
+    from personas.services.builds import persona_build_store
+
+    persona_build_store(build_id=build_id)
+
+
+@shared_task(name="personas.store_corpus_upload", acks_late=True)
+def store_corpus_upload(upload_id: int) -> None:
+    from personas.services.builds import persona_corpus_upload_store
+
+    persona_corpus_upload_store(upload_id=upload_id)

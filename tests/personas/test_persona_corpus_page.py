@@ -1,0 +1,78 @@
+"""Uploading a persona's corpus: files, a folder's files or a zip; re-upload replaces; a bad file
+is named and the previous corpus kept."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from personas.corpus.models import CorpusDocument
+from personas.models import CorpusUpload
+from personas.tasks import store_corpus_upload
+
+pytestmark = pytest.mark.django_db
+
+
+def _stored(response):
+    """Run the worker's part of the upload the response started."""
+    for upload in CorpusUpload.objects.filter(status="storing"):
+        store_corpus_upload(upload.pk)
+    return response
+
+
+def _sources(persona):
+    return list(CorpusDocument.objects.filter(persona=persona).values_list("source", flat=True))
+
+
+def test_upload_stores_the_corpus_and_the_page_lists_it(alice, own_persona):
+    response = alice.post(
+        f"/personas/{own_persona.pk}/corpus/",
+        {
+            "files": [SimpleUploadedFile("a.txt", b"First paragraph of writing.\n\nSecond paragraph here.")],
+            "folder": [SimpleUploadedFile("b.md", b"# Title\n\nA folder file, in Markdown.")],
+        },
+    )
+
+    assert response.status_code == 302 and response["Location"] == f"/personas/{own_persona.pk}/"
+    waiting = alice.get(f"/personas/{own_persona.pk}/").content.decode()
+    assert 'class="spinner"' in waiting and f'hx-get="/personas/{own_persona.pk}/corpus/status/"' in waiting
+    assert _sources(own_persona) == []
+    _stored(response)
+    assert sorted(_sources(own_persona)) == ["a.txt", "b.md"]
+    assert alice.get(f"/personas/{own_persona.pk}/corpus/status/")["HX-Refresh"] == "true"
+    page = alice.get(f"/personas/{own_persona.pk}/").content.decode()
+    assert "a.txt" in page and "b.md" in page and 'id="corpus-documents"' in page
+    assert "2 document(s)" in page  # the worker's summary
+
+
+def test_re_upload_replaces(alice, own_persona):
+    _stored(alice.post(f"/personas/{own_persona.pk}/corpus/", {"files": [SimpleUploadedFile("a.txt", b"Old words.")]}))
+    _stored(alice.post(f"/personas/{own_persona.pk}/corpus/", {"files": [SimpleUploadedFile("c.txt", b"New words.")]}))
+
+    assert _sources(own_persona) == ["c.txt"]
+
+
+def test_a_bad_file_is_named_and_the_old_corpus_kept(alice, own_persona):
+    _stored(alice.post(f"/personas/{own_persona.pk}/corpus/", {"files": [SimpleUploadedFile("a.txt", b"Old words.")]}))
+
+    response = alice.post(
+        f"/personas/{own_persona.pk}/corpus/",
+        {"files": [SimpleUploadedFile("c.txt", b"New words."), SimpleUploadedFile("bad.pdf", b"%PDF-garbage")]},
+    )
+
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert "bad.pdf: not a PDF Faultline can read" in content
+    assert "Nothing was stored" in content
+    assert _sources(own_persona) == ["a.txt"]
+
+
+def test_an_empty_upload_is_an_error(alice, own_persona):
+    assert "Choose some files" in alice.post(f"/personas/{own_persona.pk}/corpus/", {}).content.decode()
+
+
+def test_only_the_owner_uploads(alice, seed_persona, others_persona):
+    assert alice.get(f"/personas/{seed_persona.pk}/corpus/").status_code == 404
+    assert alice.get(f"/personas/{others_persona.pk}/corpus/").status_code == 404
+
+
+def test_another_users_corpus_status_is_a_404(alice, others_persona):
+    assert alice.get(f"/personas/{others_persona.pk}/corpus/status/").status_code == 404
