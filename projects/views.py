@@ -31,7 +31,7 @@ def _confirm_delete(request, *, thing, what: str, cancel_url: str, done_url: str
         delete()
         messages.success(request, f"Deleted the {what} “{thing}”.")
         return redirect(done_url)
-    return render(request, "projects/delete.html", {"thing": thing, "what": what, "cancel_url": cancel_url})
+    return render(request, "confirm_delete.html", {"thing": thing, "what": what, "cancel_url": cancel_url})
 
 
 def _form_page(request, form, *, save, title: str, project=None, upload: bool = False):

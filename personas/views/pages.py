@@ -125,7 +125,7 @@ def persona_delete(request, pk):
         return redirect("persona_list")
     return render(
         request,
-        "personas/delete.html",
+        "confirm_delete.html",
         {"thing": persona, "what": "persona, its voice and its excerpts", "cancel_url": persona.get_absolute_url()},
     )
 
@@ -225,6 +225,6 @@ def deck_delete(request, pk):
         return redirect("persona_list")
     return render(
         request,
-        "personas/delete.html",
+        "confirm_delete.html",
         {"thing": deck, "what": "deck (not its personas)", "cancel_url": deck.get_absolute_url()},
     )
