@@ -3,6 +3,7 @@ from django.contrib.auth.forms import UserCreationForm
 
 from debates.models import Debate
 from debates.services.lifecycle import COLLABORATE_HAND, MAX_HAND, MAX_TOPIC_LENGTH, MIN_HAND
+from faultline.pages import service_errors_add
 from personas.models import Deck, Persona
 from personas.selectors import deck_personas_for, decks_visible_to
 from projects.selectors import context_target, context_targets_for
@@ -105,8 +106,4 @@ class DebateSetupForm(forms.Form):
 
     def add_service_errors(self, error) -> None:
         """Show a ValidationError from debates.services next to the field it names."""
-        if hasattr(error, "error_dict"):
-            for field, errors in error.error_dict.items():
-                self.add_error(field if field in self.fields else None, errors)
-        else:
-            self.add_error(None, error)
+        service_errors_add(self, error)

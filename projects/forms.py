@@ -4,17 +4,7 @@ from projects.models import Assignment, Note, Project, Repository
 from projects.services import checklist_text
 
 
-class ServiceErrorsMixin:
-    def add_service_errors(self, error) -> None:
-        """Show a ValidationError from projects.services next to the field it names."""
-        if hasattr(error, "error_dict"):
-            for field, errors in error.error_dict.items():
-                self.add_error(field if field in self.fields else None, errors)
-        else:
-            self.add_error(None, error)
-
-
-class ProjectForm(ServiceErrorsMixin, forms.ModelForm):
+class ProjectForm(forms.ModelForm):
     class Meta:
         model = Project
         fields = ["name", "description", "goals", "status"]
@@ -25,7 +15,7 @@ class ProjectForm(ServiceErrorsMixin, forms.ModelForm):
         error_messages = {"name": {"required": "Give the project a name."}}
 
 
-class AssignmentForm(ServiceErrorsMixin, forms.ModelForm):
+class AssignmentForm(forms.ModelForm):
     checklist_text = forms.CharField(
         label="Checklist",
         required=False,
@@ -45,7 +35,7 @@ class AssignmentForm(ServiceErrorsMixin, forms.ModelForm):
             self.fields["checklist_text"].initial = checklist_text(self.instance.checklist)
 
 
-class DocumentForm(ServiceErrorsMixin, forms.Form):
+class DocumentForm(forms.Form):
     title = forms.CharField(max_length=200, required=False, help_text="Empty: the file's name.")
     file = forms.FileField(
         help_text="A .md, .txt, .pdf or .html file.",
@@ -54,7 +44,7 @@ class DocumentForm(ServiceErrorsMixin, forms.Form):
     )
 
 
-class RepositoryForm(ServiceErrorsMixin, forms.Form):
+class RepositoryForm(forms.Form):
     source = forms.ChoiceField(
         choices=Repository.Source.choices, initial=Repository.Source.LOCAL, widget=forms.RadioSelect
     )
@@ -79,7 +69,7 @@ class RepositoryForm(ServiceErrorsMixin, forms.Form):
     )
 
 
-class NoteForm(ServiceErrorsMixin, forms.ModelForm):
+class NoteForm(forms.ModelForm):
     tags_text = forms.CharField(label="Tags", required=False, help_text="Separated by spaces or commas.")
 
     class Meta:

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from faultline.pages import confirm_delete, form_page
 from projects import selectors, services
 from projects.forms import AssignmentForm, DocumentForm, NoteForm, ProjectForm, RepositoryForm
 from projects.models import Assignment, Document, Note, Project, Repository
@@ -26,26 +27,11 @@ def _part(model, request, project_id, part_id):
     )
 
 
-def _confirm_delete(request, *, thing, what: str, cancel_url: str, done_url: str, delete):
-    if request.method == "POST":
-        delete()
-        messages.success(request, f"Deleted the {what} “{thing}”.")
-        return redirect(done_url)
-    return render(request, "confirm_delete.html", {"thing": thing, "what": what, "cancel_url": cancel_url})
-
-
 def _form_page(request, form, *, save, title: str, project=None, upload: bool = False):
-    """Every form here has one shape: on a valid POST, ``save(form)`` calls the service and returns
-    where to go next (a ValidationError from the service lands on the form); otherwise the form."""
-    if request.method == "POST" and form.is_valid():
-        try:
-            return save(form)
-        except ValidationError as error:
-            form.add_service_errors(error)
-    context = {"form": form, "title": title, "project": project}
+    context = {"title": title, "project": project}
     if upload:
         context |= {"multipart": True, "limit_mb": services.upload_limit_bytes() // (1024 * 1024)}
-    return render(request, "projects/form.html", context)
+    return form_page(request, form, save=save, template="projects/form.html", context=context)
 
 
 # ── projects ───────────────────────────────────────────────────────────────────────────────────
@@ -97,7 +83,7 @@ def project_edit(request, project_id):
 @login_required
 def project_delete(request, project_id):
     project = project_for_owner(request, project_id)
-    return _confirm_delete(
+    return confirm_delete(
         request,
         thing=project,
         what="project (its assignments, documents, repositories and notes with it; its debates stay)",
@@ -150,7 +136,7 @@ def assignment_toggle(request, project_id, assignment_id, index):
 def assignment_delete(request, project_id, assignment_id):
     assignment = _part(Assignment, request, project_id, assignment_id)
     url = reverse("project_detail", args=[project_id])
-    return _confirm_delete(
+    return confirm_delete(
         request, thing=assignment, what="assignment", cancel_url=url, done_url=url, delete=assignment.delete
     )
 
@@ -183,7 +169,7 @@ def document_detail(request, project_id, document_id):
 def document_delete(request, project_id, document_id):
     document = _part(Document, request, project_id, document_id)
     url = reverse("project_detail", args=[project_id])
-    return _confirm_delete(
+    return confirm_delete(
         request, thing=document, what="document", cancel_url=url, done_url=url, delete=document.delete
     )
 
@@ -234,7 +220,7 @@ def repository_refresh(request, project_id, repository_id):
 def repository_delete(request, project_id, repository_id):
     repository = _part(Repository, request, project_id, repository_id)
     url = reverse("project_detail", args=[project_id])
-    return _confirm_delete(
+    return confirm_delete(
         request, thing=repository, what="repository", cancel_url=url, done_url=url, delete=repository.delete
     )
 
@@ -277,4 +263,4 @@ def note_edit(request, project_id, note_id):
 def note_delete(request, project_id, note_id):
     note = _part(Note, request, project_id, note_id)
     url = reverse("project_detail", args=[project_id])
-    return _confirm_delete(request, thing=note, what="note", cancel_url=url, done_url=url, delete=note.delete)
+    return confirm_delete(request, thing=note, what="note", cancel_url=url, done_url=url, delete=note.delete)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from faultline.pages import confirm_delete, form_page
 from personas import selectors
 from personas.corpus.selectors import corpus_document_list
 from personas.forms import CONTRACT_TEXTS, PHRASE_PARTS, ContractImportForm, DeckForm, PersonaContractForm
@@ -88,12 +89,15 @@ def persona_detail(request, pk):
 @login_required
 def persona_edit(request, pk):
     persona = _own_persona(request, pk)
-    form = PersonaContractForm(request.POST or None, instance=persona)
-    if request.method == "POST" and form.is_valid():
+
+    def save(form):
         studio.persona_save(persona=form.save(commit=False), user=request.user, fields=list(form.fields))
         messages.success(request, f"Saved “{persona.name}”.")
         return redirect("persona_detail", pk=persona.pk)
-    return render(request, "personas/edit.html", {"persona": persona, "form": form, **CONTRACT_FORM_PARTS})
+
+    form = PersonaContractForm(request.POST or None, instance=persona)
+    context = {"persona": persona, **CONTRACT_FORM_PARTS}
+    return form_page(request, form, save=save, template="personas/edit.html", context=context)
 
 
 @login_required
@@ -115,18 +119,14 @@ def persona_export(request, pk):
 @login_required
 def persona_delete(request, pk):
     persona = _own_persona(request, pk)
-    if request.method == "POST":
-        try:
-            studio.persona_delete(persona=persona, user=request.user)
-        except ValidationError as error:
-            messages.error(request, " ".join(error.messages))
-            return redirect("persona_detail", pk=persona.pk)
-        messages.success(request, f"Deleted the persona “{persona.name}”.")
-        return redirect("persona_list")
-    return render(
+    return confirm_delete(
         request,
-        "confirm_delete.html",
-        {"thing": persona, "what": "persona, its voice and its excerpts", "cancel_url": persona.get_absolute_url()},
+        thing=persona,
+        what="persona, its voice and its excerpts",
+        cancel_url=persona.get_absolute_url(),
+        done_url=reverse("persona_list"),
+        delete=lambda: studio.persona_delete(persona=persona, user=request.user),
+        done_message=f"Deleted the persona “{persona.name}”.",
     )
 
 
@@ -157,12 +157,7 @@ def persona_import(request):
 
 @login_required
 def deck_new(request):
-    form = DeckForm(
-        request.POST or None,
-        initial={"personas": request.GET.getlist("persona")},
-        personas=selectors.personas_visible_to(user=request.user),
-    )
-    if request.method == "POST" and form.is_valid():
+    def save(form):
         deck = studio.deck_create(
             owner=request.user,
             name=form.cleaned_data["name"],
@@ -172,7 +167,13 @@ def deck_new(request):
         )
         messages.success(request, f"Created the deck “{deck.name}”.")
         return redirect("deck_detail", pk=deck.pk)
-    return render(request, "personas/deck_form.html", {"form": form, "title": "New deck"})
+
+    form = DeckForm(
+        request.POST or None,
+        initial={"personas": request.GET.getlist("persona")},
+        personas=selectors.personas_visible_to(user=request.user),
+    )
+    return form_page(request, form, save=save, template="personas/deck_form.html", context={"title": "New deck"})
 
 
 @login_required
@@ -188,12 +189,15 @@ def deck_detail(request, pk):
 @login_required
 def deck_edit(request, pk):
     deck = _own_deck(request, pk)
-    form = DeckForm(request.POST or None, instance=deck, personas=selectors.personas_visible_to(user=request.user))
-    if request.method == "POST" and form.is_valid():
+
+    def save(form):
         studio.deck_save(deck=form.save(commit=False), user=request.user, personas=form.cleaned_data["personas"])
         messages.success(request, f"Saved the deck “{deck.name}”.")
         return redirect("deck_detail", pk=deck.pk)
-    return render(request, "personas/deck_form.html", {"form": form, "deck": deck, "title": f"Edit “{deck.name}”"})
+
+    form = DeckForm(request.POST or None, instance=deck, personas=selectors.personas_visible_to(user=request.user))
+    context = {"deck": deck, "title": f"Edit “{deck.name}”"}
+    return form_page(request, form, save=save, template="personas/deck_form.html", context=context)
 
 
 @login_required
@@ -219,12 +223,12 @@ def deck_remove_persona(request, pk, persona_pk):
 @login_required
 def deck_delete(request, pk):
     deck = _own_deck(request, pk)
-    if request.method == "POST":
-        studio.deck_delete(deck=deck, user=request.user)
-        messages.success(request, f"Deleted the deck “{deck.name}”; its personas are still yours.")
-        return redirect("persona_list")
-    return render(
+    return confirm_delete(
         request,
-        "confirm_delete.html",
-        {"thing": deck, "what": "deck (not its personas)", "cancel_url": deck.get_absolute_url()},
+        thing=deck,
+        what="deck (not its personas)",
+        cancel_url=deck.get_absolute_url(),
+        done_url=reverse("persona_list"),
+        delete=lambda: studio.deck_delete(deck=deck, user=request.user),
+        done_message=f"Deleted the deck “{deck.name}”; its personas are still yours.",
     )
