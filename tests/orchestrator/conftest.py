@@ -1,9 +1,9 @@
 import pytest
 
 from debates.services.lifecycle import debate_create
-from faultline.llm import gateway
 from faultline.llm.fake_messages_api import FakeMessagesAPI
 from personas.models import Persona
+from tests.support.fake_anthropic import fake_messages_apis
 from tests.support.scripted_debate import FORBIDDEN_SAMPLE, DebateScript
 
 
@@ -35,24 +35,13 @@ def personas(db):
 @pytest.fixture
 def scripted_api(settings):
     """Start a fake Messages API driven by a DebateScript; yields a function to (re)configure it."""
-    apis = []
+    with fake_messages_apis(settings, retries=2) as serve:
 
-    def start(**script_options) -> tuple[FakeMessagesAPI, DebateScript]:
-        script = DebateScript(**script_options)
-        api = FakeMessagesAPI(responder=script.respond).start()
-        apis.append(api)
-        settings.FAULTLINE_LLM = "anthropic"
-        settings.ANTHROPIC_API_KEY = "test-key"
-        settings.ANTHROPIC_BASE_URL = api.url
-        settings.ANTHROPIC_MAX_RETRIES = 2
-        settings.FAULTLINE_MODEL_WAIT_SECONDS = 0  # an outage fails at once unless a test waits it out
-        gateway.reset_provider()
-        return api, script
+        def start(**script_options) -> tuple[FakeMessagesAPI, DebateScript]:
+            script = DebateScript(**script_options)
+            return serve(script.respond), script
 
-    yield start
-    for api in apis:
-        api.stop()
-    gateway.reset_provider()
+        yield start
 
 
 @pytest.fixture

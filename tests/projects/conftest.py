@@ -1,7 +1,6 @@
 import subprocess
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from debates.services.lifecycle import debate_create
 from projects.models import Assignment, Document, Note, Project
@@ -9,18 +8,7 @@ from tests.debates.log_builder import DebateLog, sample_results
 from tests.factories import DeckFactory, PersonaFactory
 from tests.orchestrator.conftest import scripted_api  # noqa: F401  (a fixture)
 
-PASSWORD = "a-long-test-passphrase-42"
 MARKER = "The thesis committee meets on 14 March and wants the Lisbon dataset"
-
-
-@pytest.fixture
-def user(db):
-    return get_user_model().objects.create_user("alice", password=PASSWORD)
-
-
-@pytest.fixture
-def other_user(db):
-    return get_user_model().objects.create_user("mallory", password=PASSWORD)
 
 
 @pytest.fixture

@@ -1,15 +1,12 @@
 """Uploading documents into a project: what can be read is kept as text; what is too big or
 cannot be read is refused with a message that says why, and nothing is saved."""
 
-import io
-
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
-from pypdf import PdfWriter
-from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 
 from projects.models import Document, Project
+from tests.support.documents import pdf_with_text
 
 pytestmark = pytest.mark.django_db
 
@@ -23,28 +20,6 @@ def upload(client, project, name, data, title=""):
     return client.post(
         reverse("document_new", args=[project.pk]), {"title": title, "file": SimpleUploadedFile(name, data)}
     )
-
-
-def pdf_with_text(text: str) -> bytes:
-    """A one-page PDF whose content stream draws ``text`` in Helvetica."""
-    writer = PdfWriter()
-    page = writer.add_blank_page(width=300, height=200)
-    font = DictionaryObject(
-        {
-            NameObject("/Type"): NameObject("/Font"),
-            NameObject("/Subtype"): NameObject("/Type1"),
-            NameObject("/BaseFont"): NameObject("/Helvetica"),
-        }
-    )
-    page[NameObject("/Resources")] = DictionaryObject(
-        {NameObject("/Font"): DictionaryObject({NameObject("/F1"): writer._add_object(font)})}
-    )
-    stream = DecodedStreamObject()
-    stream.set_data(f"BT /F1 12 Tf 20 100 Td ({text}) Tj ET".encode())
-    page[NameObject("/Contents")] = writer._add_object(stream)
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
 
 
 def test_a_markdown_document_is_kept_as_text(owner_client, empty_project):

@@ -14,7 +14,7 @@ from personas.corpus.models import CorpusChunk, CorpusDocument
 from personas.corpus.retrieval import corpus_passages_relevant
 from personas.corpus.sources import CorpusError, corpus_files_at, corpus_files_from_uploads
 from personas.corpus.store import replace_corpus
-from tests.personas.corpus.conftest import pdf_with_text
+from tests.support.documents import pdf_with_text
 
 pytestmark = pytest.mark.django_db
 

