@@ -111,7 +111,7 @@ class PersonaDraft:
         return [quote for quote in self.quotes() if not self.corpus.contains(quote)]
 
     def to_dict(self) -> dict:
-        """JSON-safe (no vectors): for a review page to keep between requests."""
+        """JSON-safe (vectors packed): for a review page to keep between requests."""
         return {
             "contract": self.contract,
             "corpus": self.corpus.to_dict(),

@@ -11,7 +11,9 @@ found by full-text search, and ``summary.note`` says so.
 
 from __future__ import annotations
 
+import base64
 import logging
+from array import array
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -67,21 +69,40 @@ class PreparedCorpus:
         return next((document.source for document in self.documents if quote in document.text), "")
 
     def to_dict(self) -> dict:
-        """JSON-safe, without vectors (a web flow keeps it between requests; ``from_dict``
-        re-chunks the same way and ``corpus_store`` embeds again what has no vector)."""
-        return {
-            "documents": [
-                {"source": d.source, "kind": d.kind, "sha256": d.sha256, "text": d.text} for d in self.documents
-            ]
-        }
+        """JSON-safe, for a web flow to keep between requests. ``from_dict`` re-chunks the text
+        the same way; the vectors the chunks have go along (float32, as pgvector stores them), so
+        a corpus embedded once, for a draft, is not embedded again when it is stored."""
+        documents = []
+        for d in self.documents:
+            item = {"source": d.source, "kind": d.kind, "sha256": d.sha256, "text": d.text}
+            if any(vector is not None for vector in d.vectors):
+                item["vectors"] = [_vector_pack(vector) for vector in d.vectors]
+            documents.append(item)
+        data = {"documents": documents}
+        if self.embedding_model:
+            data["embeddingModel"] = self.embedding_model
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> PreparedCorpus:
         documents = []
         for item in data["documents"]:
             spans = chunk_spans(item["text"])
-            documents.append(PreparedDocument(**item, spans=spans, vectors=[None] * len(spans)))
-        return cls(documents=documents)
+            packed = item.get("vectors") or []
+            # Chunking is deterministic; a list of another length (chunking changed since) is not trusted.
+            vectors = [_vector_unpack(v) for v in packed] if len(packed) == len(spans) else [None] * len(spans)
+            fields = {key: item[key] for key in ("source", "kind", "sha256", "text")}
+            documents.append(PreparedDocument(**fields, spans=spans, vectors=vectors))
+        has_vectors = any(v is not None for d in documents for v in d.vectors)
+        return cls(documents=documents, embedding_model=data.get("embeddingModel", "") if has_vectors else "")
+
+
+def _vector_pack(vector: list[float] | None) -> str | None:
+    return None if vector is None else base64.b64encode(array("f", vector).tobytes()).decode("ascii")
+
+
+def _vector_unpack(packed: str | None) -> list[float] | None:
+    return None if packed is None else array("f", base64.b64decode(packed)).tolist()
 
 
 @dataclass

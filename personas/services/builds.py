@@ -64,8 +64,8 @@ def persona_build_draft(*, build_id: int) -> None:
     persona_id = unique_slug(Persona, field="persona_id", base=build.name)
     corpus = PreparedCorpus.from_dict(build.corpus)
     # Retrieval picks the quotes by meaning when the chunks have vectors (by word overlap if the
-    # embedder fails: the draft's notes say so). The vectors are not kept with the draft; saving
-    # embeds the corpus again, the price of keeping a draft as plain JSON.
+    # embedder fails: the draft's notes say so). The vectors are kept with the draft, so saving
+    # stores them as they are and embeds only what has none (all of it, if this call failed).
     corpus_embed(corpus, tag=CallTag(persona=persona_id, phase="corpus"))
     try:
         draft = draft_persona(name=build.name, corpus=corpus, persona_id=persona_id)

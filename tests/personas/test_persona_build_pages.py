@@ -3,12 +3,14 @@ directly), review and edit, save. The model is the real SDK against the fake Mes
 builder makes up a quote that must never reach the saved persona."""
 
 import io
+import json
 import zipfile
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from personas.corpus.models import CorpusDocument
+from faultline.llm.models import ModelCall
+from personas.corpus.models import CorpusChunk, CorpusDocument
 from personas.models import Persona, PersonaBuild
 from personas.tasks import draft_persona_build, store_persona_build
 from tests.support.scripted_debate import MADE_UP_QUOTE, DebateScript
@@ -210,3 +212,39 @@ def test_a_draft_the_worker_cannot_store_goes_back_for_review(alice, user, build
     build.refresh_from_db()
     assert build.status == "ready" and f"personaId: '{taken}' is already taken" in build.errors[0]
     assert "is already taken" in alice.get(f"/personas/build/{build.pk}/").content.decode()
+
+
+def test_the_corpus_is_embedded_once_for_the_draft_and_stored_with_those_vectors(alice, user, builder_api):
+    corpus_embeddings = ModelCall.objects.filter(role="embedding", phase="corpus")  # not the quote queries
+    build = PersonaBuild.objects.get(pk=_start(alice)["Location"].split("/")[-2])
+    assert not corpus_embeddings.exists()  # reading the upload embeds nothing
+
+    draft_persona_build(build.pk)
+    assert corpus_embeddings.filter(error="").count() == 1
+    build.refresh_from_db()
+    contract = build.draft["contract"]
+    response = alice.post(
+        f"/personas/build/{build.pk}/",
+        {
+            "name": "Ada Ledger",
+            "tagline": "Reads the ledger.",
+            "personality": contract["personality"],
+            "bias": contract["bias"],
+            "stakes": contract["stakes"],
+            "epistemology": contract["epistemology"],
+            "time_horizon": contract["timeHorizon"],
+            "flip_conditions": contract["flipConditions"],
+            "evidence_policy": json.dumps(contract["evidencePolicy"]),
+            "speech_patterns": "",
+            "vocabulary": "",
+            "forbidden_phrases": "",
+            "voice_examples": json.dumps(contract["voice"]["voiceExamples"]),
+        },
+    )
+    assert response.status_code == 302
+    store_persona_build(build.pk)
+
+    assert corpus_embeddings.count() == 1  # the draft's vectors were stored, not made again
+    chunks = CorpusChunk.objects.filter(persona__owner=user)
+    assert chunks.exists() and not chunks.filter(embedding__isnull=True).exists()
+    assert set(chunks.values_list("embedding_model", flat=True)) != {""}
