@@ -1,6 +1,7 @@
-"""Notes are Markdown written by their owner and by models: rendered with markdown-it-py (raw HTML
-off), then sanitised with nh3 (an allow-list of tags and attributes, safe link schemes only), so no
-script, event handler or javascript: link survives, whatever the text holds."""
+"""Notes, artifacts and Markdown documents are Markdown written by owners and by models:
+rendered with markdown-it-py (raw HTML off), then sanitised with nh3 (an allow-list of tags and
+attributes, safe link schemes only), so no script, event handler or javascript: link survives,
+whatever the text holds."""
 
 from __future__ import annotations
 

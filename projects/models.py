@@ -83,6 +83,10 @@ class Document(models.Model):
     def __str__(self):
         return self.title
 
+    @property
+    def is_markdown(self) -> bool:
+        return self.kind == self.Kind.MARKDOWN
+
 
 class Repository(models.Model):
     """A code repository read once when attached (and again on refresh): what a debate needs to

@@ -84,7 +84,9 @@ def test_a_collaboration_streams_two_columns_side_by_side_and_saves_its_artifact
     page.select_option("#artifact-project", label="Link shortener")
     page.click("#save-artifact")
     page.wait_for_url(re.compile(rf"{live_server_url}/projects/\d+/documents/\d+/$"))
-    assert page.locator("h1").text_content() == "Shared design"
+    assert page.locator("section.page > h1").text_content() == "Shared design"
+    # the saved artifact is Markdown, shown rendered (and sanitised) on the document's page
+    assert page.locator("#document-body h2", has_text="Structure").count() == 1
     page.click("text=‹ Link shortener")
     assert "Shared design" in page.locator("#documents").text_content()
     screenshot(page, "collaborate-saved-document")

@@ -77,9 +77,21 @@ def test_an_unreadable_upload_is_refused_with_a_clear_message(owner_client, empt
     assert not Document.objects.exists()
 
 
-def test_the_uploaded_text_is_shown_escaped(owner_client, empty_project):
+def test_a_plain_text_document_is_shown_as_it_is_escaped(owner_client, empty_project):
     upload(owner_client, empty_project, "x.txt", b"<script>window.__xss=1</script> plain")
     document = Document.objects.get()
 
     page = owner_client.get(reverse("document_detail", args=[empty_project.pk, document.pk])).content.decode()
     assert "&lt;script&gt;window.__xss=1&lt;/script&gt; plain" in page and "<script>window.__xss" not in page
+
+
+def test_a_markdown_document_is_shown_as_sanitised_markdown(owner_client, empty_project):
+    text = b"# Plan\n\nRead *everything* twice.\n\n<script>window.__xss=1</script>\n\n[go](javascript:alert(1))\n"
+    upload(owner_client, empty_project, "plan.md", text)
+    document = Document.objects.get()
+
+    page = owner_client.get(reverse("document_detail", args=[empty_project.pk, document.pk])).content.decode()
+    body = page.split('id="document-body">', 1)[1].split("</article>", 1)[0]
+    assert "<h1>Plan</h1>" in body and "<em>everything</em>" in body
+    assert "<script>window.__xss" not in page and "&lt;script&gt;window.__xss=1&lt;/script&gt;" in body
+    assert 'href="javascript' not in body  # the link is refused, left as text
