@@ -8,6 +8,7 @@ from pydantic import TypeAdapter
 from pydantic import ValidationError as ContractValidationError
 
 from personas.contracts import PHRASE_LIST, VOICE_EXAMPLE_LIST, EvidencePolicy, contract_error_messages
+from personas.corpus.sources import CorpusError, folder_upload_paths
 from personas.models import Deck, Persona
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
@@ -250,13 +251,32 @@ class CorpusUploadForm(forms.Form):
         help_text="Every readable file in the folder and its subfolders.",
         widget=MultipleFileInput(attrs={"webkitdirectory": True, "directory": True}),
     )
+    # The folder's files' paths from the chosen folder, in their order, as a JSON list: the page's
+    # script fills it from each file's webkitRelativePath (see folder_upload_paths).
+    folder_paths = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def clean_folder_paths(self) -> list[str]:
+        raw = self.cleaned_data.get("folder_paths") or ""
+        try:
+            paths = json.loads(raw) if raw else []
+        except ValueError:
+            paths = None
+        if not isinstance(paths, list) or not all(isinstance(path, str) for path in paths):
+            raise ValidationError("The folder's list of paths is unreadable; choose the folder again.")
+        return paths
 
     def clean(self):
         data = super().clean()
-        uploads = [*(data.get("files") or []), *(data.get("folder") or [])]
-        if not uploads:
+        files, folder = data.get("files") or [], data.get("folder") or []
+        if not files and not folder:
             raise ValidationError("Choose some files, a .zip or a folder.")
-        data["uploads"] = [(upload.name, upload.read()) for upload in uploads]
+        try:
+            folder_names = folder_upload_paths([upload.name for upload in folder], data.get("folder_paths") or [])
+        except CorpusError as error:
+            raise ValidationError(error.errors) from error
+        data["uploads"] = [(upload.name, upload.read()) for upload in files] + [
+            (name, upload.read()) for name, upload in zip(folder_names, folder, strict=True)
+        ]
         return data
 
 

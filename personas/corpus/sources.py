@@ -10,6 +10,7 @@ size, file count, compression ratio, no absolute paths or ``..``). What cannot b
 from __future__ import annotations
 
 import hashlib
+import html
 import io
 import logging
 import re
@@ -101,10 +102,11 @@ def corpus_files_at(path: Path | str) -> list[CorpusFile]:
 
 
 def corpus_files_from_uploads(uploads: list[tuple[str, bytes]]) -> list[CorpusFile]:
-    """Web uploads as (filename, content): readable files as they are, a ``.zip`` opened."""
+    """Web uploads as (filename, content): readable files as they are, a ``.zip`` opened. A
+    filename may be a path inside an uploaded folder (``notes/gold.md``, see ``upload_path``)."""
     files: list[CorpusFile] = []
     for filename, content in uploads:
-        name = PurePosixPath(filename.replace("\\", "/")).name
+        name = upload_path(filename)
         if name.lower().endswith(".zip"):
             files += _files_in_zip(zip_name=name, content=content)
         elif corpus_kind(name):
@@ -121,6 +123,37 @@ def corpus_files_from_uploads(uploads: list[tuple[str, bytes]]) -> list[CorpusFi
     if duplicates:
         raise CorpusError([f"{source}: uploaded more than once" for source in duplicates])
     return files
+
+
+def upload_path(filename: str) -> str:
+    """An uploaded file's name, or its path inside an uploaded folder, as its source: refused
+    (CorpusError) if it could point outside the folder (absolute, a drive, ``..``)."""
+    path = filename.replace("\\", "/")
+    parts = path.split("/")
+    if path.startswith("/") or re.match(r"^[A-Za-z]:", path) or any(part in {"", ".", ".."} for part in parts):
+        raise CorpusError(f"{filename[:80]}: not a path inside the folder (no absolute paths, no '..'); refused")
+    if not path.isprintable():
+        raise CorpusError(f"{filename[:80]!r}: control characters in the name; refused")
+    return path
+
+
+def folder_upload_paths(names: list[str], relative_paths: list[str]) -> list[str]:
+    """Each uploaded folder file's path inside the folder (``src/notes/gold.md``), so files of one
+    name in two subfolders stay two documents. Django keeps only the last part of an upload's
+    file name, so the page sends each file's path from the chosen folder beside the files, in
+    their order; the folder's own name is dropped. Without paths (no script ran): the names."""
+    if not relative_paths:
+        return names
+    if len(relative_paths) != len(names):
+        raise CorpusError("The folder's list of paths did not match its files; choose the folder again.")
+    paths = []
+    for name, relative in zip(names, relative_paths, strict=True):
+        inner = upload_path(relative).split("/", 1)[-1]  # under the chosen folder
+        directory, _, last = inner.rpartition("/")
+        if html.unescape(last) != name:  # Django unescapes an upload's file name
+            raise CorpusError(f"{name}: its path in the folder ({relative[:80]}) names another file; refused")
+        paths.append(upload_path(f"{directory}/{name}" if directory else name))
+    return paths
 
 
 def _check_totals(files: list[CorpusFile]) -> None:

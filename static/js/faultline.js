@@ -1,6 +1,7 @@
 // Faultline's few behaviours that htmx does not cover: the crux-room drawer, keeping the chat
 // scrolled to its newest message, the setup page's counters, copying the share link and the
-// synthesis, and saving a crux card or the synthesis through the owner's "Save to project" form.
+// synthesis, saving a crux card or the synthesis through the owner's "Save to project" form, and
+// sending an uploaded folder's file paths.
 // Text is only ever written with textContent; nothing here builds HTML from strings.
 (function () {
   "use strict";
@@ -187,6 +188,17 @@
 
   document.addEventListener("change", function (event) {
     if (event.target.matches("#hand input[name='personas']")) handCount();
+  });
+
+  // ── Folder upload: the server gets only each file's name, so send its path in the folder ───
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (!input.matches("input[type='file'][webkitdirectory]") || !input.form) return;
+    var paths = input.form.querySelector("input[name='folder_paths']");
+    if (!paths) return;
+    paths.value = JSON.stringify(Array.prototype.map.call(input.files, function (file) {
+      return file.webkitRelativePath || file.name;
+    }));
   });
 
   document.addEventListener("input", function (event) {

@@ -84,7 +84,7 @@ def test_build_a_persona_edit_it_and_see_it_cite_its_writing_in_a_debate(
     assert page.locator("#persona-name").text_content() == "Ada Ledger"
     assert "Reads the ledger, not the forecast." in page.locator(".persona-page").text_content()
     documents = page.locator("#corpus-documents tbody").text_content()
-    assert "essay.md" in documents and "memo.txt" in documents
+    assert "essay.md" in documents and "memos/memo.txt" in documents  # the path in the folder, kept
     screenshot(page, "studio-persona", full_page=True)
     assert_accessible(page, "the persona page")
 

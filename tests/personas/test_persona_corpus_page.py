@@ -1,6 +1,8 @@
 """Uploading a persona's corpus: files, a folder's files or a zip; re-upload replaces; a bad file
 is named and the previous corpus kept."""
 
+import json
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -76,3 +78,59 @@ def test_only_the_owner_uploads(alice, seed_persona, others_persona):
 
 def test_another_users_corpus_status_is_a_404(alice, others_persona):
     assert alice.get(f"/personas/{others_persona.pk}/corpus/status/").status_code == 404
+
+
+def _folder(*files):
+    """A folder upload as the page sends it: the files (Django keeps only their names) and, beside
+    them, each file's path from the chosen folder."""
+    return {
+        "folder": [SimpleUploadedFile(path.rsplit("/", 1)[-1], text.encode()) for path, text in files],
+        "folder_paths": json.dumps([path for path, _ in files]),
+    }
+
+
+def test_a_folder_keeps_each_files_path_so_two_files_of_one_name_are_two_documents(alice, own_persona):
+    response = alice.post(
+        f"/personas/{own_persona.pk}/corpus/",
+        _folder(
+            ("essays/src/app/notes.md", "Gold pays no yield."),
+            ("essays/src/lib/notes.md", "Inflation is a tax."),
+            ("essays/top.txt", "At the top."),
+        ),
+    )
+
+    assert response.status_code == 302
+    _stored(response)
+    assert sorted(_sources(own_persona)) == ["src/app/notes.md", "src/lib/notes.md", "top.txt"]
+    page = alice.get(f"/personas/{own_persona.pk}/").content.decode()
+    assert "src/app/notes.md" in page and "src/lib/notes.md" in page
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["essays/../../etc/notes.md", "/etc/notes.md", "C:/Users/notes.md", "essays//notes.md", "essays/./notes.md"],
+)
+def test_a_folder_path_that_could_leave_the_folder_is_refused(alice, own_persona, path):
+    response = alice.post(f"/personas/{own_persona.pk}/corpus/", _folder((path, "Words.")))
+
+    assert response.status_code == 200
+    assert "not a path inside the folder" in response.content.decode()
+    assert not CorpusUpload.objects.exists() and _sources(own_persona) == []
+
+
+def test_a_folder_path_naming_another_file_is_refused(alice, own_persona):
+    data = _folder(("essays/a.md", "Words."))
+    data["folder_paths"] = json.dumps(["essays/b.md"])
+
+    response = alice.post(f"/personas/{own_persona.pk}/corpus/", data)
+
+    assert response.status_code == 200 and "names another file" in response.content.decode()
+    assert not CorpusUpload.objects.exists()
+
+
+def test_without_paths_a_folder_keeps_file_names_as_before(alice, own_persona):
+    _stored(
+        alice.post(f"/personas/{own_persona.pk}/corpus/", {"folder": [SimpleUploadedFile("b.md", b"# T\n\nText.")]})
+    )
+
+    assert _sources(own_persona) == ["b.md"]
