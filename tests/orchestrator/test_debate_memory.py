@@ -24,14 +24,8 @@ def persona_contexts(trace) -> list[dict]:
     return [line for line in lines if line["role"] == "persona"]
 
 
-def context_text(call: dict) -> str:
-    return "\n".join(m["content"] for m in call["messages"] if m["role"] == "user")
-
-
-def test_round_three_remembers_round_one_and_the_closing_lists_every_concession(scripted_api, personas, tmp_path):
-    scripted_api(memory=True, dispute="none")
-    trace = tmp_path / "trace.jsonl"
-
+def gold_debate_run(trace) -> Debate:
+    """The three personas debate gold for 18 turns through ``rundebate``, tracing its model calls."""
     call_command(
         "rundebate",
         "--personas",
@@ -43,8 +37,17 @@ def test_round_three_remembers_round_one_and_the_closing_lists_every_concession(
         "--trace",
         str(trace),
     )
+    return Debate.objects.get()
 
-    debate = Debate.objects.get()
+
+def context_text(call: dict) -> str:
+    return "\n".join(m["content"] for m in call["messages"] if m["role"] == "user")
+
+
+def test_round_three_remembers_round_one_and_the_closing_lists_every_concession(scripted_api, personas, tmp_path):
+    scripted_api(memory=True, dispute="none")
+    trace = tmp_path / "trace.jsonl"
+    debate = gold_debate_run(trace)
     assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
     cited = Message.objects.filter(debate=debate, text__contains=MEMORY_EVIDENCE)
     assert cited.filter(persona__name="Ada Hardmoney").exists() and cited.filter(persona__name="Bram Macro").exists()
@@ -77,20 +80,7 @@ def test_epistemic_events_past_the_threshold_make_a_reflection_the_personas_then
     scripted_api(memory=True, dispute="none")
     settings.REFLECTION_THRESHOLD = 4  # one concession (x4) is enough
     trace = tmp_path / "trace.jsonl"
-
-    call_command(
-        "rundebate",
-        "--personas",
-        ",".join(NAMES),
-        "--topic",
-        "Is gold still a store of value?",
-        "--max-turns",
-        "18",
-        "--trace",
-        str(trace),
-    )
-
-    debate = Debate.objects.get()
+    debate = gold_debate_run(trace)
     assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
     reflection = Reflection.objects.filter(debate=debate).earliest("created_at")
     assert reflection.kind == "pattern" and 1 <= reflection.importance <= 10

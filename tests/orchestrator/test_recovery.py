@@ -3,7 +3,6 @@
 import os
 import signal
 import subprocess
-import sys
 import time
 import uuid
 
@@ -18,7 +17,7 @@ from debates.services.lifecycle import debate_create
 from faultline.llm.fake_messages_api import FakeMessagesAPI
 from orchestration.recovery import debates_recover
 from orchestration.run import debate_run
-from tests.conftest import ROOT
+from tests.conftest import ROOT, celery_worker_argv
 from tests.conftest import test_database_url as database_url_for
 from tests.support.scripted_debate import DebateScript
 
@@ -50,22 +49,7 @@ class Workers:
         hostname = f"{self.queue}-{len(self.processes)}@localhost"
         log = open(ROOT / ".faultline" / f"{hostname.split('@')[0]}.log", "w")
         worker = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "faultline",
-                "worker",
-                "--pool",
-                "threads",
-                "--concurrency",
-                "2",
-                "--loglevel",
-                "INFO",
-                "--hostname",
-                hostname,
-            ],
+            celery_worker_argv(concurrency=2, hostname=hostname),
             cwd=ROOT,
             env=self.env,
             stdout=log,
