@@ -4,20 +4,15 @@ show the user; nothing is saved by this module."""
 
 from __future__ import annotations
 
-import io
-import logging
 from html.parser import HTMLParser
 from pathlib import PurePath
 
-from pypdf import PdfReader
-from pypdf.errors import PdfReadError, PyPdfError
+from faultline.file_text import UnreadablePdf, pdf_text, text_tidy
 
 KINDS = {".md": "md", ".markdown": "md", ".txt": "txt", ".text": "txt", ".pdf": "pdf", ".html": "html", ".htm": "html"}
 ACCEPTED = ".md, .txt, .pdf or .html"
 # Past this many characters a document's text is cut: a debate only ever reads an excerpt.
 MAX_TEXT_CHARS = 2_000_000
-# pypdf logs every oddity of a damaged file; the user gets one clear message instead.
-logging.getLogger("pypdf").setLevel(logging.ERROR)
 
 
 class DocumentUnreadable(ValueError):
@@ -79,24 +74,11 @@ def _html_text(html: str) -> str:
 
 def _pdf_text(data: bytes, filename: str) -> str:
     try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
-            raise DocumentUnreadable(f"“{filename}” is a password-protected PDF: upload an unprotected copy.")
-        return "\n\n".join(page.extract_text() or "" for page in reader.pages)
-    except DocumentUnreadable:
-        raise
-    except (PdfReadError, PyPdfError, ValueError, KeyError, TypeError, OSError) as exc:
-        raise DocumentUnreadable(f"“{filename}” is not a PDF Faultline can read ({exc.__class__.__name__}).") from exc
-
-
-def _tidy(text: str) -> str:
-    lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
-    tidy, blank = [], 0
-    for line in lines:
-        blank = blank + 1 if not line.strip() else 0
-        if blank <= 1:
-            tidy.append(line)
-    return "\n".join(tidy).strip()
+        return pdf_text(data)
+    except UnreadablePdf as exc:
+        if exc.encrypted:
+            raise DocumentUnreadable(f"“{filename}” is a password-protected PDF: upload an unprotected copy.") from exc
+        raise DocumentUnreadable(f"“{filename}” is not a PDF Faultline can read ({exc.cause}).") from exc
 
 
 def document_text(*, filename: str, data: bytes) -> tuple[str, str]:
@@ -108,7 +90,7 @@ def document_text(*, filename: str, data: bytes) -> tuple[str, str]:
         text = _decoded(data, filename)
         if kind == "html":
             text = _html_text(text)
-    text = _tidy(text)[:MAX_TEXT_CHARS]
+    text = text_tidy(text)[:MAX_TEXT_CHARS]
     if not text:
         what = "no text layer (a scanned PDF?)" if kind == "pdf" else "no text"
         raise DocumentUnreadable(f"“{filename}” has {what}: there is nothing in it a debate could read.")

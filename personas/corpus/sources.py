@@ -12,18 +12,14 @@ from __future__ import annotations
 import hashlib
 import html
 import io
-import logging
 import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from bs4 import BeautifulSoup
-from pypdf import PdfReader
-from pypdf.errors import PyPdfError
 
-# pypdf logs every oddity of a damaged file; the user gets one clear message instead.
-logging.getLogger("pypdf").setLevel(logging.ERROR)
+from faultline.file_text import UnreadablePdf, pdf_text, text_tidy
 
 KINDS = {".txt": "txt", ".text": "txt", ".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".pdf": "pdf"}
 ACCEPTED = ".txt, .md, .html, .pdf, a folder of them or a .zip"
@@ -221,7 +217,7 @@ def corpus_file_text(file: CorpusFile) -> str:
         text = _decoded(file)
         if file.kind == "html":
             text = _html_text(text)
-    text = _tidy(text)
+    text = text_tidy(text)
     if not text:
         what = "no text layer (a scanned PDF?)" if file.kind == "pdf" else "no text"
         raise CorpusError(f"{file.source}: has {what}")
@@ -258,21 +254,8 @@ def _html_text(html: str) -> str:
 
 def _pdf_text(file: CorpusFile) -> str:
     try:
-        reader = PdfReader(io.BytesIO(file.data))
-        if reader.is_encrypted:
-            raise CorpusError(f"{file.source}: a password-protected PDF; upload an unprotected copy")
-        return "\n\n".join(page.extract_text() or "" for page in reader.pages)
-    except CorpusError:
-        raise
-    except (PyPdfError, ValueError, KeyError, TypeError, OSError, AttributeError, IndexError, RecursionError) as exc:
-        raise CorpusError(f"{file.source}: not a PDF Faultline can read ({exc.__class__.__name__})") from exc
-
-
-def _tidy(text: str) -> str:
-    lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
-    tidy, blank = [], 0
-    for line in lines:
-        blank = blank + 1 if not line.strip() else 0
-        if blank <= 1:
-            tidy.append(line)
-    return "\n".join(tidy).strip()
+        return pdf_text(file.data)
+    except UnreadablePdf as exc:
+        if exc.encrypted:
+            raise CorpusError(f"{file.source}: a password-protected PDF; upload an unprotected copy") from exc
+        raise CorpusError(f"{file.source}: not a PDF Faultline can read ({exc.cause})") from exc
