@@ -30,6 +30,7 @@ every event of every run in the table, with each run's own p50 and p95 below it.
 
     .venv/bin/python benchmarks/live_latency.py [--debates 10] [--baseline 1] [--latency 0.2] [--turns 30]
                                                 [--runs 1] [--workers 1] [--plain-client] [--reduced-motion]
+                                                [--browser-nice 10] [--dump moments.json]
 
 Uses its own embedded PostgreSQL and Redis (.faultline/bench-live) unless DATABASE_URL/REDIS_URL
 are set, and stops whatever it started, on errors and Ctrl-C too.

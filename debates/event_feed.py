@@ -17,7 +17,6 @@ socket that (re)connects is sent a snapshot rendered from that view.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import weakref
@@ -37,9 +36,6 @@ from debates.state import DebateView, apply
 logger = logging.getLogger(__name__)
 
 RECONNECT_DELAYS = (0.1, 0.5, 1.0, 2.0, 5.0)
-import os  # TEMP experiment knob
-
-_FLUSH = os.environ.get("FAULTLINE_FEED_FLUSH", "1") == "1"
 
 
 class Socket(Protocol):
@@ -131,17 +127,16 @@ class DebateHub:
             await self._deliver(seq, kind, payload)
 
     async def _deliver(self, seq: int, kind: str, payload: dict) -> None:
-        async with self.feed.sending:
-            try:
-                typed = parse_payload(kind, payload)  # typed once, for the fold and the fragment
-            except ValidationError:
-                typed = None
-            apply(self.view, seq, kind, typed if typed is not None else payload)  # logs and skips a bad one
-            if typed is not None:
-                html = fragments.for_event(self.view, kind, typed)
-            else:  # a kind this code does not know, or a payload that does not match its schema
-                html = fragments.status_line(self.view) + fragments.banner(self.view)
-            await self._fan_out("deliver_event", seq, html)
+        try:
+            typed = parse_payload(kind, payload)  # typed once, for the fold and the fragment
+        except ValidationError:
+            typed = None
+        apply(self.view, seq, kind, typed if typed is not None else payload)  # logs and skips a bad one
+        if typed is not None:
+            html = fragments.for_event(self.view, kind, typed)
+        else:  # a kind this code does not know, or a payload that does not match its schema
+            html = fragments.status_line(self.view) + fragments.banner(self.view)
+        await self._fan_out("deliver_event", seq, html)
 
     async def _progress(self, message_id: int, text: str | None) -> None:
         message = self.view.message(message_id)
@@ -153,28 +148,16 @@ class DebateHub:
             )()
             if not message.streaming:
                 return
-        async with self.feed.sending:
-            message.text = text  # a snapshot from this view shows the text so far
-            html = fragments.message(message, oob=True)
-            await self._fan_out("deliver_progress", self.view.last_seq, html)
+        message.text = text  # a snapshot from this view shows the text so far
+        html = fragments.message(message, oob=True)
+        await self._fan_out("deliver_progress", self.view.last_seq, html)
 
     async def _fan_out(self, method: str, seq: int, html: str) -> None:
-        """Hand ``html`` to every socket, and see it written before anything else is rendered here.
-
-        The server's transports do not write when they are handed a frame but when the event loop
-        next polls, which is after every task already waiting to run. Ten debates' events arrive
-        together (one read of the listening connection wakes ten hubs), so without the wait every
-        frame of the burst waited until the whole burst was rendered. The caller holds the feed's
-        ``sending`` lock, so no other hub renders meanwhile; two turns of the loop: in the first
-        the transports write (after this task's step), the second resumes here."""
         for socket in list(self.sockets):
             try:
                 await getattr(socket, method)(seq, html)
             except Exception:
                 logger.exception("Could not send a live update to a socket of debate %s", self.debate_id)
-        if _FLUSH:
-            await asyncio.sleep(0)
-            await asyncio.sleep(0)
 
 
 class EventFeed:
@@ -183,9 +166,6 @@ class EventFeed:
     def __init__(self) -> None:
         self.hubs: dict[str, DebateHub] = {}
         self.listening = asyncio.Event()
-        # Held by a hub from rendering an update to its frames being written: one at a time, in
-        # the order they were heard, across every debate watched here (DebateHub._fan_out).
-        self.sending = asyncio.Lock() if _FLUSH else contextlib.nullcontext()
         self.task: asyncio.Task | None = None
 
     def join(self, debate_id, socket: Socket) -> DebateHub:

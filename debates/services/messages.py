@@ -76,20 +76,13 @@ def message_say(*, message: Message, seat: int, citations: list[Citation] = ()) 
         )
 
 
-import os  # TEMP
-
-_ASYNC = os.environ.get("FAULTLINE_PROGRESS_ASYNC", "1") == "1"
-
-
 def message_text_save(*, message: Message, text: str) -> None:
     """Save a streaming message's text so far and announce it to the live pages, in one statement
     (not an event: the completion carries the final text)."""
     with connection.cursor() as cursor:
         cursor.execute(
             f"WITH saved AS (UPDATE {Message._meta.db_table} SET text = %s WHERE id = %s RETURNING id) "
-            "SELECT pg_notify(%s, %s)"
-            + (", set_config('synchronous_commit', 'off', true)" if _ASYNC and not connection.in_atomic_block else "")
-            + " FROM saved",
+            "SELECT pg_notify(%s, %s) FROM saved",
             [
                 text,
                 message.id,
