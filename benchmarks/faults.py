@@ -55,6 +55,8 @@ os.environ.setdefault("FAULTLINE_STATE_DIR", str(ROOT / ".faultline" / "bench-fa
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faultline.settings")
 os.environ.setdefault("LOG_LEVEL", "ERROR")
 
+from faultline import worker_liveness  # noqa: E402
+
 SCENARIOS = ["baseline", "kill-worker", "kill-closing", "restart-redis", "drop-pushes", "storm-529"]
 TOPIC = "Is gold still a hedge against inflation?"
 SWEEP_SECONDS = 2
@@ -81,6 +83,8 @@ class Workers:
         self.started: list[Child] = []
         self.current: Child | None = None
         self.crashes = 0  # workers that exited by themselves (not killed by us)
+        self.replaced = 0  # workers that stopped taking work while still running, replaced at once
+        self.heartbeats: dict[Child, Path] = {}
 
     def start(self, *, label: str, drop_share: float = 0.0, seed: int = 0) -> tuple[Child, float]:
         """A new worker; returns it and how long it took to answer a ping."""
@@ -110,7 +114,11 @@ class Workers:
         else:
             command = [sys.executable, "-m", "celery", "-A", "faultline", "worker", *options]
         began = time.monotonic()
-        child = Child(f"{label}-worker-{number}", command, self.env, self.log_dir)
+        heartbeat = self.log_dir / f"{label}-worker-{number}.heartbeat"
+        worker_liveness.heartbeat_forget(heartbeat)
+        env = {**self.env, worker_liveness.HEARTBEAT_ENV: str(heartbeat)}
+        child = Child(f"{label}-worker-{number}", command, env, self.log_dir)
+        self.heartbeats[child] = heartbeat
         self.started.append(child)
         self.current = child
         deadline = time.monotonic() + 90
@@ -125,10 +133,21 @@ class Workers:
         return child, time.monotonic() - began
 
     def supervise(self, *, label: str, **kwargs) -> None:
-        """Like the launcher: a worker that exited by itself is replaced (and counted)."""
-        if self.current is not None and not self.current.running():
+        """Like the launcher: a worker that exited by itself is replaced (and counted), and so is
+        one that stopped taking work (faultline/worker_liveness.py), at once, the old one left to
+        finish its debates."""
+        if self.current is None:
+            return
+        if not self.current.running():
             self.crashes += 1
             say(f"{label}: the worker exited by itself (see {self.current.log_path}); starting another")
+            self.start(label=label, **kwargs)
+        elif worker_liveness.worker_state(self.heartbeats[self.current]) in (
+            worker_liveness.STOPPING,
+            worker_liveness.SILENT,
+        ):
+            self.replaced += 1
+            say(f"{label}: the worker stopped taking work (see {self.current.log_path}); starting another beside it")
             self.start(label=label, **kwargs)
 
     def stop_all(self) -> None:
@@ -622,10 +641,11 @@ def run_scenario(name: str, ctx: dict) -> dict:
         "dropped": dropped,
         "dropped_last": sum(1 for d, seq, _ in dropped if seq == checks[d]["last_seq"]),
         "worker_crashes": workers.crashes,
+        "workers_replaced": workers.replaced,
         "recover": recover,
         "late": fault.get("late"),
     }
-    workers.crashes = 0
+    workers.crashes = workers.replaced = 0
     say(summary_line(result))
     for d, c in checks.items():
         if c["status"] != "completed":
@@ -709,6 +729,8 @@ def report(results: list[dict]) -> str:
             extra.append(f"{len(r['dropped'])} pushes dropped, {r['dropped_last']} of them a debate's last event")
         if r["worker_crashes"]:
             extra.append(f"{r['worker_crashes']} worker(s) exited by themselves and were replaced")
+        if r["workers_replaced"]:
+            extra.append(f"{r['workers_replaced']} worker(s) stopped taking work and were replaced at once")
         messages = [c["messages"] for c in r["checks"].values()]
         extra.append(
             f"{sum(messages)} messages, {total(r, 'ledger_updates')} ledger updates, "

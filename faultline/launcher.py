@@ -5,13 +5,16 @@ decides comes from the same place as the site's own settings: `LaunchConfig` hol
 It starts the embedded PostgreSQL and Redis when DATABASE_URL / REDIS_URL are not set, migrates,
 loads the seed deck, then runs daphne (web + websockets) and a Celery worker with prefixed logs.
 A child that dies is started again after a growing pause (see `RestartPolicy`), so a crashed
-worker does not take the site down. Ctrl-C stops the children, then the services it started, and
+worker does not take the site down. A worker that stops taking work while it still runs (a warm
+shutdown nobody asked for: see faultline/worker_liveness.py) is replaced at once and left to finish
+its debates. Ctrl-C stops the children, then the services it started, and
 leaves nothing running behind it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
@@ -29,7 +32,7 @@ from pathlib import Path
 
 import environ
 
-from faultline import embedded
+from faultline import embedded, worker_liveness
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DOTENV = BASE_DIR / ".env"
@@ -123,17 +126,32 @@ class Child:
     name: str
     command: list[str]
     policy: RestartPolicy = RestartPolicy()
+    # The worker's: a folder where each worker started says whether it still takes work
+    # (worker_liveness). "{generation}" in the command becomes 1, 2, ... (a fresh Celery node name
+    # for a replacement that runs beside the worker it replaces).
+    heartbeats: Path | None = None
     process: subprocess.Popen | None = None
     pump: threading.Thread | None = field(default=None, repr=False)
     started_at: float = 0.0
     restarts: int = 0  # restarts since it last ran stably
     restart_at: float | None = None
+    generation: int = 0
+    retiring: list[subprocess.Popen] = field(default_factory=list)  # replaced, finishing their work
+
+    @property
+    def heartbeat(self) -> Path | None:
+        return None if self.heartbeats is None else self.heartbeats / f"{self.name}-{self.generation}"
 
     def start(self, env: dict) -> None:
+        self.generation += 1
+        if self.heartbeat is not None:
+            worker_liveness.heartbeat_forget(self.heartbeat)
+            env = {**env, worker_liveness.HEARTBEAT_ENV: str(self.heartbeat)}
+        command = [part.replace("{generation}", str(self.generation)) for part in self.command]
         # A session of its own: Ctrl-C reaches only the launcher, which then stops the children
         # in order (worker first, so no debate is cut off mid-write by a vanished web server).
         self.process = subprocess.Popen(
-            self.command,
+            command,
             cwd=BASE_DIR,
             env=env,
             stdout=subprocess.PIPE,
@@ -143,12 +161,14 @@ class Child:
             start_new_session=True,
         )
         self.started_at = time.monotonic()
-        self.pump = threading.Thread(target=self._pump, daemon=True)
+        self.pump = threading.Thread(target=self._pump, args=(self.process,), daemon=True)
         self.pump.start()
         say(f"{self.name} started (pid {self.process.pid})")
 
     def supervise(self, env: dict) -> None:
-        """Restart the child if it died (after the policy's pause). Raises LaunchError to give up."""
+        """Restart the child if it died (after the policy's pause), replace it at once if it stopped
+        taking work. Raises LaunchError to give up."""
+        self._reap_retiring()
         now = time.monotonic()
         if self.restart_at is not None:
             if now >= self.restart_at:
@@ -156,6 +176,9 @@ class Child:
                 self.start(env)
             return
         if self.running():
+            if self._stopped_taking_work():
+                self.retiring.append(self.process)
+                self.start(env)
             return
         exit_code = self.process.returncode
         if now - self.started_at >= self.policy.stable_after:
@@ -170,8 +193,35 @@ class Child:
         say(f"{self.name} exited unexpectedly (exit {exit_code}); restarting in {delay:g} s (restart {self.restarts})")
         self.restart_at = now + delay
 
-    def _pump(self) -> None:
-        for line in self.process.stdout:
+    def _stopped_taking_work(self) -> bool:
+        if self.heartbeat is None:
+            return False
+        state = worker_liveness.worker_state(self.heartbeat)
+        pid = self.process.pid
+        if state == worker_liveness.STOPPING:
+            say(
+                f"{self.name} (pid {pid}) stopped taking work and is shutting down (see its log lines above); "
+                "starting another now, the old one finishes the debates it runs"
+            )
+            return True
+        if state == worker_liveness.SILENT:
+            say(
+                f"{self.name} (pid {pid}) said nothing for {worker_liveness.SILENT_AFTER_SECONDS:g} s; asking it to "
+                "stop after its running debates and starting another now"
+            )
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGTERM)  # Celery's warm shutdown
+            return True
+        return False
+
+    def _reap_retiring(self) -> None:
+        for process in list(self.retiring):
+            if process.poll() is not None:
+                say(f"the replaced {self.name} (pid {process.pid}) has finished and exited (exit {process.returncode})")
+                self.retiring.remove(process)
+
+    def _pump(self, process: subprocess.Popen) -> None:
+        for line in process.stdout:
             say(line.rstrip(), self.name)
 
     def running(self) -> bool:
@@ -179,17 +229,22 @@ class Child:
 
     def stop(self) -> None:
         self.restart_at = None
-        if not self.running():
-            return
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(STOP_GRACE_SECONDS)
-        except subprocess.TimeoutExpired:
-            say(f"{self.name} did not stop within {STOP_GRACE_SECONDS} s; killing it")
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        for process in [self.process, *self.retiring]:
+            if process is not None and process.poll() is None:
+                _stop_process_group(process, self.name)
+        self.retiring = []
         if self.pump is not None:
             self.pump.join(timeout=2)
+
+
+def _stop_process_group(process: subprocess.Popen, name: str) -> None:
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(STOP_GRACE_SECONDS)
+    except subprocess.TimeoutExpired:
+        say(f"{name} (pid {process.pid}) did not stop within {STOP_GRACE_SECONDS} s; killing it")
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 def port_is_free(host: str, port: int) -> bool:
@@ -310,12 +365,15 @@ def children_for(config: LaunchConfig) -> list[Child]:
         "--concurrency",
         str(config.worker_concurrency),
         "--hostname",
-        f"faultline@{socket.gethostname()}",
+        f"faultline-{{generation}}@{socket.gethostname()}",
     ]
     web = [sys.executable, "-m", "daphne", "-b", config.host, "-p", str(config.port), "faultline.asgi:application"]
     if config.reload:
         worker, web = reloading(worker), reloading(web)
-    return [Child("worker", worker, WORKER_RESTARTS), Child("web", web, WEB_RESTARTS)]
+    return [
+        Child("worker", worker, WORKER_RESTARTS, heartbeats=config.state_dir / "heartbeats"),
+        Child("web", web, WEB_RESTARTS),
+    ]
 
 
 def run(config: LaunchConfig) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import math
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -91,6 +92,9 @@ class DebateRun:
         self._writes: list = []  # persist-lane futures, one per turn said, in order
         self._records: list[dict] = []  # ModelCall rows handed to the persist lane (_record_later)
         self._side_work: SideWork | None = None  # read by say() for the context it asks the mode for
+        # Ledger updates this run queued, with their message (whose row, and so id, the persist
+        # lane may not have written yet when it is queued).
+        self._folding: list[tuple[Message, Future]] = []
 
     # ── the loop ──────────────────────────────────────────────────────────────────────────────
 
@@ -332,6 +336,7 @@ class DebateRun:
         # The closings read the whole ledger but the last message's update, as every turn does (its
         # speaker sees that message verbatim): every crux-room update is in before the first one.
         self.await_ledger(lag=1, rooms=True)
+        self.fold_put_off()
         self.settle()
         done = set(
             self.main_messages([Message.Kind.CLOSING])
@@ -342,6 +347,7 @@ class DebateRun:
             if speaker.persona.id not in done:
                 self.say(speaker, Message.Kind.CLOSING, phase="closing")
         self.await_ledger(lag=0, rooms=True)  # the closing stances belong in the final ledger
+        self.fold_put_off()
 
     def await_notes(self) -> None:
         self.lanes.wait("notes", timeout=NOTES_WAIT_SECONDS)
@@ -462,7 +468,28 @@ class DebateRun:
     def fold_into_ledger(self, message: Message, written=None) -> None:
         """Queue the ledger update for a finished message (main channel or crux room). ``written``:
         the persist-lane jobs writing the turn before it and it, when they may not be done yet."""
-        self.lanes.submit("ledger" if message.room_id is None else "room_ledger", self._ledger_job, message, written)
+        lane = "ledger" if message.room_id is None else "room_ledger"
+        future = self.lanes.submit(lane, self._ledger_job, message, written)
+        if future is not None:
+            self._folding.append((message, future))
+
+    def fold_put_off(self) -> None:
+        """Fold now, in turn order, the messages whose ledger update an outage put off (see
+        ``ledger_update``) and that no queued or running update of this run will fold: a short
+        outage on the side calls alone, which no main-channel call saw, never makes the run wait,
+        so nothing else would fold them before the results are read. Called before the closings
+        (their speakers read the whole ledger) and before the finish. If the model is still down,
+        the update raises ModelUnavailable and the run waits it out as it would for a turn
+        (run.py); the run after the wait folds what is left first."""
+        self.settle()  # every message queued so far has its row (and its id)
+        busy = [message.id for message, future in self._folding if not future.done()]
+        put_off = Message.objects.filter(debate=self.debate, status=Message.Status.COMPLETE, ledgered=False)
+        for message_id in put_off.exclude(id__in=busy).order_by("room_id", "turn").values_list("id", flat=True):
+            self.check_stop()
+            logger.info(
+                "Debate %s: folding message %s, whose ledger update an outage put off", self.debate.id, message_id
+            )
+            ledger_update(message_id=message_id, names=self.names, put_off_outages=False)
 
     def _ledger_job(self, message: Message, written=None) -> None:
         if not written:

@@ -18,7 +18,7 @@ from debates.models import Debate, Message
 from debates.services.context import with_context
 from debates.services.transcripts import transcript_of
 from faultline.llm import gateway
-from faultline.llm.types import CallTag, ModelError, Prompt, Role
+from faultline.llm.types import CallTag, ModelError, ModelUnavailable, Prompt, Role
 
 logger = logging.getLogger(__name__)
 
@@ -77,12 +77,18 @@ def _window_done(debate_id, window: int) -> None:
 
 
 def detection_run(*, debate_id, window: int, message_ids: list[int]) -> list[CruxRoom]:
-    """Scan one window; track what it found; open the rooms whose candidates pass the gate."""
+    """Scan one window; track what it found; open the rooms whose candidates pass the gate.
+
+    An outage (ModelUnavailable) is raised with the window left unscanned and nothing written, for
+    the caller to try it again once the model is back: staging counts windows in a row, so a
+    window skipped for a passing outage could keep a room from opening."""
     debate = Debate.objects.get(pk=debate_id)
     messages = list(Message.objects.filter(id__in=message_ids).select_related("persona").order_by("turn"))
     candidates = list(DisagreementCandidate.objects.filter(debate=debate).select_related("room"))
     try:
         scan = _scan(debate, messages, candidates)
+    except ModelUnavailable:
+        raise
     except ModelError as exc:
         # Detection is an observer: a failed scan skips this window, the debate goes on.
         logger.warning("Disagreement detection skipped window %s of %s: %s", window, debate_id, exc)

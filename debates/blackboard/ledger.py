@@ -73,7 +73,13 @@ def _ledger_payload(state: PositionState, names: dict[int, str]) -> LedgerUpdate
 
 
 def ledger_update(
-    *, message_id: int | None = None, message: Message | None = None, before_write=None, names=None, record_with=None
+    *,
+    message_id: int | None = None,
+    message: Message | None = None,
+    before_write=None,
+    names=None,
+    record_with=None,
+    put_off_outages: bool = True,
 ) -> bool:
     """Fold one message into its speaker's ledger. Returns False when the update was skipped.
 
@@ -82,7 +88,8 @@ def ledger_update(
     reads only the turns before it until then. ``names``: persona id -> name of the participants
     in seat order, when the caller has them. ``record_with``: where the call's ModelCall row is
     written (gateway.stream), so that the next speaker, who waits for this update, does not wait
-    for that row too."""
+    for that row too. ``put_off_outages=False``: an outage is raised (ModelUnavailable) instead of
+    putting the update off, for a caller that must have it now and waits the outage out."""
     if message is None:
         message = Message.objects.select_related("debate", "persona").get(pk=message_id)
     debate, speaker = message.debate, message.persona
@@ -128,7 +135,10 @@ def ledger_update(
             record_with=record_with,
         )
     except ModelUnavailable as exc:
-        # An outage passes: left unledgered, the run that follows the wait folds it, in turn order.
+        # An outage passes: left unledgered, it is folded before the closings (or by the run that
+        # follows a wait or a dead worker), in turn order.
+        if not put_off_outages:
+            raise
         logger.warning("Ledger update for message at turn %s put off (the model is unavailable): %s", message.turn, exc)
         return False
     if before_write is not None:

@@ -15,8 +15,10 @@ from django.conf import settings
 from crux.models import CruxRoom, DisagreementCandidate
 from crux.services.detection import detection_run
 from debates.models import Message
+from faultline.llm.types import ModelUnavailable
 from orchestration import results
 from orchestration.modes.base import Mode
+from orchestration.patience import patiently
 from orchestration.rooms import room_run
 
 logger = logging.getLogger(__name__)
@@ -79,10 +81,20 @@ class DialogueMode(Mode):
     # ── steps ─────────────────────────────────────────────────────────────────────────────────
 
     def _detect(self, window: int, messages: list[Message]) -> None:
+        """Scan one window. An outage is waited out here, on the detection lane (the next window
+        queues behind it; no speaker waits for it), as a crux room waits out its own: a short one
+        that the main channel never saw would otherwise leave the window unscanned for good. A run
+        that ends meanwhile leaves it to the run that continues (``_scan_missed_windows``)."""
+        message_ids = [message.id for message in messages]
         try:
-            message_ids = [message.id for message in messages]
-            for room in detection_run(debate_id=self.run.debate.id, window=window, message_ids=message_ids):
+            rooms = patiently(
+                lambda: detection_run(debate_id=self.run.debate.id, window=window, message_ids=message_ids),
+                cancelled=self.run.lanes.cancelled,
+            )
+            for room in rooms:
                 self._start_room(room.id)
+        except ModelUnavailable as exc:
+            logger.warning("Detection window %s of debate %s left for a later run: %s", window, self.run.debate.id, exc)
         except Exception:  # detection is an observer; never let it take the debate down
             logger.exception("Detection window %s of debate %s failed", window, self.run.debate.id)
 
