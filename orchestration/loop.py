@@ -233,10 +233,11 @@ class DebateRun:
     def check_stop(self) -> None:
         """A turn boundary: stop or pause if asked to, and never write on a debate whose lease is
         gone. A stop asked for with a pause wins."""
-        if self.lease is not None:
-            self.lease.check()
         self.lanes.check()
-        asked = Debate.objects.filter(pk=self.debate.pk).values_list("stop_requested", "pause_requested").first()
+        if self.lease is not None:
+            asked = self.lease.requests()  # one round trip: the lease's session is alive, and the flags
+        else:
+            asked = Debate.objects.filter(pk=self.debate.pk).values_list("stop_requested", "pause_requested").first()
         if asked is None:
             return
         if asked[0]:
