@@ -441,7 +441,9 @@ class DebateRun:
                 hold=hold,
             )
         except ContextChanged:  # asked for again with what it must see
-            return self.say(speaker, kind, phase=phase, aspect_index=aspect_index, addressee=addressee)
+            return self.say(
+                speaker, kind, phase=phase, aspect_index=aspect_index, addressee=addressee, allow_pass=allow_pass
+            )
         channel.interrupted = None
         if message is not None:
             channel.said(message)
