@@ -466,7 +466,10 @@ class DebateRun:
         compares a fresh read with theirs) reads it now, as does the first dialogue turn."""
         if self._side_work is None:
             beside, self._side_work_next = self._side_work_next, None
-            self._side_work = beside.result() if beside is not None and not fresh else side_work_read(self.debate)
+            # A read the lane has not done yet (the lane is still writing an earlier turn) is not
+            # waited for: reading here is quicker, and what it returns the same or newer.
+            ready = beside is not None and beside.done() and not fresh
+            self._side_work = beside.result() if ready else side_work_read(self.debate)
         return self._side_work
 
     def base_context(self, speaker: Speaker, kind: str, *, aspect_index, addressee: str) -> str:
