@@ -71,9 +71,10 @@ def _debate_state(debate: Debate, persona, names: dict[int, str], aspect_index, 
     return section
 
 
-def _so_far(notes: BlackboardNotes | None, budget=SO_FAR) -> Section:
+def _so_far(debate: Debate, budget=SO_FAR) -> Section:
     """Decisions reached, open proposals with the reactions so far, then the last round's summary."""
     section = Section("SO FAR", budget)
+    notes = BlackboardNotes.objects.filter(debate=debate).first()
     if notes is None:
         return section
     for decision in notes.decisions[-2:]:
@@ -145,20 +146,12 @@ def _your_position(state: PositionState | None, aspect_index, *, budget=MINE, fu
 
 @dataclass(frozen=True)
 class SideWork:
-    """What the side lanes (detection, crux rooms, reflections, round notes) wrote that a turn's
-    context and the choice of its speaker show: none of it depends on the last turn's text or on
-    the position ledger, so the run loop reads it beside the turn before (loop.DebateRun.side_work)."""
+    """What the side lanes (detection, crux rooms, reflections) wrote that a turn's context shows:
+    the run loop reads it before it waits for the ledger, the ledger's own sections after."""
 
     cards: list[CruxCard]
-    candidates: list[DisagreementCandidate]  # seen in at least one window, most confident first
+    claims: list[DisagreementCandidate]
     insights: list[Reflection]
-    notes: BlackboardNotes | None
-
-    @property
-    def claims(self) -> list[DisagreementCandidate]:
-        """The disputes still open (active or in a crux room) that the OPEN DISPUTES section shows."""
-        open_ = (DisagreementCandidate.Status.ACTIVE, DisagreementCandidate.Status.IN_CRUX_ROOM)
-        return [candidate for candidate in self.candidates if candidate.status in open_][:4]
 
     def disputes(self) -> tuple:
         """What the OPEN DISPUTES section shows of detection and the crux rooms' work."""
@@ -171,13 +164,14 @@ class SideWork:
 def side_work_read(debate: Debate) -> SideWork:
     return SideWork(
         cards=list(CruxCard.objects.filter(debate=debate).order_by("-created_at")[:3]),
-        candidates=list(
-            DisagreementCandidate.objects.filter(debate=debate, consecutive_windows__gte=1).order_by(
-                "-confidence", "id"
-            )
+        claims=list(
+            DisagreementCandidate.objects.filter(
+                debate=debate,
+                status__in=[DisagreementCandidate.Status.ACTIVE, DisagreementCandidate.Status.IN_CRUX_ROOM],
+                consecutive_windows__gte=1,
+            ).order_by("-confidence")[:4]
         ),
         insights=list(Reflection.objects.filter(debate=debate).order_by("-importance", "-created_at")[:3]),
-        notes=BlackboardNotes.objects.filter(debate=debate).first(),
     )
 
 
@@ -304,13 +298,12 @@ def assemble_context(
         return join(sections)
 
     full = phase == "closing"
-    side = side or side_work_read(debate)
     sections = [
         _debate_state(debate, persona, names, aspect_index, phase),
-        _so_far(side.notes),
+        _so_far(debate),
         _everyone_else(persona, names, positions, aspect_index),
         _your_position(mine, aspect_index, budget=MINE_CLOSING if full else MINE, full=full),
-        _open_disputes(side, names),
+        _open_disputes(side or (side := side_work_read(debate)), names),
     ]
     if full:
         sections.append(_concessions(names, positions))

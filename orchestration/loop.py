@@ -92,8 +92,7 @@ class DebateRun:
         self._settled = 0  # persist-lane jobs known to be written
         self._writes: list = []  # persist-lane futures, one per turn said, in order
         self._records: list[dict] = []  # ModelCall rows handed to the persist lane (_record_later)
-        self._side_work: SideWork | None = None  # this turn boundary's (side_work)
-        self._side_work_next: Future | None = None  # read on the persist lane for the next boundary
+        self._side_work: SideWork | None = None  # read by say() for the context it asks the mode for
         # Ledger updates this run queued, with their message (whose row, and so id, the persist
         # lane may not have written yet when it is queued).
         self._folding: list[tuple[Message, Future]] = []
@@ -413,15 +412,13 @@ class DebateRun:
             speaker, kind = self.by_persona[interrupted.persona_id], interrupted.kind
         turn = interrupted.turn if interrupted else channel.turns + 1
         if kind != Message.Kind.OPENING:  # an opening's context is a cold start: no ledger, no disputes
-            self.side_work(fresh=kind not in DIALOGUE_KINDS)
+            self._side_work = side_work_read(self.debate)  # read while the ledger update may still run
             self.await_ledger(lag=1)
         side, context = (
             self._side_work,
             self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=addressee),
         )
         self._side_work = None
-        if kind in DIALOGUE_KINDS:  # for the next boundary, read while this turn streams
-            self._side_work_next = self.lanes.submit("persist", side_work_read, self.debate)
         hold = None
         if beside is not None and interrupted is None and side is not None:
             hold = HeldReply(self._confirm_early_closing(beside, side))
@@ -452,25 +449,6 @@ class DebateRun:
             channel.said(message)
             self.fold_into_ledger(message, written=self._writes[-2:])
         return message
-
-    def side_work(self, fresh: bool = False) -> SideWork:
-        """What this turn boundary reads of the side lanes' work (context.SideWork: crux cards,
-        disputes, insights, round notes), for the speaker's context and the mode's stakes; read
-        once per boundary. This is the one place that decides where it comes from. A dialogue
-        turn's was read on the persist lane, queued just before the turn before it was asked for:
-        it ran while that turn streamed, after the rows of the turns before it were written, so a
-        boundary between two dialogue turns issues none of these queries. Side work that lands
-        while a turn streams is therefore seen one turn later than if it were read here; it is
-        asynchronous anyway (no turn waits for a detection window or a room). ``fresh`` (the
-        closings: they come after waiting for the side lanes, and the early closing's check
-        compares a fresh read with theirs) reads it now, as does the first dialogue turn."""
-        if self._side_work is None:
-            beside, self._side_work_next = self._side_work_next, None
-            # A read the lane has not done yet (the lane is still writing an earlier turn) is not
-            # waited for: reading here is quicker, and what it returns the same or newer.
-            ready = beside is not None and beside.done() and not fresh
-            self._side_work = beside.result() if ready else side_work_read(self.debate)
-        return self._side_work
 
     def base_context(self, speaker: Speaker, kind: str, *, aspect_index, addressee: str) -> str:
         return assemble_context(

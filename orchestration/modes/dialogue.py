@@ -12,7 +12,7 @@ import logging
 
 from django.conf import settings
 
-from crux.models import CruxRoom
+from crux.models import CruxRoom, DisagreementCandidate
 from crux.services.detection import detection_run
 from debates.models import Message
 from faultline.llm.types import ModelUnavailable
@@ -54,7 +54,7 @@ class DialogueMode(Mode):
 
     def stakes(self) -> dict[int, float]:
         stakes: dict[int, float] = {}
-        for candidate in self.run.side_work().candidates:
+        for candidate in DisagreementCandidate.objects.filter(debate=self.run.debate, consecutive_windows__gte=1):
             for persona_id in (candidate.persona_a_id, candidate.persona_b_id):
                 stakes[persona_id] = stakes.get(persona_id, 0.0) + candidate.confidence
         return stakes
