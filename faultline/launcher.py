@@ -37,7 +37,10 @@ from faultline import embedded, worker_liveness
 BASE_DIR = Path(__file__).resolve().parent.parent
 DOTENV = BASE_DIR / ".env"
 STOP_GRACE_SECONDS = 20
-WORKER_NICE = 5  # FAULTLINE_WORKER_NICE; chosen from benchmarks/README.md "Live updates" (2026-11-26)
+# FAULTLINE_WORKER_NICE: 0, level with the web server and the database. A higher value gave the
+# web server and the browsers more of the CPU but held up the worker's own commits more, and made
+# the debates slower: benchmarks/README.md, "Live updates", 2026-11-26.
+WORKER_NICE = 0
 
 
 def read_dotenv(path: Path = DOTENV) -> None:

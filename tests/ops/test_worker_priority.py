@@ -1,4 +1,4 @@
-"""The launcher runs the worker's debates behind the web server and the database: at
+"""The launcher can run the worker's debates behind the web server and the database: at
 FAULTLINE_WORKER_NICE, for the process, the threads it starts and its session's autogroup (the
 end-to-end check under a real launcher is in test_launcher_restarts.py)."""
 
@@ -47,7 +47,7 @@ def test_the_worker_nice_value_comes_from_the_environment(monkeypatch):
     assert (web.name, web.nice) == ("web", 0)
 
     monkeypatch.delenv("FAULTLINE_WORKER_NICE")
-    assert children_for(LaunchConfig.from_environment())[0].nice == LaunchConfig.worker_nice > 0
+    assert children_for(LaunchConfig.from_environment())[0].nice == 0  # by default, level with the web
 
 
 def test_nice_zero_leaves_the_worker_at_the_launchers_priority(tmp_path):
