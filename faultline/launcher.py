@@ -9,6 +9,9 @@ worker does not take the site down. A worker that stops taking work while it sti
 shutdown nobody asked for: see faultline/worker_liveness.py) is replaced at once and left to finish
 its debates. Ctrl-C stops the children, then the services it started, and
 leaves nothing running behind it.
+
+`python -m faultline worker` supervises a worker alone, the same way (the worker container of
+docker-compose.yml); `worker --check` is its health check.
 """
 
 from __future__ import annotations
@@ -190,6 +193,8 @@ class Child:
                 self.start(env)
             return
         exit_code = self.process.returncode
+        if self.heartbeat is not None:
+            worker_liveness.heartbeat_forget(self.heartbeat)  # its last beat may still say "consuming"
         if now - self.started_at >= self.policy.stable_after:
             self.restarts = 0
         self.restarts += 1
@@ -242,6 +247,9 @@ class Child:
             if process is not None and process.poll() is None:
                 _stop_process_group(process, self.name)
         self.retiring = []
+        if self.heartbeat is not None:
+            # A worker stopped on purpose takes no work, whatever its last beat said.
+            worker_liveness.heartbeat_forget(self.heartbeat)
         if self.pump is not None:
             self.pump.join(timeout=2)
 
@@ -378,8 +386,10 @@ def reloading(command: list[str]) -> list[str]:
     ]
 
 
-def children_for(config: LaunchConfig) -> list[Child]:
-    worker = [
+def worker_child(config: LaunchConfig, node: str = "faultline") -> Child:
+    """The supervised Celery worker. Each start gets a node name of its own ("{generation}"), so a
+    replacement can run beside the worker it replaces while that one finishes its debates."""
+    command = [
         sys.executable,
         "-m",
         "celery",
@@ -393,15 +403,51 @@ def children_for(config: LaunchConfig) -> list[Child]:
         "--concurrency",
         str(config.worker_concurrency),
         "--hostname",
-        f"faultline-{{generation}}@{socket.gethostname()}",
+        f"{node}-{{generation}}@{socket.gethostname()}",
     ]
+    if config.reload:
+        command = reloading(command)
+    return Child("worker", command, WORKER_RESTARTS, nice=config.worker_nice, heartbeats=heartbeats_dir(config))
+
+
+def heartbeats_dir(config: LaunchConfig) -> Path:
+    return config.state_dir / "heartbeats"
+
+
+def children_for(config: LaunchConfig) -> list[Child]:
     web = [sys.executable, "-m", "daphne", "-b", config.host, "-p", str(config.port), "faultline.asgi:application"]
     if config.reload:
-        worker, web = reloading(worker), reloading(web)
-    return [
-        Child("worker", worker, WORKER_RESTARTS, nice=config.worker_nice, heartbeats=config.state_dir / "heartbeats"),
-        Child("web", web, WEB_RESTARTS),
-    ]
+        web = reloading(web)
+    return [worker_child(config), Child("web", web, WEB_RESTARTS)]
+
+
+def child_environment(config: LaunchConfig) -> dict:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "faultline.settings",
+        "PYTHONUNBUFFERED": "1",
+        # Absolute, so every child finds the same state folder whatever its working directory.
+        "FAULTLINE_STATE_DIR": str(config.state_dir),
+    }
+
+
+def stop_requested() -> threading.Event:
+    """An event set by Ctrl-C or SIGTERM (`docker stop`), for the supervising loop to end on."""
+    stopping = threading.Event()
+
+    def request_stop(signum, frame):
+        stopping.set()
+
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
+    return stopping
+
+
+def supervise(children: list[Child], env: dict, stopping: threading.Event) -> None:
+    while not stopping.is_set():
+        for child in children:
+            child.supervise(env)
+        stopping.wait(0.5)
 
 
 def run(config: LaunchConfig) -> int:
@@ -411,22 +457,10 @@ def run(config: LaunchConfig) -> int:
             f"port {port} on {host} is already taken by another program. "
             f"Stop it, or pick another port: `make run PORT={port + 1}` (or FAULTLINE_PORT={port + 1})."
         )
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "faultline.settings",
-        "PYTHONUNBUFFERED": "1",
-        # Absolute, so every child finds the same state folder whatever its working directory.
-        "FAULTLINE_STATE_DIR": str(config.state_dir),
-    }
+    env = child_environment(config)
     started: list[str] = []
     children = children_for(config)
-    stopping = threading.Event()
-
-    def request_stop(signum, frame):
-        stopping.set()
-
-    signal.signal(signal.SIGINT, request_stop)
-    signal.signal(signal.SIGTERM, request_stop)
+    stopping = stop_requested()
     exit_code = 0
     try:
         started = prepare_services(env)
@@ -439,10 +473,7 @@ def run(config: LaunchConfig) -> int:
         say(f"Faultline is running at {url}  (Ctrl-C to stop)")
         for problem in not_ready(report):
             say(f"not ready yet, {problem} (see {url}healthz)")
-        while not stopping.is_set():
-            for child in children:
-                child.supervise(env)
-            stopping.wait(0.5)
+        supervise(children, env, stopping)
     except LaunchError as exc:
         say(f"error: {exc}")
         exit_code = 1
@@ -453,6 +484,45 @@ def run(config: LaunchConfig) -> int:
         stop_services(started)
         say("stopped")
     return exit_code
+
+
+def run_worker(config: LaunchConfig) -> int:
+    """`python -m faultline worker`: only the Celery worker, supervised as `run` supervises it
+    (restarted after a crash, replaced at once when it stops taking work). For a container of its
+    own (docker-compose.yml), or more workers beside a running `run`. The web and the migrations
+    are someone else's; the embedded services are started if no URL is set, as `run` does."""
+    env = child_environment(config)
+    started: list[str] = []
+    # The supervisor's pid in the node name: two supervisors on one host never share a name.
+    child = worker_child(config, node=f"faultline-w{os.getpid()}")
+    stopping = stop_requested()
+    exit_code = 0
+    try:
+        started = prepare_services(env)
+        child.start(env)
+        say(f"supervising the worker ({config.worker_concurrency} debates at once; Ctrl-C to stop)")
+        supervise([child], env, stopping)
+    except LaunchError as exc:
+        say(f"error: {exc}")
+        exit_code = 1
+    finally:
+        say("stopping...")
+        child.stop()
+        stop_services(started)
+        say("stopped")
+    return exit_code
+
+
+def worker_check(config: LaunchConfig) -> int:
+    """The worker container's health check: 0 when a worker started in this state folder says it
+    takes work (its heartbeat, written every half second), 1 otherwise. While a replacement starts
+    beside a worker that stopped taking work, neither does for a few seconds; the check's retries
+    cover that. A heartbeat left by an earlier life of the container is silent, so it never counts."""
+    folder = heartbeats_dir(config)
+    beats = sorted(path for path in folder.glob("*") if not path.name.endswith(".partial")) if folder.is_dir() else []
+    states = {path.name: worker_liveness.worker_state(path) for path in beats}
+    print(", ".join(f"{name}: {state}" for name, state in states.items()) or f"no worker heartbeat in {folder}")
+    return 0 if worker_liveness.CONSUMING in states.values() else 1
 
 
 def probe(port: int) -> int:
@@ -490,6 +560,18 @@ def main(argv: list[str] | None = None) -> None:
         help="debates the worker runs at once (FAULTLINE_WORKER_CONCURRENCY)",
     )
     run_parser.add_argument("--reload", action="store_true", help="restart web and worker when code changes")
+    worker_parser = commands.add_parser(
+        "worker", help="only a supervised Celery worker (restarted when it crashes or stops taking work)"
+    )
+    worker_parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=defaults.worker_concurrency,
+        help="debates the worker runs at once (FAULTLINE_WORKER_CONCURRENCY)",
+    )
+    worker_parser.add_argument(
+        "--check", action="store_true", help="exit 0 when this state folder's newest worker takes work (health check)"
+    )
     commands.add_parser("config", help="show what `run` would use, from the environment and .env")
     commands.add_parser("stop", help="stop the embedded PostgreSQL and Redis of this state folder")
     probe_parser = commands.add_parser("probe", help="exit 0 when /healthz on this machine is all green")
@@ -507,6 +589,15 @@ def main(argv: list[str] | None = None) -> None:
         config = dataclasses.replace(
             defaults, host=args.host, port=args.port, worker_concurrency=args.concurrency, reload=args.reload
         )
+    if args.command == "worker":
+        config = dataclasses.replace(defaults, worker_concurrency=args.concurrency)
+        if args.check:
+            sys.exit(worker_check(config))
+        try:
+            sys.exit(run_worker(config))
+        except embedded.EmbeddedServiceError as exc:
+            say(f"error: {exc}")
+            sys.exit(1)
     if args.command == "config":
         for line in config.describe():
             print(line)

@@ -54,7 +54,7 @@ class ScriptedModel:
     def __init__(self, scenario: Scenario) -> None:
         self.scenario = scenario
         self.calls: dict[str, int] = {}
-        self._turns: dict[str, int] = {}  # persona name -> turns spoken
+        self._turns: dict[tuple[str, str], int] = {}  # (persona name, room question or "") -> turns spoken
         self._flipped: set[str] = set()
         self._lock = threading.Lock()
 
@@ -89,8 +89,12 @@ class ScriptedModel:
         views = {q: (side, reason) for q, side, reason in _VIEW.findall(system + "\n")}
         topic_side = re.search(r"Your answer to the debate question: (\w+)", system).group(1)
         redraft = "used a phrase you never use" in system  # the same turn, asked again
+        room = re.search(r'get to the bottom of: "([^"]+)"', user)
+        # Turns are counted per conversation: a persona's crux-room turns run on other threads,
+        # beside the main channel, so one count for both would depend on how the threads interleave.
+        channel = (name, room.group(1) if room else "")
         with self._lock:
-            self._turns[name] = number = self._turns.get(name, 0) + (0 if redraft else 1)
+            self._turns[channel] = number = self._turns.get(channel, 0) + (0 if redraft else 1)
         if flip := re.search(
             r'change your mind on "([^"]+)" if someone cited (.+?); then your answer to the debate question would be (\w+)',
             system,
@@ -110,7 +114,6 @@ class ScriptedModel:
         if "Closing statement" in user:
             return f"Closing for {name}: I said what I believe. {answer}"
 
-        room = re.search(r'get to the bottom of: "([^"]+)"', user)
         if room:
             question = _closest(room.group(1), list(views)) or next(iter(views))
         elif "keep coming back to one point" in system:
@@ -136,7 +139,7 @@ class ScriptedModel:
         text = f"{said} {answer}"
 
         # A weak draft: a forbidden phrase (the voice guard asks again) or the prompt echoed back.
-        slip = self._rng("slip", name, number).random() < self.scenario.slip_rate
+        slip = self._rng("slip", *channel, number).random() < self.scenario.slip_rate
         if slip and not redraft:
             phrase = re.search(r'NEVER SAY any of these phrases:\n- "([^"]+)"', system)
             if phrase and number % 2:

@@ -211,7 +211,7 @@ def test_compose_runs_one_image_for_migrate_web_and_worker():
 
     assert len({service["image"] for service in app.values()}) == 1
     assert all(service["build"] == "." for service in app.values())
-    assert "--pool threads" in app["worker"]["command"] and "daphne" in app["web"]["command"]
+    assert app["worker"]["command"].startswith("python -m faultline worker") and "daphne" in app["web"]["command"]
     assert "migrate" in app["migrate"]["command"]
     assert app["web"]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.ops.test_launcher_restarts import LauncherOutput, healthz_status, launcher_environment
+from tests.ops.test_launcher_restarts import healthz_status, launcher_environment
 from tests.support.build_context import copy_build_context
+from tests.support.supervised import LauncherOutput
 from tests.test_launcher import free_port
 
 ROOT = Path(__file__).resolve().parents[2]

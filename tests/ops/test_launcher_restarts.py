@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -17,35 +16,11 @@ import psutil
 import pytest
 
 from tests.support.build_context import copy_build_context
+from tests.support.supervised import LauncherOutput
 from tests.test_launcher import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
-
-
-class LauncherOutput:
-    """Collects the launcher's lines on a thread, so the test can poll the site meanwhile."""
-
-    def __init__(self, process: subprocess.Popen):
-        self.process = process
-        self.lines: list[str] = []
-        self._thread = threading.Thread(target=self._read, args=(process,), daemon=True)
-        self._thread.start()
-
-    def _read(self, process):
-        for line in process.stdout:
-            self.lines.append(line)
-
-    def wait_for(self, text: str, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while not any(text in line for line in self.lines):
-            assert self.process.poll() is None or self._thread.is_alive(), f"launcher exited:\n{self.text}"
-            assert time.monotonic() < deadline, f"no {text!r} in:\n{self.text}"
-            time.sleep(0.1)
-
-    @property
-    def text(self) -> str:
-        return "".join(self.lines)
 
 
 def healthz_status(port: int) -> int:

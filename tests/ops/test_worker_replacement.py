@@ -5,7 +5,6 @@ The real case: a Redis restart under a busy worker. kombu 5.7 fails restoring th
 task on the connection loss ("Unrecoverable error"), the worker goes into a warm shutdown and
 takes nothing more; it exits only once its running task is done."""
 
-import contextlib
 import os
 import sys
 import time
@@ -16,25 +15,11 @@ from celery import Celery
 
 from faultline import embedded, worker_liveness
 from faultline.launcher import Child, RestartPolicy
+from tests.support.supervised import private_redis
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@contextlib.contextmanager
-def private_redis(state_dir: Path):
-    """An embedded Redis of its own (the suite's is shared), stopped at the end."""
-    previous = os.environ.get("FAULTLINE_STATE_DIR")
-    os.environ["FAULTLINE_STATE_DIR"] = str(state_dir)
-    try:
-        yield embedded.redis_url()
-    finally:
-        embedded.redis_stop()
-        if previous is None:
-            del os.environ["FAULTLINE_STATE_DIR"]
-        else:
-            os.environ["FAULTLINE_STATE_DIR"] = previous
 
 
 def worker_child(heartbeats: Path) -> Child:
