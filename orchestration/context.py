@@ -153,6 +153,13 @@ class SideWork:
     claims: list[DisagreementCandidate]
     insights: list[Reflection]
 
+    def disputes(self) -> tuple:
+        """What the OPEN DISPUTES section shows of detection and the crux rooms' work."""
+        return (
+            tuple((card.id, card.question, repr(card.positions)) for card in self.cards),
+            tuple((c.id, c.dispute, c.persona_a_id, c.persona_b_id, c.status) for c in self.claims),
+        )
+
 
 def side_work_read(debate: Debate) -> SideWork:
     return SideWork(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
@@ -39,7 +40,7 @@ from orchestration.context import RECENT_MESSAGES, SideWork, assemble_context, s
 from orchestration.lanes import Lanes, RunCancelled
 from orchestration.prompts import ASPECT_PLANNER
 from orchestration.schemas import AspectPlan
-from orchestration.speaking import Speaker, speak
+from orchestration.speaking import ContextChanged, HeldReply, Speaker, speak
 from orchestration.turn_taking import Seat, choose_speaker
 
 logger = logging.getLogger(__name__)
@@ -232,10 +233,11 @@ class DebateRun:
     def check_stop(self) -> None:
         """A turn boundary: stop or pause if asked to, and never write on a debate whose lease is
         gone. A stop asked for with a pause wins."""
-        if self.lease is not None:
-            self.lease.check()
         self.lanes.check()
-        asked = Debate.objects.filter(pk=self.debate.pk).values_list("stop_requested", "pause_requested").first()
+        if self.lease is not None:
+            asked = self.lease.requests()  # one round trip: the lease's session is alive, and the flags
+        else:
+            asked = Debate.objects.filter(pk=self.debate.pk).values_list("stop_requested", "pause_requested").first()
         if asked is None:
             return
         if asked[0]:
@@ -331,13 +333,18 @@ class DebateRun:
         if previous_aspect is not None:
             self._record_round(previous_aspect)
 
-    def closings(self) -> None:
-        self.phase("closing")
-        # The closings read the whole ledger but the last message's update, as every turn does (its
-        # speaker sees that message verbatim): every crux-room update is in before the first one.
-        self.await_ledger(lag=1, rooms=True)
-        self.fold_put_off()
-        self.settle()
+    def closings(self, beside: Callable[[bool], bool] | None = None) -> None:
+        """The closing statements. ``beside``: side work still running that may change what the
+        closings see (the dialogue's last detection window, which may open a crux room whose card
+        they should cite); ``beside(False)`` says whether it is done, ``beside(True)`` waits for it.
+        The first closing's request goes out while it runs, held back (HeldReply): once it is done,
+        the reply is shown if the closing's context comes out the same, and asked for again if not."""
+        early = beside is not None and not beside(False) and self.channel.interrupted is None
+        if not early:
+            if beside is not None:
+                beside(True)
+            self.phase("closing")
+        self._before_closings()
         done = set(
             self.main_messages([Message.Kind.CLOSING])
             .filter(status=Message.Status.COMPLETE)
@@ -345,9 +352,38 @@ class DebateRun:
         )
         for speaker in self.speakers:
             if speaker.persona.id not in done:
-                self.say(speaker, Message.Kind.CLOSING, phase="closing")
+                self.say(speaker, Message.Kind.CLOSING, phase="closing", beside=beside if early else None)
+                early = False
         self.await_ledger(lag=0, rooms=True)  # the closing stances belong in the final ledger
         self.fold_put_off()
+
+    def _before_closings(self) -> None:
+        # The closings read the whole ledger but the last message's update, as every turn does (its
+        # speaker sees that message verbatim): every crux-room update is in before the first one.
+        self.await_ledger(lag=1, rooms=True)
+        self.fold_put_off()
+        self.settle()
+
+    def _confirm_early_closing(self, beside, side: SideWork):
+        """HeldReply's confirm for a closing sent while ``beside`` ran: once it is done (and what
+        it started: a room it opened, that room's ledger updates), the reply is kept if the crux
+        cards and open disputes are still the ones its context showed. The ledger and the insights
+        it read are those any turn reads (all but the last message's update, see closings)."""
+
+        def confirm(wait: bool) -> bool | None:
+            if not wait and not beside(False):
+                return None
+            beside(True)
+            self._before_closings()
+            self.phase("closing")
+            same = side_work_read(self.debate).disputes() == side.disputes()
+            if not same:
+                logger.info(
+                    "Debate %s: a crux room or dispute came up beside the first closing; asking again", self.debate.id
+                )
+            return same
+
+        return confirm
 
     def await_notes(self) -> None:
         self.lanes.wait("notes", timeout=NOTES_WAIT_SECONDS)
@@ -364,7 +400,10 @@ class DebateRun:
             self._main_channel = _MainChannel.read(self)
         return self._main_channel
 
-    def say(self, speaker: Speaker, kind: str, *, phase: str, aspect_index=None, addressee="", allow_pass=False):
+    def say(
+        self, speaker: Speaker, kind: str, *, phase: str, aspect_index=None, addressee="", allow_pass=False, beside=None
+    ):
+        """One main-channel turn. ``beside``: see closings()."""
         self.check_stop()
         channel = self.channel
         interrupted = channel.interrupted
@@ -375,24 +414,36 @@ class DebateRun:
         if kind != Message.Kind.OPENING:  # an opening's context is a cold start: no ledger, no disputes
             self._side_work = side_work_read(self.debate)  # read while the ledger update may still run
             self.await_ledger(lag=1)
-        context = self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=addressee)
-        self._side_work = None
-        message = speak(
-            debate=self.debate,
-            speaker=speaker,
-            kind=kind,
-            turn=turn,
-            context=context,
-            phase=phase,
-            aspect_index=aspect_index,
-            interrupted=interrupted,
-            allow_pass=allow_pass,
-            cancelled=self.lanes.cancelled,
-            names=list(self.names.values()),
-            persist=self._persist,
-            settle=self.settle,
-            record_with=self._record_later,
+        side, context = (
+            self._side_work,
+            self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=addressee),
         )
+        self._side_work = None
+        hold = None
+        if beside is not None and interrupted is None and side is not None:
+            hold = HeldReply(self._confirm_early_closing(beside, side))
+        try:
+            message = speak(
+                debate=self.debate,
+                speaker=speaker,
+                kind=kind,
+                turn=turn,
+                context=context,
+                phase=phase,
+                aspect_index=aspect_index,
+                interrupted=interrupted,
+                allow_pass=allow_pass,
+                cancelled=self.lanes.cancelled,
+                names=list(self.names.values()),
+                persist=self._persist,
+                settle=self.settle,
+                record_with=self._record_later,
+                hold=hold,
+            )
+        except ContextChanged:  # asked for again with what it must see
+            return self.say(
+                speaker, kind, phase=phase, aspect_index=aspect_index, addressee=addressee, allow_pass=allow_pass
+            )
         channel.interrupted = None
         if message is not None:
             channel.said(message)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable
@@ -40,6 +41,76 @@ class Speaker:
         return self.persona.name
 
 
+class ContextChanged(Exception):
+    """A held reply was dropped: once what its request was sent beside was done, the turn's
+    context was no longer the one the request carried (see HeldReply)."""
+
+
+class HeldReply:
+    """The on_text of a request sent before its context was sure: the run loop sends the first
+    closing while the last detection window is still scanned (it may open a crux room whose card
+    the closings should see). Nothing reaches the page until ``confirm`` decides: the pieces are
+    kept, and ``confirm(wait=False)`` is asked at each one (None: not known yet). True: the
+    context is the one the request carried, so the pieces kept are shown and the rest streams
+    through; False: it changed, generation stops and ``speak`` raises ContextChanged for the turn to
+    be asked for again. A stream that ends undecided asks ``confirm(wait=True)``, which decides.
+    The call's spend is recorded either way (gateway.stream)."""
+
+    def __init__(self, confirm: Callable[[bool], bool | None]) -> None:
+        self.confirm = confirm
+        self.stream: StreamingTurn | None = None  # set by speak
+        self.pieces: list[str] = []
+        self.text = ""
+        self.decided: bool | None = None
+        self.taken: int | None = None  # pieces the turn took before it asked to stop, once shown
+        self.failed: Exception | None = None
+
+    def __call__(self, piece: str) -> bool:
+        if self.decided:
+            return self.stream(piece)
+        if self._cancelled():
+            return True
+        self.pieces.append(piece)
+        self.text += piece
+        try:
+            self.decided = self.confirm(False)
+        except Exception as exc:  # raised by reply(), not through the provider's stream
+            self.failed = exc
+            return True
+        if self.decided is None:
+            return self.stream.has_said_enough(self.text)  # held or not, a turn stops where it would
+        return self._show() if self.decided else True
+
+    def _show(self) -> bool:
+        for index, piece in enumerate(self.pieces):
+            if self.stream(piece):
+                self.taken = index + 1
+                return True
+        return False
+
+    def _cancelled(self) -> bool:
+        cancelled = getattr(self.stream, "cancelled", None)
+        return cancelled is not None and cancelled.is_set()
+
+    def reply(self, reply):
+        """The stream ended: the reply, as a live stream would have left it, or ContextChanged."""
+        if self.failed is not None:
+            raise self.failed
+        if self._cancelled():
+            return reply  # the run is over: speak raises RunCancelled with nothing shown
+        if self.decided is None:
+            self.decided = bool(self.confirm(True))
+            if self.decided:
+                self._show()
+        if not self.decided:
+            raise ContextChanged
+        if self.taken is not None and self.taken < len(self.pieces):
+            # Shown at the end, the turn asked to stop earlier than the model did: keep what a live
+            # stream would have kept.
+            reply = dataclasses.replace(reply, text="".join(self.pieces[: self.taken]))
+        return reply
+
+
 _prefixes: dict[tuple, str] = {}
 
 
@@ -70,6 +141,7 @@ def speak(
     persist: Callable[[Callable[[], None]], object] | None = None,
     settle: Callable[[], None] | None = None,
     record_with: Callable[[Callable[[], None]], object] | None = None,
+    hold: HeldReply | None = None,
 ) -> Message | None:
     """Stream one turn to the page and persist it. Returns None when the persona passed.
 
@@ -82,6 +154,9 @@ def speak(
     (unsaved if nothing of it was shown while it streamed). ``settle`` waits for what was handed
     over before: a message shown while it streams starts only after its predecessor is written.
     ``record_with`` does the same for the calls' ModelCall rows (gateway.stream).
+
+    With ``hold``, the reply is shown only once ``hold`` confirms the context (see HeldReply);
+    ContextChanged is raised, with nothing shown or written but the call's spend, if it does not.
 
     If ``cancelled`` is set while it streams, generation stops and RunCancelled is raised: the
     unfinished message stays ``streaming`` for the next run to say again."""
@@ -126,7 +201,12 @@ def speak(
         """What of a reply reaches the page: no name prefix, no prompt furniture, its kind's length."""
         return shape_turn(strip_furniture(tidy(reply.text, persona.name), names, echoes=echoes), limit)
 
-    text = spoken(gateway.stream(role=role, prompt=prompt, on_text=stream, tag=tag, record_with=record_with))
+    if hold is None:
+        reply = gateway.stream(role=role, prompt=prompt, on_text=stream, tag=tag, record_with=record_with)
+    else:
+        hold.stream = stream
+        reply = hold.reply(gateway.stream(role=role, prompt=prompt, on_text=hold, tag=tag, record_with=record_with))
+    text = spoken(reply)
 
     if find_forbidden(text, forbidden):
         stream.reset()

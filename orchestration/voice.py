@@ -262,7 +262,11 @@ class StreamingTurn:
         self.text += piece
         if time.monotonic() - self.last_flush >= self.flush_seconds:
             self.flush()
-        return said_enough(strip_furniture(self.text, self.names, echoes=self.echoes, final=False), self.sentence_limit)
+        return self.has_said_enough(self.text)
+
+    def has_said_enough(self, text: str) -> bool:
+        """Whether a turn that has said ``text`` so far should stop generating."""
+        return said_enough(strip_furniture(text, self.names, echoes=self.echoes, final=False), self.sentence_limit)
 
     def flush(self) -> None:
         self.last_flush = time.monotonic()

@@ -16,6 +16,8 @@ import zlib
 import psycopg
 from django.db import connection
 
+from debates.models import Debate
+
 logger = logging.getLogger(__name__)
 
 
@@ -57,6 +59,18 @@ class Lease:
     def check(self) -> None:
         try:
             self._conn.execute("SELECT 1")
+        except psycopg.Error as exc:
+            raise LeaseLost(f"lost the database session holding debate {self.debate_id}: {exc}") from exc
+
+    def requests(self) -> tuple[bool, bool] | None:
+        """``check()`` and what the owner asked for, in one round trip on the lease's session:
+        (stop requested, pause requested), or None if the debate is gone. The run loop asks at
+        every turn boundary."""
+        try:
+            return self._conn.execute(
+                f"SELECT stop_requested, pause_requested FROM {Debate._meta.db_table} WHERE id = %s",
+                [self.debate_id],
+            ).fetchone()
         except psycopg.Error as exc:
             raise LeaseLost(f"lost the database session holding debate {self.debate_id}: {exc}") from exc
 

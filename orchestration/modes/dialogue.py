@@ -45,7 +45,7 @@ class DialogueMode(Mode):
             run.dialogue,
             self._await_rooms,
             self._start_evidence_ledger,
-            run.closings,
+            self._closings,
             self._await_evidence,
             run.await_notes,
         ]
@@ -122,8 +122,23 @@ class DialogueMode(Mode):
             self._start_room(room_id)
 
     def _await_rooms(self) -> None:
-        # Rooms opened by the last detection windows are queued while we wait, and waited for too.
-        self.run.lanes.wait(["detection", "rooms"], timeout=ROOM_WAIT_SECONDS)
+        """Every room, and every detection window but the last (which _closings sends the first
+        closing beside). Rooms opened meanwhile are queued while we wait, and waited for too."""
+        self.run.lanes.wait("detection", lag=1, timeout=ROOM_WAIT_SECONDS)
+        self.run.lanes.wait("rooms", timeout=ROOM_WAIT_SECONDS)
+
+    def _closings(self) -> None:
+        """The closings wait for every room (their cards are in the results, and the closing
+        statements speak to them) and so for the last detection window, which may open one; the
+        first closing's request goes out while that window is scanned (run.closings)."""
+        self.run.closings(beside=self._side_work_done)
+
+    def _side_work_done(self, wait: bool) -> bool:
+        lanes = ["detection", "rooms"]
+        if wait:
+            self.run.lanes.wait(lanes, timeout=ROOM_WAIT_SECONDS)
+            return True
+        return all(future.done() for lane in lanes for future in self.run.lanes.futures(lane))
 
     def _start_evidence_ledger(self) -> None:
         """The evidence ledger is extracted while the closings stream."""
