@@ -596,7 +596,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _interrupt)
 
     from faultline import embedded
-    from faultline.launcher import LaunchConfig, lower_priority
+    from faultline.launcher import LaunchConfig, celery_worker_command, lower_priority
 
     had = {"postgres": embedded.postgres_running(), "redis": embedded.redis_running()}
     children: list[Child] = []
@@ -645,22 +645,7 @@ def main() -> None:
             children.append(
                 Child(
                     f"worker-{i}",
-                    [
-                        sys.executable,
-                        "-m",
-                        "celery",
-                        "-A",
-                        "faultline",
-                        "worker",
-                        "--pool",
-                        "threads",
-                        "--concurrency",
-                        str(threads),
-                        "--loglevel",
-                        "WARNING",
-                        "--hostname",
-                        hostname,
-                    ],
+                    celery_worker_command(concurrency=threads, hostname=hostname, loglevel="WARNING"),
                     env,
                     log_dir,
                 )

@@ -386,25 +386,20 @@ def reloading(command: list[str]) -> list[str]:
     ]
 
 
+def celery_worker_command(*, concurrency: int, hostname: str, loglevel: str = "INFO") -> list[str]:
+    """A Celery worker of ours: a pool of threads, one debate per thread (its side work adds its own)."""
+    return [
+        *(sys.executable, "-m", "celery", "-A", "faultline", "worker", "--pool", "threads"),
+        *("--concurrency", str(concurrency), "--loglevel", loglevel, "--hostname", hostname),
+    ]
+
+
 def worker_child(config: LaunchConfig, node: str = "faultline") -> Child:
     """The supervised Celery worker. Each start gets a node name of its own ("{generation}"), so a
     replacement can run beside the worker it replaces while that one finishes its debates."""
-    command = [
-        sys.executable,
-        "-m",
-        "celery",
-        "-A",
-        "faultline",
-        "worker",
-        "--loglevel",
-        "INFO",
-        "--pool",
-        "threads",
-        "--concurrency",
-        str(config.worker_concurrency),
-        "--hostname",
-        f"{node}-{{generation}}@{socket.gethostname()}",
-    ]
+    command = celery_worker_command(
+        concurrency=config.worker_concurrency, hostname=f"{node}-{{generation}}@{socket.gethostname()}"
+    )
     if config.reload:
         command = reloading(command)
     return Child("worker", command, WORKER_RESTARTS, nice=config.worker_nice, heartbeats=heartbeats_dir(config))
