@@ -596,6 +596,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _interrupt)
 
     from faultline import embedded
+    from faultline.launcher import LaunchConfig, celery_worker_command, lower_priority
 
     had = {"postgres": embedded.postgres_running(), "redis": embedded.redis_running()}
     children: list[Child] = []
@@ -637,32 +638,20 @@ def main() -> None:
         # them out again), in this Redis: they must not run beside ours.
         celery_app.control.purge()
         redis.Redis.from_url(settings.REDIS_URL).delete("unacked", "unacked_index")
+        worker_nice = LaunchConfig.from_environment().worker_nice
         threads = max(1, math.ceil(max(args.debates, args.baseline) / args.workers))
         hostnames = [f"bench-live-{i}-{os.getpid()}@localhost" for i in range(args.workers)]
         for i, hostname in enumerate(hostnames):
             children.append(
                 Child(
                     f"worker-{i}",
-                    [
-                        sys.executable,
-                        "-m",
-                        "celery",
-                        "-A",
-                        "faultline",
-                        "worker",
-                        "--pool",
-                        "threads",
-                        "--concurrency",
-                        str(threads),
-                        "--loglevel",
-                        "WARNING",
-                        "--hostname",
-                        hostname,
-                    ],
+                    celery_worker_command(concurrency=threads, hostname=hostname, loglevel="WARNING"),
                     env,
                     log_dir,
                 )
             )
+            # At the launcher's priority (FAULTLINE_WORKER_NICE), set the launcher's way.
+            lower_priority(children[-1].process.pid, worker_nice)
         port = free_port()
         daphne = Child(
             "daphne",
@@ -754,7 +743,7 @@ def main() -> None:
         )
         print(
             f"fake model: {args.latency} s to first byte, 12-char deltas every {args.chunk_delay} s; "
-            f"{args.turns} dialogue turns; {args.workers} worker process(es) x {threads} threads"
+            f"{args.turns} dialogue turns; {args.workers} worker process(es) x {threads} threads at nice {worker_nice}"
             + ("; pages prefer reduced motion" if args.reduced_motion else "")
         )
         print(report(base_runs or load_runs, load_runs))

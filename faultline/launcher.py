@@ -40,6 +40,10 @@ from faultline import embedded, worker_liveness
 BASE_DIR = Path(__file__).resolve().parent.parent
 DOTENV = BASE_DIR / ".env"
 STOP_GRACE_SECONDS = 20
+# FAULTLINE_WORKER_NICE: 0, level with the web server and the database. A higher value gave the
+# web server and the browsers more of the CPU but held up the worker's own commits more, and made
+# the debates slower: benchmarks/README.md, "Live updates", 2026-11-26.
+WORKER_NICE = 0
 
 
 def read_dotenv(path: Path = DOTENV) -> None:
@@ -56,6 +60,8 @@ class LaunchConfig:
     host: str = "127.0.0.1"
     port: int = 8000
     worker_concurrency: int = 8
+    # The worker's debates yield the CPU to the web server and the database (see `lower_priority`).
+    worker_nice: int = WORKER_NICE
     state_dir: Path = BASE_DIR / ".faultline"
     database_url: str = ""  # empty: the embedded PostgreSQL
     redis_url: str = ""  # empty: the embedded Redis
@@ -68,6 +74,7 @@ class LaunchConfig:
             host=env.str("FAULTLINE_HOST", default=cls.host),
             port=env.int("FAULTLINE_PORT", default=cls.port),
             worker_concurrency=env.int("FAULTLINE_WORKER_CONCURRENCY", default=cls.worker_concurrency),
+            worker_nice=env.int("FAULTLINE_WORKER_NICE", default=cls.worker_nice),
             state_dir=embedded.state_dir(),
             database_url=env.str("DATABASE_URL", default=""),
             redis_url=env.str("REDIS_URL", default=""),
@@ -76,7 +83,7 @@ class LaunchConfig:
     def describe(self) -> list[str]:
         return [
             f"web:      http://{self.host}:{self.port}/" + ("  (autoreload)" if self.reload else ""),
-            f"worker:   {self.worker_concurrency} debates at once",
+            f"worker:   {self.worker_concurrency} debates at once, nice {self.worker_nice}",
             f"database: {_redacted(self.database_url) if self.database_url else 'embedded PostgreSQL'}",
             f"redis:    {_redacted(self.redis_url) if self.redis_url else 'embedded Redis'}",
             f"state:    {self.state_dir}",
@@ -129,6 +136,7 @@ class Child:
     name: str
     command: list[str]
     policy: RestartPolicy = RestartPolicy()
+    nice: int = 0  # see lower_priority
     # The worker's: a folder where each worker started says whether it still takes work
     # (worker_liveness). "{generation}" in the command becomes 1, 2, ... (a fresh Celery node name
     # for a replacement that runs beside the worker it replaces).
@@ -163,6 +171,7 @@ class Child:
             bufsize=1,
             start_new_session=True,
         )
+        lower_priority(self.process.pid, self.nice)
         self.started_at = time.monotonic()
         self.pump = threading.Thread(target=self._pump, args=(self.process,), daemon=True)
         self.pump.start()
@@ -253,6 +262,25 @@ def _stop_process_group(process: subprocess.Popen, name: str) -> None:
         say(f"{name} (pid {process.pid}) did not stop within {STOP_GRACE_SECONDS} s; killing it")
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+
+
+def lower_priority(pid: int, nice: int) -> None:
+    """Run process `pid` (just started, one thread so far) at niceness `nice` against the rest of
+    the machine. Threads it starts later inherit it.
+
+    Each child runs in a session of its own, and with the kernel's session autogroups (on by
+    default on desktop kernels, `/proc/sys/kernel/sched_autogroup_enabled`) the CPU is shared
+    between sessions first: a process's own nice value then only ranks it within its session. So
+    both are set, the autogroup's (what counts against daphne, PostgreSQL and other programs)
+    and the process's (what counts where autogroups are off, e.g. under systemd). Raising a
+    priority needs privileges; lowering one never does, so nice 0 leaves the process alone."""
+    if nice <= 0:
+        return
+    autogroup = Path(f"/proc/{pid}/autogroup")
+    with contextlib.suppress(OSError):  # no autogroups in this kernel, or the process already exited
+        autogroup.write_text(str(nice))
+    with contextlib.suppress(ProcessLookupError):
+        os.setpriority(os.PRIO_PROCESS, pid, nice)
 
 
 def port_is_free(host: str, port: int) -> bool:
@@ -358,28 +386,23 @@ def reloading(command: list[str]) -> list[str]:
     ]
 
 
+def celery_worker_command(*, concurrency: int, hostname: str, loglevel: str = "INFO") -> list[str]:
+    """A Celery worker of ours: a pool of threads, one debate per thread (its side work adds its own)."""
+    return [
+        *(sys.executable, "-m", "celery", "-A", "faultline", "worker", "--pool", "threads"),
+        *("--concurrency", str(concurrency), "--loglevel", loglevel, "--hostname", hostname),
+    ]
+
+
 def worker_child(config: LaunchConfig, node: str = "faultline") -> Child:
     """The supervised Celery worker. Each start gets a node name of its own ("{generation}"), so a
     replacement can run beside the worker it replaces while that one finishes its debates."""
-    command = [
-        sys.executable,
-        "-m",
-        "celery",
-        "-A",
-        "faultline",
-        "worker",
-        "--loglevel",
-        "INFO",
-        "--pool",
-        "threads",
-        "--concurrency",
-        str(config.worker_concurrency),
-        "--hostname",
-        f"{node}-{{generation}}@{socket.gethostname()}",
-    ]
+    command = celery_worker_command(
+        concurrency=config.worker_concurrency, hostname=f"{node}-{{generation}}@{socket.gethostname()}"
+    )
     if config.reload:
         command = reloading(command)
-    return Child("worker", command, WORKER_RESTARTS, heartbeats=heartbeats_dir(config))
+    return Child("worker", command, WORKER_RESTARTS, nice=config.worker_nice, heartbeats=heartbeats_dir(config))
 
 
 def heartbeats_dir(config: LaunchConfig) -> Path:

@@ -39,20 +39,13 @@ def fake_anthropic(settings):
 
 import os  # noqa: E402
 import subprocess  # noqa: E402
-import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 from urllib.parse import urlsplit, urlunsplit  # noqa: E402
 
+from faultline.launcher import celery_worker_command  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def celery_worker_argv(*, concurrency: int, hostname: str) -> list[str]:
-    """The command that starts a Celery worker of ours (threads) for tests to run against."""
-    return [
-        *(sys.executable, "-m", "celery", "-A", "faultline", "worker", "--pool", "threads"),
-        *("--concurrency", str(concurrency), "--loglevel", "INFO", "--hostname", hostname),
-    ]
 
 
 def test_database_url(settings_dict: dict, base_url: str) -> str:
@@ -103,7 +96,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, worker_messages_ap
     log = open(ROOT / ".faultline" / "test-worker.log", "w")
     hostname = f"test-worker-{os.getpid()}@localhost"
     worker = subprocess.Popen(
-        celery_worker_argv(concurrency=4, hostname=hostname),
+        celery_worker_command(concurrency=4, hostname=hostname),
         cwd=ROOT,
         env=env,
         stdout=log,

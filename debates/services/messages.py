@@ -78,11 +78,21 @@ def message_say(*, message: Message, seat: int, citations: list[Citation] = ()) 
 
 def message_text_save(*, message: Message, text: str) -> None:
     """Save a streaming message's text so far and announce it to the live pages, in one statement
-    (not an event: the completion carries the final text)."""
+    (not an event: the completion carries the final text).
+
+    Committed without waiting for its WAL flush (`synchronous_commit = off` for this transaction
+    only), when the statement is its own transaction: every committing transaction that notifies
+    holds PostgreSQL's one notify lock until its commit is done, so ten debates' text saves would
+    otherwise queue the events behind their disk flushes. A crash may lose the last fraction of a
+    second of text so far, which the completed message (an event, fully durable) rewrites anyway.
+    Inside a caller's transaction the setting would cover the caller's writes too, so it is left
+    alone there."""
     with connection.cursor() as cursor:
         cursor.execute(
             f"WITH saved AS (UPDATE {Message._meta.db_table} SET text = %s WHERE id = %s RETURNING id) "
-            "SELECT pg_notify(%s, %s) FROM saved",
+            "SELECT pg_notify(%s, %s)"
+            + (", set_config('synchronous_commit', 'off', true)" if not connection.in_atomic_block else "")
+            + " FROM saved",
             [
                 text,
                 message.id,

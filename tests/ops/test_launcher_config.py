@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from faultline.launcher import Child, LaunchError, RestartPolicy
+from faultline.launcher import WORKER_NICE, Child, LaunchError, RestartPolicy
 from tests.support.build_context import copy_build_context
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,6 +39,7 @@ def test_dotenv_values_reach_the_launcher_and_the_real_environment_wins(tmp_path
         "FAULTLINE_HOST=0.0.0.0\n"
         "FAULTLINE_PORT=8123\n"
         "FAULTLINE_WORKER_CONCURRENCY=3\n"
+        "FAULTLINE_WORKER_NICE=3\n"
         f"FAULTLINE_STATE_DIR={tmp_path / 'state-from-dotenv'}\n"
         "DATABASE_URL=postgres://faultline:s3cret@db.internal:5432/faultline\n"
         "REDIS_URL=redis://cache.internal:6379/2\n"
@@ -48,7 +49,7 @@ def test_dotenv_values_reach_the_launcher_and_the_real_environment_wins(tmp_path
 
     assert shown == [
         "web:      http://0.0.0.0:8123/",
-        "worker:   5 debates at once",
+        "worker:   5 debates at once, nice 3",
         "database: postgres://faultline:***@db.internal:5432/faultline",
         "redis:    redis://cache.internal:6379/2",
         f"state:    {tmp_path / 'state-from-dotenv'}",
@@ -62,7 +63,7 @@ def test_without_dotenv_it_uses_the_embedded_services_and_the_defaults(tmp_path)
 
     assert shown[:4] == [
         "web:      http://127.0.0.1:8000/",
-        "worker:   8 debates at once",
+        f"worker:   8 debates at once, nice {WORKER_NICE}",
         "database: embedded PostgreSQL",
         "redis:    embedded Redis",
     ]

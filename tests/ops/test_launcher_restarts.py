@@ -46,7 +46,8 @@ def test_a_killed_worker_is_restarted_while_the_web_keeps_answering(tmp_path, st
     app = copy_build_context(ROOT, tmp_path / "app")
     port = free_port()
     (app / ".env").write_text(
-        f"FAULTLINE_PORT={port}\nFAULTLINE_STATE_DIR={state_dir}\nFAULTLINE_WORKER_CONCURRENCY=2\nFAULTLINE_LLM=local\n"
+        f"FAULTLINE_PORT={port}\nFAULTLINE_STATE_DIR={state_dir}\nFAULTLINE_WORKER_CONCURRENCY=2\nFAULTLINE_WORKER_NICE=6\n"
+        "FAULTLINE_LLM=local\n"
     )
     env = launcher_environment()
     launcher = subprocess.Popen(
@@ -67,6 +68,12 @@ def test_a_killed_worker_is_restarted_while_the_web_keeps_answering(tmp_path, st
             if "celery" in " ".join(child.cmdline())
         ]
         assert f"worker started (pid {worker.pid})" in output.text
+        (web,) = [
+            child
+            for child in psutil.Process(launcher.pid).children(recursive=True)
+            if "daphne" in " ".join(child.cmdline())
+        ]
+        assert (worker.nice(), web.nice()) == (6, 0)  # the debates yield the CPU to the pages
 
         worker.send_signal(signal.SIGKILL)
         statuses = []
@@ -85,6 +92,7 @@ def test_a_killed_worker_is_restarted_while_the_web_keeps_answering(tmp_path, st
             if "celery" in " ".join(child.cmdline())
         ]
         assert restarted.pid != worker.pid
+        assert restarted.nice() == 6
 
         probe = subprocess.run(
             [sys.executable, "-m", "faultline", "probe", "--port", str(port)],

@@ -6,7 +6,6 @@ task on the connection loss ("Unrecoverable error"), the worker goes into a warm
 takes nothing more; it exits only once its running task is done."""
 
 import os
-import sys
 import time
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import pytest
 from celery import Celery
 
 from faultline import embedded, worker_liveness
-from faultline.launcher import Child, RestartPolicy
+from faultline.launcher import Child, RestartPolicy, celery_worker_command
 from tests.support.supervised import private_redis
 
 pytestmark = pytest.mark.slow
@@ -24,22 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def worker_child(heartbeats: Path) -> Child:
     command = [
-        sys.executable,
-        "-m",
-        "celery",
-        "-A",
-        "faultline",
-        "worker",
-        "--pool",
-        "threads",
-        "--concurrency",
-        "2",
-        "--loglevel",
-        "INFO",
-        "--hostname",
-        "liveness-{generation}@localhost",
-        "--include",
-        "tests.support.worker_tasks",
+        *celery_worker_command(concurrency=2, hostname="liveness-{generation}@localhost"),
+        *("--include", "tests.support.worker_tasks"),
     ]
     return Child("worker", command, RestartPolicy(), heartbeats=heartbeats)
 

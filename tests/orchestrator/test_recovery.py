@@ -14,10 +14,11 @@ from django.db import connection
 from debates.models import Debate, Event, Message
 from debates.services.leases import debate_lease
 from debates.services.lifecycle import debate_create
+from faultline.launcher import celery_worker_command
 from faultline.llm.fake_messages_api import FakeMessagesAPI
 from orchestration.recovery import debates_recover
 from orchestration.run import debate_run
-from tests.conftest import ROOT, celery_worker_argv
+from tests.conftest import ROOT
 from tests.conftest import test_database_url as database_url_for
 from tests.support.scripted_debate import DebateScript
 
@@ -49,7 +50,7 @@ class Workers:
         hostname = f"{self.queue}-{len(self.processes)}@localhost"
         log = open(ROOT / ".faultline" / f"{hostname.split('@')[0]}.log", "w")
         worker = subprocess.Popen(
-            celery_worker_argv(concurrency=2, hostname=hostname),
+            celery_worker_command(concurrency=2, hostname=hostname),
             cwd=ROOT,
             env=self.env,
             stdout=log,
