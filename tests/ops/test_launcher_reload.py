@@ -2,7 +2,6 @@
 
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import pytest
 
 from tests.ops.test_launcher_restarts import healthz_status, launcher_environment
 from tests.support.build_context import copy_build_context
-from tests.support.supervised import LauncherOutput
+from tests.support.supervised import start_supervisor
 from tests.test_launcher import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,15 +40,7 @@ def test_a_code_change_restarts_web_and_worker(tmp_path, state_dir):
     app = copy_build_context(ROOT, tmp_path / "app")
     port = free_port()
     (app / ".env").write_text(f"FAULTLINE_PORT={port}\nFAULTLINE_STATE_DIR={state_dir}\nFAULTLINE_LLM=local\n")
-    launcher = subprocess.Popen(
-        [sys.executable, "-m", "faultline", "run", "--reload", "--concurrency", "1"],
-        cwd=app,
-        env=launcher_environment(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    output = LauncherOutput(launcher)
+    launcher, output = start_supervisor("run", "--reload", "--concurrency", "1", cwd=app, env=launcher_environment())
     try:
         output.wait_for("Faultline is running at", timeout=240)
         web, worker = running(launcher, "daphne"), running(launcher, "celery")

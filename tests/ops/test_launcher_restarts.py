@@ -12,11 +12,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-import psutil
 import pytest
 
 from tests.support.build_context import copy_build_context
-from tests.support.supervised import LauncherOutput
+from tests.support.supervised import descendants, start_supervisor
 from tests.test_launcher import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,29 +49,13 @@ def test_a_killed_worker_is_restarted_while_the_web_keeps_answering(tmp_path, st
         "FAULTLINE_LLM=local\n"
     )
     env = launcher_environment()
-    launcher = subprocess.Popen(
-        [sys.executable, "-m", "faultline", "run"],
-        cwd=app,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    output = LauncherOutput(launcher)
+    launcher, output = start_supervisor("run", cwd=app, env=env)
     try:
         output.wait_for(f"Faultline is running at http://127.0.0.1:{port}/", timeout=240)  # the port came from .env
         assert healthz_status(port) == 200
-        (worker,) = [
-            child
-            for child in psutil.Process(launcher.pid).children(recursive=True)
-            if "celery" in " ".join(child.cmdline())
-        ]
+        (worker,) = descendants(launcher, "celery")
         assert f"worker started (pid {worker.pid})" in output.text
-        (web,) = [
-            child
-            for child in psutil.Process(launcher.pid).children(recursive=True)
-            if "daphne" in " ".join(child.cmdline())
-        ]
+        (web,) = descendants(launcher, "daphne")
         assert (worker.nice(), web.nice()) == (6, 0)  # the debates yield the CPU to the pages
 
         worker.send_signal(signal.SIGKILL)
@@ -86,11 +69,7 @@ def test_a_killed_worker_is_restarted_while_the_web_keeps_answering(tmp_path, st
         assert "worker exited unexpectedly (exit -9); restarting in 1 s (restart 1)" in output.text
         assert 503 in statuses  # /healthz noticed the worker was gone, and then that it was back
         assert "shutting down" not in output.text and launcher.poll() is None
-        (restarted,) = [
-            child
-            for child in psutil.Process(launcher.pid).children(recursive=True)
-            if "celery" in " ".join(child.cmdline())
-        ]
+        (restarted,) = descendants(launcher, "celery")
         assert restarted.pid != worker.pid
         assert restarted.nice() == 6
 

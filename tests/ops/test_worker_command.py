@@ -11,7 +11,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.support.supervised import LauncherOutput, private_redis
+from tests.support.supervised import descendants, private_redis, start_supervisor
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
@@ -36,14 +36,6 @@ def wait_until_healthy(env: dict, timeout: float) -> str:
     return check.stdout
 
 
-def celery_processes(supervisor: subprocess.Popen) -> list[psutil.Process]:
-    return [
-        child
-        for child in psutil.Process(supervisor.pid).children(recursive=True)
-        if "celery" in " ".join(child.cmdline())
-    ]
-
-
 def test_the_worker_command_restarts_a_killed_worker_and_stops_it_on_sigterm(state_dir, settings, tmp_path):
     with private_redis(state_dir) as redis_url:
         env = {
@@ -57,24 +49,16 @@ def test_the_worker_command_restarts_a_killed_worker_and_stops_it_on_sigterm(sta
         before = worker_check(env)
         assert before.returncode == 1 and "no worker heartbeat" in before.stdout
 
-        supervisor = subprocess.Popen(
-            [sys.executable, "-m", "faultline", "worker", "--concurrency", "1"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        output = LauncherOutput(supervisor)
+        supervisor, output = start_supervisor("worker", "--concurrency", "1", cwd=ROOT, env=env)
         try:
             assert "worker-1: consuming" in wait_until_healthy(env, 90)
-            (worker,) = celery_processes(supervisor)
+            (worker,) = descendants(supervisor, "celery")
             assert f"--hostname faultline-w{supervisor.pid}-1@" in " ".join(worker.cmdline())
 
             worker.send_signal(signal.SIGKILL)
             output.wait_for("worker exited unexpectedly (exit -9); restarting in 1 s (restart 1)", timeout=30)
             assert "worker-2: consuming" in wait_until_healthy(env, 90)
-            (restarted,) = celery_processes(supervisor)
+            (restarted,) = descendants(supervisor, "celery")
             assert restarted.pid != worker.pid and supervisor.poll() is None
         finally:
             supervisor.send_signal(signal.SIGTERM)  # what `docker stop` sends

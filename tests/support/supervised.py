@@ -3,9 +3,12 @@
 import contextlib
 import os
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
+
+import psutil
 
 from faultline import embedded
 
@@ -48,3 +51,23 @@ def private_redis(state_dir: Path):
             del os.environ["FAULTLINE_STATE_DIR"]
         else:
             os.environ["FAULTLINE_STATE_DIR"] = previous
+
+
+def start_supervisor(*args: str, cwd: Path, env: dict) -> tuple[subprocess.Popen, LauncherOutput]:
+    """`python -m faultline <args>` (run, worker) with its output collected on a thread."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "faultline", *args],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    return process, LauncherOutput(process)
+
+
+def descendants(process: subprocess.Popen, program: str) -> list[psutil.Process]:
+    """The supervisor's descendants whose command line names ``program`` (celery, daphne)."""
+    return [
+        child for child in psutil.Process(process.pid).children(recursive=True) if program in " ".join(child.cmdline())
+    ]
