@@ -60,8 +60,7 @@ class LaunchConfig:
     host: str = "127.0.0.1"
     port: int = 8000
     worker_concurrency: int = 8
-    # The worker's debates yield the CPU to the web server and the database (see `lower_priority`).
-    worker_nice: int = WORKER_NICE
+    worker_nice: int = WORKER_NICE  # above 0, the worker yields the CPU to the web server (lower_priority)
     state_dir: Path = BASE_DIR / ".faultline"
     database_url: str = ""  # empty: the embedded PostgreSQL
     redis_url: str = ""  # empty: the embedded Redis
@@ -565,7 +564,9 @@ def main(argv: list[str] | None = None) -> None:
         help="debates the worker runs at once (FAULTLINE_WORKER_CONCURRENCY)",
     )
     worker_parser.add_argument(
-        "--check", action="store_true", help="exit 0 when this state folder's newest worker takes work (health check)"
+        "--check",
+        action="store_true",
+        help="exit 0 when a worker of this state folder takes work (the container's health check)",
     )
     commands.add_parser("config", help="show what `run` would use, from the environment and .env")
     commands.add_parser("stop", help="stop the embedded PostgreSQL and Redis of this state folder")
@@ -588,17 +589,12 @@ def main(argv: list[str] | None = None) -> None:
         config = dataclasses.replace(defaults, worker_concurrency=args.concurrency)
         if args.check:
             sys.exit(worker_check(config))
-        try:
-            sys.exit(run_worker(config))
-        except embedded.EmbeddedServiceError as exc:
-            say(f"error: {exc}")
-            sys.exit(1)
     if args.command == "config":
         for line in config.describe():
             print(line)
         return
     try:
-        sys.exit(run(config))
+        sys.exit(run_worker(config) if args.command == "worker" else run(config))
     except (LaunchError, embedded.EmbeddedServiceError) as exc:
         say(f"error: {exc}")
         sys.exit(1)

@@ -414,10 +414,8 @@ class DebateRun:
         if kind != Message.Kind.OPENING:  # an opening's context is a cold start: no ledger, no disputes
             self._side_work = side_work_read(self.debate)  # read while the ledger update may still run
             self.await_ledger(lag=1)
-        side, context = (
-            self._side_work,
-            self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=addressee),
-        )
+        side = self._side_work  # what the context below shows of the side work (base_context reads it)
+        context = self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=addressee)
         self._side_work = None
         hold = None
         if beside is not None and interrupted is None and side is not None:
