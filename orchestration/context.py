@@ -23,6 +23,7 @@ from orchestration.citing import own_writing_section
 from orchestration.prompts import persona_system_prefix
 
 RECENT_MESSAGES = 8
+OPEN_CLAIMS = 4  # open disputes a context lists
 MESSAGE_TOKENS = 110
 # Token budgets per section. Each phase's sections add up to at most 1,500 tokens:
 # reply 110+90+310+260+150+370+110+100 = 1,500; closing 110+90+310+300+150+200+120+110+100 = 1,490;
@@ -146,12 +147,27 @@ def _your_position(state: PositionState | None, aspect_index, *, budget=MINE, fu
 
 @dataclass(frozen=True)
 class SideWork:
-    """What the side lanes (detection, crux rooms, reflections) wrote that a turn's context shows:
-    the run loop reads it before it waits for the ledger, the ledger's own sections after."""
+    """What the side lanes (detection, crux rooms, reflections) wrote that a turn's context shows
+    and turn-taking weighs: the run loop reads it before it waits for the ledger, the ledger's own
+    sections after."""
 
     cards: list[CruxCard]
-    claims: list[DisagreementCandidate]
+    candidates: list[DisagreementCandidate]  # every tracked dispute, any status, most confident first
     insights: list[Reflection]
+
+    @property
+    def claims(self) -> list[DisagreementCandidate]:
+        """The open disputes the context lists: active or in a crux room, the four most confident."""
+        open_ = (DisagreementCandidate.Status.ACTIVE, DisagreementCandidate.Status.IN_CRUX_ROOM)
+        return [c for c in self.candidates if c.status in open_][:OPEN_CLAIMS]
+
+    def stakes(self) -> dict[int, float]:
+        """How much each persona has riding on the disputes it is in (the sum of their confidence)."""
+        stakes: dict[int, float] = {}
+        for candidate in self.candidates:
+            for persona_id in (candidate.persona_a_id, candidate.persona_b_id):
+                stakes[persona_id] = stakes.get(persona_id, 0.0) + candidate.confidence
+        return stakes
 
     def disputes(self) -> tuple:
         """What the OPEN DISPUTES section shows of detection and the crux rooms' work."""
@@ -162,16 +178,38 @@ class SideWork:
 
 
 def side_work_read(debate: Debate) -> SideWork:
+    """Three queries: the crux cards, the disputes (the context's open ones and turn-taking's
+    stakes come from the same rows), the insights."""
     return SideWork(
         cards=list(CruxCard.objects.filter(debate=debate).order_by("-created_at")[:3]),
-        claims=list(
-            DisagreementCandidate.objects.filter(
-                debate=debate,
-                status__in=[DisagreementCandidate.Status.ACTIVE, DisagreementCandidate.Status.IN_CRUX_ROOM],
-                consecutive_windows__gte=1,
-            ).order_by("-confidence")[:4]
+        candidates=list(
+            DisagreementCandidate.objects.filter(debate=debate, consecutive_windows__gte=1)
+            .only("id", "dispute", "persona_a_id", "persona_b_id", "confidence", "status")
+            .order_by("-confidence", "id")
         ),
         insights=list(Reflection.objects.filter(debate=debate).order_by("-importance", "-created_at")[:3]),
+    )
+
+
+@dataclass(frozen=True)
+class TurnReads:
+    """What a main-channel turn's context shows that does not depend on the position ledger: the
+    side lanes' work and the passages of the speaker's own writing. The run loop reads it while
+    the ledger update it waits for may still run."""
+
+    side: SideWork
+    own_writing: Section
+
+
+def turn_reads(
+    *, debate: Debate, persona, phase: str, aspect_index, recent: list[Message], side: SideWork | None = None
+) -> TurnReads:
+    """recent: as for assemble_context. side: when the caller read it already (for the stakes)."""
+    return TurnReads(
+        side=side if side is not None else side_work_read(debate),
+        own_writing=_own_writing(
+            debate, persona, aspect_index=aspect_index, exchange=_exchange(phase, aspect_index, recent)
+        ),
     )
 
 
@@ -249,13 +287,14 @@ def assemble_context(
     other=None,
     names: dict[int, str] | None = None,
     recent: list[Message] | None = None,
-    side: SideWork | None = None,
+    reads: TurnReads | None = None,
 ) -> str:
     """phase: opening | key_argument | reply | closing | entry | exchange (the turn's kind).
     names: persona id -> name of the participants, when the caller already has them.
     recent: the main channel's last complete messages in turn order (at least RECENT_MESSAGES,
     persona attached), when the caller holds them: the run loop's include the turn just said,
-    which may not be written yet. side: what the side lanes wrote, when the caller read it already."""
+    which may not be written yet. reads: what does not depend on the ledger, when the caller read it
+    already (turn_reads)."""
     if names is None:
         names = dict(debate.participants.order_by("seat").values_list("persona_id", "persona__name"))
     positions = _positions(debate)
@@ -298,23 +337,37 @@ def assemble_context(
         return join(sections)
 
     full = phase == "closing"
+    if recent is None:
+        recent = _recent(debate, limit=_recent_limit(phase))
+    if reads is None:
+        reads = turn_reads(debate=debate, persona=persona, phase=phase, aspect_index=aspect_index, recent=recent)
     sections = [
         _debate_state(debate, persona, names, aspect_index, phase),
         _so_far(debate),
         _everyone_else(persona, names, positions, aspect_index),
         _your_position(mine, aspect_index, budget=MINE_CLOSING if full else MINE, full=full),
-        _open_disputes(side or (side := side_work_read(debate)), names),
+        _open_disputes(reads.side, names),
     ]
     if full:
         sections.append(_concessions(names, positions))
-    limit = 3 if full else RECENT_MESSAGES
-    recent = recent[-limit:] if recent is not None else _recent(debate, limit=limit)
-    if phase == "key_argument":  # first take on a new aspect: only what was said on it so far
-        recent = [m for m in recent if m.aspect_index == aspect_index]
-    sections.append(_transcript_section("RECENT EXCHANGE", recent, RECENT_CLOSING if full else RECENT))
     sections += [
-        _insights(side),
-        _own_writing(debate, persona, aspect_index=aspect_index, exchange=recent),
+        _transcript_section(
+            "RECENT EXCHANGE", _exchange(phase, aspect_index, recent), RECENT_CLOSING if full else RECENT
+        ),
+        _insights(reads.side),
+        reads.own_writing,
         _your_turn(phase, addressee),
     ]
     return join(sections)
+
+
+def _recent_limit(phase: str) -> int:
+    return 3 if phase == "closing" else RECENT_MESSAGES
+
+
+def _exchange(phase: str, aspect_index, recent: list[Message]) -> list[Message]:
+    """The RECENT EXCHANGE a turn shows (and its own-writing passages are matched to)."""
+    recent = recent[-_recent_limit(phase) :]
+    if phase == "key_argument":  # first take on a new aspect: only what was said on it so far
+        recent = [m for m in recent if m.aspect_index == aspect_index]
+    return recent

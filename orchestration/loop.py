@@ -36,7 +36,7 @@ from faultline.llm.types import CallTag, Prompt, Role
 from memory.services.insights import insights_remember
 from memory.services.persona_memory import persona_memories_remember
 from memory.services.recall import debate_recall
-from orchestration.context import RECENT_MESSAGES, SideWork, assemble_context, side_work_read
+from orchestration.context import RECENT_MESSAGES, SideWork, TurnReads, assemble_context, side_work_read, turn_reads
 from orchestration.lanes import Lanes, RunCancelled
 from orchestration.prompts import ASPECT_PLANNER
 from orchestration.schemas import AspectPlan
@@ -92,7 +92,7 @@ class DebateRun:
         self._settled = 0  # persist-lane jobs known to be written
         self._writes: list = []  # persist-lane futures, one per turn said, in order
         self._records: list[dict] = []  # ModelCall rows handed to the persist lane (_record_later)
-        self._side_work: SideWork | None = None  # read by say() for the context it asks the mode for
+        self._turn_reads: TurnReads | None = None  # read by say() for the context it asks the mode for
         # Ledger updates this run queued, with their message (whose row, and so id, the persist
         # lane may not have written yet when it is queued).
         self._folding: list[tuple[Message, Future]] = []
@@ -309,7 +309,8 @@ class DebateRun:
             previous_aspect = aspect_index
             self.phase("dialogue", aspect_index)
             history = self._history()
-            chosen = choose_speaker(seats=seats, history=history, stakes=self.mode.stakes())
+            side = side_work_read(self.debate)  # weighs on who speaks, and the speaker's context shows it
+            chosen = choose_speaker(seats=seats, history=history, stakes=self.mode.stakes(side))
             speaker = self.by_persona[chosen.persona_id]
             spoke_on_aspect = (speaker.persona.id, aspect_index) in self.channel.spoke_on
             kind = Message.Kind.REPLY if spoke_on_aspect else Message.Kind.KEY_ARGUMENT
@@ -321,6 +322,7 @@ class DebateRun:
                 aspect_index=aspect_index,
                 addressee=last_name,
                 allow_pass=consecutive_passes < len(seats) - 1,
+                side=side,
             )
             if message is None:
                 self.settle()
@@ -401,9 +403,19 @@ class DebateRun:
         return self._main_channel
 
     def say(
-        self, speaker: Speaker, kind: str, *, phase: str, aspect_index=None, addressee="", allow_pass=False, beside=None
+        self,
+        speaker: Speaker,
+        kind: str,
+        *,
+        phase: str,
+        aspect_index=None,
+        addressee="",
+        allow_pass=False,
+        beside=None,
+        side: SideWork | None = None,
     ):
-        """One main-channel turn. ``beside``: see closings()."""
+        """One main-channel turn. ``beside``: see closings(). ``side``: the side work, when the
+        caller read it at this turn boundary already (the dialogue, for the stakes)."""
         self.check_stop()
         channel = self.channel
         interrupted = channel.interrupted
@@ -411,15 +423,24 @@ class DebateRun:
             # The cut-off turn belongs to someone else: it is that person's turn, again.
             speaker, kind = self.by_persona[interrupted.persona_id], interrupted.kind
         turn = interrupted.turn if interrupted else channel.turns + 1
+        reads = None
         if kind != Message.Kind.OPENING:  # an opening's context is a cold start: no ledger, no disputes
-            self._side_work = side_work_read(self.debate)  # read while the ledger update may still run
+            # What does not depend on the ledger is read while the ledger update may still run.
+            reads = turn_reads(
+                debate=self.debate,
+                persona=speaker.persona,
+                phase=kind,
+                aspect_index=aspect_index,
+                recent=channel.messages[-RECENT_MESSAGES:],
+                side=side,
+            )
             self.await_ledger(lag=1)
-        side = self._side_work  # what the context below shows of the side work (base_context reads it)
+        self._turn_reads = reads  # what the context below shows of them (base_context reads it)
         context = self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=addressee)
-        self._side_work = None
+        self._turn_reads = None
         hold = None
-        if beside is not None and interrupted is None and side is not None:
-            hold = HeldReply(self._confirm_early_closing(beside, side))
+        if beside is not None and interrupted is None and reads is not None:
+            hold = HeldReply(self._confirm_early_closing(beside, reads.side))
         try:
             message = speak(
                 debate=self.debate,
@@ -457,7 +478,7 @@ class DebateRun:
             aspect_index=aspect_index,
             names=self.names,
             recent=self.channel.messages[-RECENT_MESSAGES:],
-            side=self._side_work,
+            reads=self._turn_reads,
         )
 
     # ── writing finished turns beside the next one ────────────────────────────────────────────

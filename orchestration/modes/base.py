@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from debates.models import Message
+from orchestration.context import SideWork
 
 
 class Mode:
@@ -36,8 +37,9 @@ class Mode:
         The message may not be written yet: a job queued on a lane starts once it is; code that
         reads the main channel from the database here calls ``self.run.settle()`` first."""
 
-    def stakes(self) -> dict[int, float]:
-        """How much each persona has riding on the next turn (turn-taking weighs it)."""
+    def stakes(self, side: SideWork) -> dict[int, float]:
+        """How much each persona has riding on the next turn (turn-taking weighs it). ``side``: what
+        the side lanes wrote, read once at the turn boundary for this and the speaker's context."""
         return {}
 
     def wind_down(self) -> None:

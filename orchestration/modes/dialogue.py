@@ -12,11 +12,12 @@ import logging
 
 from django.conf import settings
 
-from crux.models import CruxRoom, DisagreementCandidate
+from crux.models import CruxRoom
 from crux.services.detection import detection_run
 from debates.models import Message
 from faultline.llm.types import ModelUnavailable
 from orchestration import results
+from orchestration.context import SideWork
 from orchestration.modes.base import Mode
 from orchestration.patience import patiently
 from orchestration.rooms import room_run
@@ -52,12 +53,8 @@ class DialogueMode(Mode):
 
     # ── hooks ─────────────────────────────────────────────────────────────────────────────────
 
-    def stakes(self) -> dict[int, float]:
-        stakes: dict[int, float] = {}
-        for candidate in DisagreementCandidate.objects.filter(debate=self.run.debate, consecutive_windows__gte=1):
-            for persona_id in (candidate.persona_a_id, candidate.persona_b_id):
-                stakes[persona_id] = stakes.get(persona_id, 0.0) + candidate.confidence
-        return stakes
+    def stakes(self, side: SideWork) -> dict[int, float]:
+        return side.stakes()
 
     def after_message(self, message: Message) -> None:
         every = settings.CRUX_DETECTION_EVERY_MESSAGES

@@ -28,6 +28,7 @@ from debates.payloads import Card, CardPosition
 from debates.regime import UNDETERMINED, regime_basis, regime_with_map
 from debates.state import SUITS
 from faultline.llm.types import ModelError
+from orchestration.context import SideWork
 from orchestration.modes.base import Mode
 from orchestration.results import final_sides, stance_series
 
@@ -82,7 +83,7 @@ class GraphMode(Mode):
             return f"{before}{argument_map}\n\n{header}{instruction}" if header else f"{context}\n\n{argument_map}"
         return context
 
-    def stakes(self) -> dict[int, float]:
+    def stakes(self, side: SideWork) -> dict[int, float]:
         """Whoever holds a stance in an open dispute has something at stake in the next turn."""
         graph = self._map()
         labels = graph.labels()

@@ -1,0 +1,67 @@
+"""What the run loop's own thread asks the database between one dialogue turn and the next: every
+query there sits between two model calls on the debate's critical path."""
+
+import re
+import statistics
+
+import pytest
+from django.db import connection
+
+from debates.models import Debate, Message
+from orchestration import loop
+from orchestration.run import debate_run
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# Between two dialogue turns of one aspect, on the loop's connection (the stop and pause flags are
+# read on the lease's own): the side work, crux cards, disputes (the context's open ones and
+# turn-taking's stakes, one query) and insights (3); the speaker's corpus check (1); after the
+# ledger wait, the positions and the so-far notes (2). It was 7: the stakes read the disputes again.
+DIALOGUE_BOUNDARY_QUERIES = 6
+
+
+def test_a_dialogue_turn_boundary_costs_the_loop_six_queries(scripted_api, new_debate, monkeypatch):
+    scripted_api(dispute="persistent", surface_after=4)
+    boundaries = []  # per dialogue turn: the loop thread's queries since the turn before it was said
+    queries = []
+
+    def record(execute, sql, params, many, context):
+        queries.append(sql)
+        return execute(sql, params, many, context)
+
+    speak = loop.speak
+
+    def speaking(**kwargs):
+        if kwargs["kind"] in (Message.Kind.KEY_ARGUMENT, Message.Kind.REPLY):
+            boundaries.append((kwargs["aspect_index"], list(queries)))
+        try:
+            return speak(**kwargs)
+        finally:
+            queries.clear()
+
+    monkeypatch.setattr(loop, "speak", speaking)
+    debate = new_debate(max_turns=12)
+
+    with connection.execute_wrapper(record):
+        debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.COMPLETED
+    # A boundary inside an aspect (no phase change, no event appended on the loop's thread).
+    same_aspect = [
+        sqls for (aspect, sqls), (before, _) in zip(boundaries[1:], boundaries, strict=False) if aspect == before
+    ]
+    assert len(same_aspect) >= 6
+    counts = [len(sqls) for sqls in same_aspect]
+    tables = [sorted({_table(sql) for sql in sqls}) for sqls in same_aspect]
+    assert statistics.mode(counts) == DIALOGUE_BOUNDARY_QUERIES, (counts, tables[0])
+    assert max(counts) == DIALOGUE_BOUNDARY_QUERIES, (counts, tables)
+    # What does not depend on the ledger (the side work, the corpus) is read before the wait for it.
+    for sqls in same_aspect:
+        order = [_table(sql) for sql in sqls]
+        assert order.index("personas_corpuschunk") < order.index("debates_positionstate"), order
+        assert order.index("crux_disagreementcandidate") < order.index("debates_positionstate"), order
+
+
+def _table(sql: str) -> str:
+    match = re.search(r'FROM "(\w+)"', sql)
+    return match.group(1) if match else sql[:40]
