@@ -23,7 +23,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from debates import payloads as p
-from debates.blackboard.ledger import ledger_update, reflection_due, reflections_generate, round_record_extract
+from debates.blackboard.ledger import (
+    RECENT_BEFORE,
+    ledger_update,
+    reflection_due,
+    reflections_generate,
+    round_record_extract,
+)
 from debates.models import Debate, Event, Message
 from debates.services.context import with_context
 from debates.services.events import event_append
@@ -466,7 +472,7 @@ class DebateRun:
         channel.interrupted = None
         if message is not None:
             channel.said(message)
-            self.fold_into_ledger(message, written=self._writes[-2:])
+            self.fold_into_ledger(message, written=self._writes[-2:], before=channel.messages[-RECENT_BEFORE - 1 : -1])
         return message
 
     def base_context(self, speaker: Speaker, kind: str, *, aspect_index, addressee: str) -> str:
@@ -535,11 +541,12 @@ class DebateRun:
 
     # ── the position ledger and notes ─────────────────────────────────────────────────────────
 
-    def fold_into_ledger(self, message: Message, written=None) -> None:
+    def fold_into_ledger(self, message: Message, written=None, before: list[Message] | None = None) -> None:
         """Queue the ledger update for a finished message (main channel or crux room). ``written``:
-        the persist-lane jobs writing the turn before it and it, when they may not be done yet."""
+        the persist-lane jobs writing the turn before it and it, when they may not be done yet.
+        ``before``: the messages the update reads before it, when the run holds them."""
         lane = "ledger" if message.room_id is None else "room_ledger"
-        future = self.lanes.submit(lane, self._ledger_job, message, written)
+        future = self.lanes.submit(lane, self._ledger_job, message, written, before)
         if future is not None:
             self._folding.append((message, future))
 
@@ -561,11 +568,12 @@ class DebateRun:
             )
             ledger_update(message_id=message_id, names=self.names, put_off_outages=False)
 
-    def _ledger_job(self, message: Message, written=None) -> None:
+    def _ledger_job(self, message: Message, written=None, recent: list[Message] | None = None) -> None:
         if not written:
             ledger_update(message_id=message.id)
         else:
-            # The update reads the turns before this one at once, and writes once this one is written.
+            # The update starts at once (the turns before this one in ``recent``, or written by then),
+            # and writes once this one is written.
             *before, this = written
             for future in before:
                 future.result()
@@ -574,6 +582,7 @@ class DebateRun:
                 before_write=this.result,
                 names=self.names,
                 record_with=self._record_later,
+                recent=recent,
             )
         # A reflection is a second model call: it runs with the other notes, not on the ledger
         # lane the next speaker waits for.

@@ -27,6 +27,7 @@ from faultline.llm.types import CallTag, ModelUnavailable, Prompt, Role
 
 logger = logging.getLogger(__name__)
 
+RECENT_BEFORE = 3  # messages before the one folded that the ledger keeper reads
 LEDGER_KEEPER = (
     "You keep the position ledger of a debate. Given a participant's current position state and "
     "the message they just sent, report only what THIS message changed: their stance, their answer "
@@ -79,6 +80,7 @@ def ledger_update(
     before_write=None,
     names=None,
     record_with=None,
+    recent: list[Message] | None = None,
     put_off_outages: bool = True,
 ) -> bool:
     """Fold one message into its speaker's ledger. Returns False when the update was skipped.
@@ -88,19 +90,21 @@ def ledger_update(
     reads only the turns before it until then. ``names``: persona id -> name of the participants
     in seat order, when the caller has them. ``record_with``: where the call's ModelCall row is
     written (gateway.stream), so that the next speaker, who waits for this update, does not wait
-    for that row too. ``put_off_outages=False``: an outage is raised (ModelUnavailable) instead of
+    for that row too. ``recent``: the complete messages of its channel before it, in turn order
+    (persona attached), when the caller holds them (the run loop's main channel); the last
+    RECENT_BEFORE are read otherwise. ``put_off_outages=False``: an outage is raised (ModelUnavailable) instead of
     putting the update off, for a caller that must have it now and waits the outage out."""
     if message is None:
         message = Message.objects.select_related("debate", "persona").get(pk=message_id)
     debate, speaker = message.debate, message.persona
     names = names if names is not None else _participants(debate)
     state, _ = PositionState.objects.get_or_create(debate=debate, persona=speaker)
-    recent = (
-        Message.objects.filter(debate=debate, room=message.room, status=Message.Status.COMPLETE, turn__lt=message.turn)
-        .select_related("persona")
-        .order_by("-turn")[:3]
-    )
-    context = transcript_of(reversed(list(recent))) or "(none)"
+    if recent is None:
+        before = Message.objects.filter(
+            debate=debate, room=message.room, status=Message.Status.COMPLETE, turn__lt=message.turn
+        )
+        recent = reversed(before.select_related("persona").order_by("-turn")[:RECENT_BEFORE])
+    context = transcript_of(list(recent)[-RECENT_BEFORE:]) or "(none)"
     notes = BlackboardNotes.objects.filter(debate=debate).first()
     open_proposals = (
         "\n".join(
