@@ -17,8 +17,10 @@ from debates.payloads import Payload
 def event_append(*, debate_id, payload: Payload) -> Event:
     """Persist one event; its kind is its payload's type (debates/payloads.py)."""
     # One UPDATE ... RETURNING both numbers the event and serialises concurrent writers (the main
-    # channel and its crux rooms) on the debate row, so sequence numbers never collide.
-    with transaction.atomic(), connection.cursor() as cursor:
+    # channel and its crux rooms) on the debate row, so sequence numbers never collide. Inside a
+    # caller's transaction (most appends: a turn's rows, a ledger update) no savepoint: its two
+    # round trips would double the statement's, and an error here fails the caller's block anyway.
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {Debate._meta.db_table} SET last_seq = last_seq + 1 WHERE id = %s RETURNING last_seq",
             [debate_id],
