@@ -87,13 +87,16 @@ class DebateRun:
         self._main_channel: _MainChannel | None = None
         self.mode = mode_class(self)
         # A main-channel ledger update starts as soon as its turn is said, and waits for the turn's
-        # rows only before writing its own (_ledger_job).
+        # rows only before writing its own (_ledger_job). Every lane keeps its connections for the
+        # run: a new one per job (a PostgreSQL backend started, its session set up) cost more CPU
+        # than most jobs' queries, on the two cores the next turn's request shares with them.
+        lanes = {**BASE_LANES, **self.mode.lanes}
         self.lanes = Lanes(
             str(debate.pk),
-            {**BASE_LANES, **self.mode.lanes},
+            lanes,
             first="persist",
             beside_first=("ledger",),
-            keep=("persist", "ledger"),
+            keep=lanes,
         )
         self._settled = 0  # persist-lane jobs known to be written
         self._writes: list = []  # persist-lane futures, one per turn said, in order
