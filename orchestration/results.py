@@ -51,20 +51,23 @@ def _cited_passages(messages) -> list[dict]:
     ]
 
 
-def final_sides(*, debate: Debate) -> dict[str, str]:
+def seats_of(debate: Debate) -> list[tuple[int, str, int]]:
+    """(persona id, name, seat) of each participant, in seat order."""
+    return list(debate.participants.order_by("seat").values_list("persona_id", "persona__name", "seat"))
+
+
+def final_sides(*, debate: Debate, seats: list[tuple[int, str, int]] | None = None) -> dict[str, str]:
     """Each participant's last recorded answer to the debate's question, in seat order ("" if never
-    recorded): what the regime checks before it may say "consensus"."""
+    recorded): what the regime checks before it may say "consensus". ``seats``: seats_of(debate),
+    when the caller has read it."""
     sides = dict(PositionState.objects.filter(debate=debate).values_list("persona_id", "topic_side"))
-    return {
-        name: sides.get(persona_id, "")
-        for persona_id, name in debate.participants.order_by("seat").values_list("persona_id", "persona__name")
-    }
+    return {name: sides.get(persona_id, "") for persona_id, name, _ in seats or seats_of(debate)}
 
 
-def stance_series(*, debate: Debate) -> dict:
+def stance_series(*, debate: Debate, seats: list[tuple[int, str, int]] | None = None) -> dict:
     """How each persona's answer moved, one step per main-channel message, for the stance charts:
     {"personas": [{"id", "name", "seat"}], "steps": [[side of each persona, in seat order], ...]}."""
-    seats = list(debate.participants.order_by("seat").values_list("persona_id", "persona__name", "seat"))
+    seats = seats or seats_of(debate)
     events = Event.objects.filter(debate=debate).order_by("seq").values_list("kind", "payload")
     steps = stance_history(events, [persona_id for persona_id, _, _ in seats])
     return {
@@ -109,12 +112,13 @@ def debate_results(*, debate: Debate, evidence_ledger: list[dict]) -> dict:
     card_sides = [
         {"positions": [p["position"] for p in card.positions.values()], "resolved": card.resolved} for card in cards
     ]
-    sides = final_sides(debate=debate)
+    seats = seats_of(debate)
+    sides = final_sides(debate=debate, seats=seats)
     return {
         "regime": regime_for(card_sides, sides),
         "regime_basis": regime_basis(card_sides, sides),
         "final_sides": sides,
-        "stances": stance_series(debate=debate),
+        "stances": stance_series(debate=debate, seats=seats),
         "cruxes": cruxes,
         "fault_lines": fault_lines,
         "flip_conditions": flip_conditions,

@@ -30,7 +30,7 @@ from debates.state import SUITS
 from faultline.llm.types import ModelError
 from orchestration.context import SideWork
 from orchestration.modes.base import Mode
-from orchestration.results import final_sides, stance_series
+from orchestration.results import final_sides, seats_of, stance_series
 
 logger = logging.getLogger(__name__)
 
@@ -110,7 +110,8 @@ class GraphMode(Mode):
         outcome = graph_outcome(graph, [s.name for s in self.run.speakers])
         convergence = {"reason": state.converged or "max_rounds", "rounds": len(state.rounds)}
         results = graph_results(graph, outcome, convergence=convergence)
-        sides = final_sides(debate=self.run.debate)
+        seats = seats_of(self.run.debate)
+        sides = final_sides(debate=self.run.debate, seats=seats)
         results["regime"] = regime_with_map(results["regime"], sides)
         if not state.rounds:
             # Every crystallization failed: an empty map says nothing about agreement, so it must
@@ -118,7 +119,7 @@ class GraphMode(Mode):
             results["regime"] = UNDETERMINED
         results["regime_basis"] = regime_basis([], sides, graph={"disputes": outcome.disputes})
         results["final_sides"] = sides
-        results["stances"] = stance_series(debate=self.run.debate)
+        results["stances"] = stance_series(debate=self.run.debate, seats=seats)
         return results
 
     def before_finish(self, results: dict) -> None:
