@@ -1,11 +1,14 @@
-"""What the run loop's own thread asks the database between one dialogue turn and the next: every
-query there sits between two model calls on the debate's critical path."""
+"""What a run asks of the database on the debate's critical path: the loop's own queries between
+one dialogue turn and the next (between two model calls), and the connections its lanes open."""
 
 import re
 import statistics
+import threading
+from collections import Counter
 
 import pytest
 from django.db import connection
+from django.db.backends.signals import connection_created
 
 from debates.models import Debate, Message
 from orchestration import loop
@@ -65,3 +68,26 @@ def test_a_dialogue_turn_boundary_costs_the_loop_six_queries(scripted_api, new_d
 def _table(sql: str) -> str:
     match = re.search(r'FROM "(\w+)"', sql)
     return match.group(1) if match else sql[:40]
+
+
+def test_each_lane_thread_opens_one_connection_for_the_whole_run(scripted_api, new_debate):
+    """A connection per job would start a PostgreSQL backend per detection window, note or room
+    ledger update, on the cores the main channel's turns share."""
+    scripted_api(dispute="persistent", surface_after=4)
+    opened = []
+
+    def note(sender, connection, **kwargs):
+        opened.append(threading.current_thread().name)
+
+    debate = new_debate(max_turns=12)
+    connection_created.connect(note)
+    try:
+        debate = debate_run(debate_id=debate.id)
+    finally:
+        connection_created.disconnect(note)
+
+    assert debate.status == Debate.Status.COMPLETED
+    per_thread = Counter(opened)
+    lane_threads = {name: count for name, count in per_thread.items() if "-" in name}
+    assert any(name.startswith("detection-") for name in lane_threads), per_thread
+    assert set(lane_threads.values()) == {1}, per_thread
