@@ -7,9 +7,9 @@ to stop at its next safe point (``cancelled`` is what they check), and ``shutdow
 the jobs still running, so no lane thread outlives its run and writes after the run let go.
 
 Lanes named in ``keep`` run one job after another on the same connection (a job that fails
-closes it), which ``shutdown()`` closes once their jobs are done: the main channel's writes and
-ledger updates come every few hundred milliseconds, and opening a connection per job cost more
-than the job's own queries.
+closes it), which ``shutdown()`` closes once their jobs are done: the run loop keeps them all, as
+opening a connection per job (a PostgreSQL backend started, its session set up) cost more than
+most jobs' own queries.
 
 One lane may go ``first``: a job queued on any other lane (but those named ``beside_first``, whose
 jobs see to it themselves) starts only once the ``first`` lane's jobs queued before it are done. The run loop writes a finished turn on such a lane while the next
