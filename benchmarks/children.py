@@ -62,3 +62,23 @@ def wait_for_http(url: str, child: Child, timeout: float = 60) -> None:
         if not child.running() or time.monotonic() > deadline:
             raise RuntimeError(f"{child.name} did not start; see {child.log_path}")
         time.sleep(0.25)
+
+
+def embedded_services_running() -> dict[str, bool]:
+    """Which embedded services were up before the benchmark's django.setup() (which starts them)."""
+    from faultline import embedded
+
+    return {"postgres": embedded.postgres_running(), "redis": embedded.redis_running()}
+
+
+def stop_embedded_services_started(had: dict[str, bool]) -> list[str]:
+    """Stop the embedded services this benchmark started (not ones already up, nor external ones
+    named by REDIS_URL/DATABASE_URL); returns their names."""
+    from faultline import embedded
+
+    stopped = []
+    if not had["redis"] and not os.environ.get("REDIS_URL") and embedded.redis_stop():
+        stopped.append("redis")
+    if not had["postgres"] and not os.environ.get("DATABASE_URL") and embedded.postgres_stop():
+        stopped.append("postgres")
+    return stopped

@@ -49,7 +49,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.children import Child, free_port, wait_for_http  # noqa: E402
+from benchmarks.children import (  # noqa: E402
+    Child,
+    embedded_services_running,
+    free_port,
+    stop_embedded_services_started,
+    wait_for_http,
+)
 
 os.environ.setdefault("FAULTLINE_STATE_DIR", str(ROOT / ".faultline" / "bench-faults"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faultline.settings")
@@ -780,7 +786,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _interrupt)
     from faultline import embedded
 
-    had = {"postgres": embedded.postgres_running(), "redis": embedded.redis_running()}
+    had = embedded_services_running()
     daphne = api = clients = workers = None
     try:
         import django
@@ -873,11 +879,7 @@ def main() -> None:
             daphne.stop()
         if api is not None:
             api.stop()
-        stopped = []
-        if not had["redis"] and not os.environ.get("REDIS_URL") and embedded.redis_stop():
-            stopped.append("redis")
-        if not had["postgres"] and not os.environ.get("DATABASE_URL") and embedded.postgres_stop():
-            stopped.append("postgres")
+        stopped = stop_embedded_services_started(had)
         if stopped:
             say("stopped the embedded " + " and ".join(stopped))
 

@@ -59,7 +59,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.children import Child, free_port, wait_for_http  # noqa: E402
+from benchmarks.children import (  # noqa: E402
+    Child,
+    embedded_services_running,
+    free_port,
+    stop_embedded_services_started,
+    wait_for_http,
+)
 
 os.environ.setdefault("FAULTLINE_STATE_DIR", str(ROOT / ".faultline" / "bench-live"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faultline.settings")
@@ -635,7 +641,7 @@ def main() -> None:
     from faultline import embedded
     from faultline.launcher import LaunchConfig, celery_worker_command, lower_priority
 
-    had = {"postgres": embedded.postgres_running(), "redis": embedded.redis_running()}
+    had = embedded_services_running()
     children: list[Child] = []
     api = taps = db_pool = None
     try:
@@ -800,11 +806,7 @@ def main() -> None:
 
             db_pool.submit(connections.close_all).result(10)
             db_pool.shutdown()
-        stopped = []
-        if not had["redis"] and not os.environ.get("REDIS_URL") and embedded.redis_stop():
-            stopped.append("redis")
-        if not had["postgres"] and not os.environ.get("DATABASE_URL") and embedded.postgres_stop():
-            stopped.append("postgres")
+        stopped = stop_embedded_services_started(had)
         if stopped:
             say("stopped the embedded " + " and ".join(stopped))
 
