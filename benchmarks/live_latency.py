@@ -108,6 +108,22 @@ KIND_GROUPS = {
 GROUP_ORDER = ["all events", "message started", "message completed", "ledger updated", "room / card", "other"]
 
 
+PAGE_METRICS = [
+    "TaskDuration",
+    "ScriptDuration",
+    "RecalcStyleDuration",
+    "LayoutDuration",
+    "TaskOtherDuration",
+    "RecalcStyleCount",
+    "LayoutCount",
+]
+
+
+def _page_metrics(session) -> dict[str, float]:
+    """Chrome DevTools' Performance metrics of one page (durations in seconds)."""
+    return {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
+
+
 def say(message: str) -> None:
     print(f"[bench] {message}", flush=True)
 
@@ -395,6 +411,13 @@ def run_scenario(
         # a function, not an expression: the CSP forbids eval
         page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
 
+    cdp = []
+    if args.page_metrics:  # the pages' main threads: time in tasks, scripts, style and layout
+        for page in pages:
+            session = page.context.new_cdp_session(page)
+            session.send("Performance.enable")
+            cdp.append((session, _page_metrics(session)))
+
     others = frozenset(measured.values())
     cpu_before = {name: cpu_seconds(pid, others - {pid}) for name, pid in measured.items()}
     wait_before = {name: wait_seconds(pid, others - {pid}) for name, pid in measured.items()}
@@ -416,6 +439,15 @@ def run_scenario(
             say(f"{label}: {count - pending}/{count} finished after {time.time() - started:.0f} s")
             last_note = time.monotonic()
     wall = time.time() - started
+    if cdp:
+        totals = defaultdict(float)
+        for session, before in cdp:
+            for name, value in _page_metrics(session).items():
+                totals[name] += value - before.get(name, 0)
+        say(
+            f"{label}: page main threads, all {len(cdp)} pages, during the run: "
+            + ", ".join(f"{name} {totals[name]:.2f}" for name in PAGE_METRICS)
+        )
     cpu = {name: cpu_seconds(pid, others - {pid}) - cpu_before[name] for name, pid in measured.items()}
     wait = {name: wait_seconds(pid, others - {pid}) - wait_before[name] for name, pid in measured.items()}
     if not finished:
@@ -592,6 +624,11 @@ def main() -> None:
         type=int,
         default=0,
         help="run chromium at this nice value (as if the viewers' browsers were not on the server)",
+    )
+    parser.add_argument(
+        "--page-metrics",
+        action="store_true",
+        help="also print the pages' main-thread time (DevTools Performance metrics) over the loaded run",
     )
     parser.add_argument("--timeout", type=float, default=900, help="seconds to wait for the debates of a run")
     parser.add_argument(

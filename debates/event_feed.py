@@ -65,6 +65,9 @@ class DebateHub:
         # The newest text so far of each message whose progress is queued: a hub that falls behind
         # draws only the latest text, once (a ``None`` text: too long to announce, read it).
         self.progress: dict[int, str | None] = {}
+        # The banner the hub last sent; an event that leaves it as it was does not send it again
+        # (every page shows it already: a socket's snapshot comes from this view).
+        self.banner_shown: str | None = None
         self._loaded = asyncio.Event()
         self.task = asyncio.ensure_future(self._run())
 
@@ -90,6 +93,7 @@ class DebateHub:
                 logger.exception("Live feed could not read debate %s; trying again in %.1f s", self.debate_id, delay)
                 failures += 1
                 await asyncio.sleep(delay)
+        self.banner_shown = fragments.banner(self.view)  # what every socket's snapshot shows
         self._loaded.set()
         while True:
             item = await self.queue.get()
@@ -133,9 +137,13 @@ class DebateHub:
             typed = None
         apply(self.view, seq, kind, typed if typed is not None else payload)  # logs and skips a bad one
         if typed is not None:
-            html = fragments.for_event(self.view, kind, typed)
+            html = fragments.for_event(self.view, kind, typed, with_banner=False)
         else:  # a kind this code does not know, or a payload that does not match its schema
-            html = fragments.status_line(self.view) + fragments.banner(self.view)
+            html = fragments.status_line(self.view)
+        banner = fragments.banner(self.view)
+        if banner != self.banner_shown:
+            html += banner
+            self.banner_shown = banner
         await self._fan_out("deliver_event", seq, html)
 
     async def _progress(self, message_id: int, text: str | None) -> None:
@@ -149,7 +157,7 @@ class DebateHub:
             if not message.streaming:
                 return
         message.text = text  # a snapshot from this view shows the text so far
-        html = fragments.message(message, oob=True)
+        html = fragments.message_text(message)  # the header, typing dots and all, stays as it is
         await self._fan_out("deliver_progress", self.view.last_seq, html)
 
     async def _fan_out(self, method: str, seq: int, html: str) -> None:

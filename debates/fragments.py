@@ -26,6 +26,11 @@ def message(message: MessageView, *, oob: bool = False) -> str:
     return _render("message.html", message=message, oob=oob)
 
 
+def message_text(message: MessageView) -> str:
+    """A streaming message's text so far, alone: its header (the typing dots) stays as it is."""
+    return _render("message_text.html", message=message, oob=True)
+
+
 def collaboration_target(message: MessageView) -> str:
     """Where a collaboration's message goes: the artifact below, or its role's column."""
     return "collab-artifact" if message.kind == "artifact" else f"collab-column-{message.seat}"
@@ -59,8 +64,13 @@ def snapshot(view: DebateView, *, can_resume: bool = False) -> str:
     return _render("live_snapshot.html", view=view, can_resume=can_resume)
 
 
-def for_event(view: DebateView, kind: str, payload: dict | p.Payload) -> str:
-    """The fragments one event changes, rendered from the view folded up to and including it."""
+def for_event(view: DebateView, kind: str, payload: dict | p.Payload, *, with_banner: bool = True) -> str:
+    """The fragments one event changes, rendered from the view folded up to and including it.
+
+    The status line goes with every event: it carries the event's number, which the page reports
+    back. with_banner=False leaves the banner out, for a caller that sends it only when it
+    changed (``debates.event_feed``: a page then does not redraw its live region, and restart
+    the live dot, for nothing)."""
     event = p.parse_payload(kind, payload)
     parts: list[str] = []
     match event:
@@ -105,5 +115,6 @@ def for_event(view: DebateView, kind: str, payload: dict | p.Payload) -> str:
         case p.DebateFinished() | p.DebateFailed():
             parts.append(_render("results.html", view=view, oob=True))
     parts.append(status_line(view))
-    parts.append(banner(view))
+    if with_banner:
+        parts.append(banner(view))
     return "".join(parts)

@@ -18,13 +18,15 @@
     // While the drawer slides shut, the panel that was open stays in it.
     if (open) {
       drawer.querySelectorAll(".room-panel").forEach(function (panel) {
-        panel.hidden = panel.dataset.room !== open;
+        var hidden = panel.dataset.room !== open;
+        if (panel.hidden !== hidden) panel.hidden = hidden;
       });
     }
+    // Only what changes is written: this runs after every live update.
     drawer.querySelectorAll(".room-tab").forEach(function (tab) {
-      var selected = tab.dataset.room === open;
-      tab.setAttribute("aria-selected", selected ? "true" : "false");
-      tab.classList.toggle("is-selected", selected);
+      var selected = tab.dataset.room === open ? "true" : "false";
+      if (tab.getAttribute("aria-selected") !== selected) tab.setAttribute("aria-selected", selected);
+      tab.classList.toggle("is-selected", selected === "true");
     });
   }
 
@@ -177,8 +179,19 @@
     if (document.visibilityState === "visible") reportShown();
   });
 
-  document.addEventListener("htmx:wsAfterMessage", afterUpdate);
-  document.addEventListener("htmx:afterSettle", afterUpdate);
+  // Once per frame at most, in the frame's own layout: reading a log's height right after each
+  // message would lay the page out again for every message of a burst.
+  var updateQueued = false;
+  function afterUpdateSoon() {
+    if (updateQueued) return;
+    updateQueued = true;
+    requestAnimationFrame(function () {
+      updateQueued = false;
+      afterUpdate();
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", afterUpdateSoon);
+  document.addEventListener("htmx:afterSettle", afterUpdateSoon);
 
   // ── Setup page: how many cards are in the hand, how long the topic is ──────────────────────
   function handCount() {

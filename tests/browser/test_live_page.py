@@ -166,3 +166,48 @@ def test_the_owner_stops_and_shares_and_a_visitor_watches_read_only(browser, pag
     visitor.reload()
     assert "Not Found" in visitor.content() or visitor.locator("#chat-log").count() == 0
     visitor.context.close()
+
+
+def test_live_updates_leave_the_animated_dots_running(page, live_server_url, server_side):
+    """Streaming text redraws the text alone and an event leaves an unchanged banner alone, so the
+    typing dots and the live dot are the same elements throughout (their animations never restart);
+    both change in steps, and stop for a reader who asks for reduced motion."""
+    debate, personas, log = server_side(a_debate, ("Ada Hardmoney", "Bram Macro"))
+    log_in(page, live_server_url, "alice")
+    page.goto(f"{live_server_url}/debates/{debate.id}/")
+    page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
+    server_side(log.say, personas[0], "Gold has history.", kind="opening")
+    page.wait_for_selector("#chat-log article.msg:not(.is-streaming)")
+
+    streaming = server_side(log.begin, personas[1], kind="opening")
+    page.wait_for_selector(f"#msg-{streaming.id}.is-streaming .typing i")
+    page.evaluate(
+        """(id) => {
+            window.__typing = document.querySelector(`#msg-${id} .typing`);
+            window.__pulse = document.querySelector('#debate-banner .pulse');
+        }""",
+        streaming.id,
+    )
+    for text in ("Liquidity", "Liquidity is what", "Liquidity is what moves"):
+        server_side(broadcast.message_progress, debate_id=debate.id, message_id=streaming.id, text=text)
+        page.wait_for_selector(f"#msg-{streaming.id} .msg-text:text-is('{text}')")
+    server_side(log.say, personas[0], "History is not liquidity.", kind="opening")
+    page.locator("#chat-log .msg-text", has_text="History is not liquidity.").wait_for()
+
+    assert page.evaluate("() => window.__typing.isConnected && window.__pulse.isConnected")
+    timing = page.evaluate(
+        """() => [getComputedStyle(window.__typing.querySelector('i')).animationTimingFunction,
+                  getComputedStyle(window.__pulse, '::after').animationTimingFunction]"""
+    )
+    assert all(t.startswith("steps(") for t in timing), timing
+
+    page.emulate_media(reduced_motion="reduce")
+    names = page.evaluate(
+        """() => [getComputedStyle(window.__typing.querySelector('i')).animationName,
+                  getComputedStyle(window.__pulse, '::after').animationName]"""
+    )
+    assert names == ["none", "none"]
+
+    server_side(log.finish, streaming, "Liquidity is what moves prices.")
+    page.wait_for_selector(f"#msg-{streaming.id}:not(.is-streaming)")
+    assert page.locator(f"#msg-{streaming.id} .typing").count() == 0

@@ -17,7 +17,7 @@ from debates.models import Debate
 from debates.services.lifecycle import debate_share, debate_unshare
 from debates.services.messages import message_text_save
 from faultline.asgi import application
-from tests.debates.log_builder import DebateLog
+from tests.debates.log_builder import DebateLog, sample_results
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 10
@@ -101,9 +101,36 @@ def test_it_forwards_new_events_and_drops_those_in_the_snapshot(owner_client, de
 
     progress, started, completed = run(scenario)
     assert "already shown" not in "".join([progress, started, completed])
-    assert message_ids(progress) == [f"msg-{streaming.id}"] and "Streaming so far" in progress
+    # only the text is redrawn: the header and its typing dots stay (their animation runs on)
+    assert progress == f'<div id="msg-text-{streaming.id}" class="msg-text" hx-swap-oob="true">Streaming so far</div>'
     assert 'hx-swap-oob="beforeend:#chat-log"' in started
     assert "After connecting." in completed
+    # the banner ("Live", its pulsing dot) is in the snapshot and did not change: not sent again
+    assert 'id="debate-banner"' not in started + completed
+    assert 'id="status-line"' in started and 'id="status-line"' in completed
+
+
+def test_the_banner_is_sent_again_when_an_event_changes_it(owner_client, debate, personas):
+    log = DebateLog(debate)  # pending: "Waiting for a worker"
+
+    async def scenario():
+        ws = communicator(debate, client=owner_client)
+        assert (await ws.connect(timeout=TIMEOUT))[0]
+        snapshot = await ws.receive_from(timeout=TIMEOUT)
+        await sync_to_async(log.start)()
+        started = await ws.receive_from(timeout=TIMEOUT)
+        await sync_to_async(log.say)(personas[0], "Words.")
+        said = [await ws.receive_from(timeout=TIMEOUT) for _ in range(2)]
+        await sync_to_async(log.complete)(sample_results())
+        finished = await ws.receive_from(timeout=TIMEOUT)
+        await ws.disconnect()
+        return snapshot, started, said, finished
+
+    snapshot, started, said, finished = run(scenario)
+    assert "Waiting for a worker" in snapshot
+    assert 'id="debate-banner" class="banner banner-running"' in started and 'class="pulse"' in started
+    assert not any('id="debate-banner"' in html for html in said)
+    assert 'id="debate-banner" class="banner banner-completed"' in finished
 
 
 def test_text_too_long_to_announce_is_read_from_the_database(owner_client, debate, personas):

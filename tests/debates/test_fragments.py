@@ -101,6 +101,23 @@ def test_a_streaming_refresh_replaces_the_message_in_place(debate, personas):
     assert html.startswith(f'<article id="msg-{message.id}" class="msg seat-0 is-streaming"')
     assert 'hx-swap-oob="true"' in html and "Half a thou" in html and 'class="typing"' in html
 
+    text = fragments.message_text(streaming)
+
+    assert text == f'<div id="msg-text-{message.id}" class="msg-text" hx-swap-oob="true">Half a thou</div>'
+    assert f'<div id="msg-text-{message.id}" class="msg-text">Half a thou</div>' in html
+
+
+def test_an_event_can_leave_the_banner_out_but_never_the_status_line(debate, personas):
+    DebateLog(debate).start().say(personas[0], "Hello.")
+    view = DebateView(debate_id=str(debate.id))
+    for seq, kind, payload in debate_events(debate_id=debate.id):
+        apply(view, seq, kind, payload)
+
+    html = fragments.for_event(view, kind, payload, with_banner=False)
+
+    assert 'id="debate-banner"' not in html
+    assert f'id="status-line" class="status-line" hx-swap-oob="true" data-seq="{seq}"' in html
+
 
 def test_the_snapshot_replaces_every_region_but_the_drawer_itself(debate, personas):
     DebateLog(debate).start().say(personas[0], "Hello.")
