@@ -198,7 +198,11 @@ def wait_seconds(pid: int, exclude: frozenset[int] = frozenset()) -> float:
     a CPU (/proc/<pid>/task/<tid>/schedstat), leaving out the trees of the excluded pids."""
     total = 0
     for process in _process_tree(pid, exclude)[0]:
-        for task in Path(f"/proc/{process}/task").glob("*/schedstat"):
+        try:  # a process that ended since the tree was read (a database backend closing) counts nothing
+            tasks = list(Path(f"/proc/{process}/task").glob("*/schedstat"))
+        except OSError:
+            continue
+        for task in tasks:
             try:
                 total += int(task.read_text().split()[1])
             except (OSError, IndexError, ValueError):
