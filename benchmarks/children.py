@@ -15,12 +15,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class Child:
-    def __init__(self, name: str, command: list[str], env: dict, log_dir: Path) -> None:
+    def __init__(self, name: str, command: list[str], env: dict, log_dir: Path, pass_fds: tuple[int, ...] = ()) -> None:
         self.name = name
         self.log_path = log_dir / f"{name}.log"
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            pass_fds=pass_fds,
         )
 
     def running(self) -> bool:

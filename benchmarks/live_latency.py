@@ -62,7 +62,6 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.children import (  # noqa: E402
     Child,
     embedded_services_running,
-    free_port,
     stop_embedded_services_started,
     wait_for_http,
 )
@@ -643,7 +642,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _interrupt)
 
     from faultline import embedded
-    from faultline.launcher import LaunchConfig, celery_worker_command, lower_priority
+    from faultline.launcher import LaunchConfig, celery_worker_command, daphne_command, lower_priority, web_listener
 
     had = embedded_services_running()
     children: list[Child] = []
@@ -685,7 +684,8 @@ def main() -> None:
         # them out again), in this Redis: they must not run beside ours.
         celery_app.control.purge()
         redis.Redis.from_url(settings.REDIS_URL).delete("unacked", "unacked_index")
-        worker_nice = LaunchConfig.from_environment().worker_nice
+        launch = LaunchConfig.from_environment()
+        worker_nice, web_processes = launch.worker_nice, launch.web_processes
         threads = max(1, math.ceil(max(args.debates, args.baseline) / args.workers))
         hostnames = [f"bench-live-{i}-{os.getpid()}@localhost" for i in range(args.workers)]
         for i, hostname in enumerate(hostnames):
@@ -699,22 +699,22 @@ def main() -> None:
             )
             # At the launcher's priority (FAULTLINE_WORKER_NICE), set the launcher's way.
             lower_priority(children[-1].process.pid, worker_nice)
-        port = free_port()
-        daphne = Child(
-            "daphne",
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "faultline.asgi:application"],
-            env,
-            log_dir,
-        )
-        children.append(daphne)
+        # The web the launcher's way: FAULTLINE_WEB_PROCESSES daphne processes on one socket.
+        listener = web_listener("127.0.0.1", 0)
+        port = listener.getsockname()[1]
+        fd = listener.fileno()
+        for i in range(1, web_processes + 1):
+            name = "daphne" if web_processes == 1 else f"daphne-{i}"
+            children.append(Child(name, daphne_command(fd=fd), env, log_dir, pass_fds=(fd,)))
         base_url = f"http://127.0.0.1:{port}"
-        wait_for_http(base_url + "/accounts/login/", daphne)
+        for daphne in children[-web_processes:]:
+            wait_for_http(base_url + "/accounts/login/", daphne)
         deadline = time.monotonic() + 60
         while len(celery_app.control.ping(destination=hostnames, timeout=1)) < len(hostnames):
             if time.monotonic() > deadline or not all(c.running() for c in children):
                 raise RuntimeError(f"the Celery worker(s) did not start; see {log_dir}/worker-*.log")
         say(
-            f"services up: {args.workers} worker process(es) x {threads} threads, daphne on {base_url}, "
+            f"services up: {args.workers} worker process(es) x {threads} threads, {web_processes} daphne on {base_url}, "
             f"fake Messages API at {api.url} ({args.latency} s per call)"
         )
 
@@ -790,8 +790,8 @@ def main() -> None:
         )
         print(
             f"fake model: {args.latency} s to first byte, 12-char deltas every {args.chunk_delay} s; "
-            f"{args.turns} dialogue turns; {args.workers} worker process(es) x {threads} threads at nice {worker_nice}"
-            + ("; pages prefer reduced motion" if args.reduced_motion else "")
+            f"{args.turns} dialogue turns; {args.workers} worker process(es) x {threads} threads at nice {worker_nice}; "
+            f"{web_processes} web process(es)" + ("; pages prefer reduced motion" if args.reduced_motion else "")
         )
         print(report(base_runs or load_runs, load_runs))
         if args.dump:

@@ -44,6 +44,10 @@ STOP_GRACE_SECONDS = 20
 # web server and the browsers more of the CPU but held up the worker's own commits more, and made
 # the debates slower: benchmarks/README.md, "Live updates", 2026-11-26.
 WORKER_NICE = 0
+# FAULTLINE_WEB_PROCESSES: daphne processes sharing one listening socket. Two, on two cores, cut
+# the push tail with ten debates live (benchmarks/README.md, "Live updates", 2026-11-26): each
+# process is a scheduler autogroup of its own, and each renders for half the pages.
+WEB_PROCESSES = 2
 
 
 def read_dotenv(path: Path = DOTENV) -> None:
@@ -61,6 +65,7 @@ class LaunchConfig:
     port: int = 8000
     worker_concurrency: int = 8
     worker_nice: int = WORKER_NICE  # above 0, the worker yields the CPU to the web server (lower_priority)
+    web_processes: int = WEB_PROCESSES
     state_dir: Path = BASE_DIR / ".faultline"
     database_url: str = ""  # empty: the embedded PostgreSQL
     redis_url: str = ""  # empty: the embedded Redis
@@ -74,6 +79,7 @@ class LaunchConfig:
             port=env.int("FAULTLINE_PORT", default=cls.port),
             worker_concurrency=env.int("FAULTLINE_WORKER_CONCURRENCY", default=cls.worker_concurrency),
             worker_nice=env.int("FAULTLINE_WORKER_NICE", default=cls.worker_nice),
+            web_processes=env.int("FAULTLINE_WEB_PROCESSES", default=cls.web_processes),
             state_dir=embedded.state_dir(),
             database_url=env.str("DATABASE_URL", default=""),
             redis_url=env.str("REDIS_URL", default=""),
@@ -81,7 +87,8 @@ class LaunchConfig:
 
     def describe(self) -> list[str]:
         return [
-            f"web:      http://{self.host}:{self.port}/" + ("  (autoreload)" if self.reload else ""),
+            f"web:      http://{self.host}:{self.port}/"
+            + ("  (autoreload, 1 process)" if self.reload else f"  ({self.web_processes} processes)"),
             f"worker:   {self.worker_concurrency} debates at once, nice {self.worker_nice}",
             f"database: {_redacted(self.database_url) if self.database_url else 'embedded PostgreSQL'}",
             f"redis:    {_redacted(self.redis_url) if self.redis_url else 'embedded Redis'}",
@@ -140,6 +147,7 @@ class Child:
     # (worker_liveness). "{generation}" in the command becomes 1, 2, ... (a fresh Celery node name
     # for a replacement that runs beside the worker it replaces).
     heartbeats: Path | None = None
+    pass_fds: tuple[int, ...] = ()  # the web's: the listening socket its processes share
     process: subprocess.Popen | None = None
     pump: threading.Thread | None = field(default=None, repr=False)
     started_at: float = 0.0
@@ -169,6 +177,7 @@ class Child:
             text=True,
             bufsize=1,
             start_new_session=True,
+            pass_fds=self.pass_fds,
         )
         lower_priority(self.process.pid, self.nice)
         self.started_at = time.monotonic()
@@ -292,6 +301,27 @@ def port_is_free(host: str, port: int) -> bool:
     return True
 
 
+def web_listener(host: str, port: int) -> socket.socket:
+    """The listening socket every web process accepts from (the kernel hands each connection to
+    one of them). Held by the launcher, so a web process that is restarted finds it still open."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(1024)
+    except OSError:
+        listener.close()
+        raise
+    listener.set_inheritable(True)
+    return listener
+
+
+def daphne_command(*, fd: int | None = None, host: str = "", port: int = 0) -> list[str]:
+    """Daphne serving Faultline, on an inherited listening socket (``fd``) or binding host:port."""
+    where = ["--fd", str(fd)] if fd is not None else ["-b", host, "-p", str(port)]
+    return [sys.executable, "-m", "daphne", *where, "faultline.asgi:application"]
+
+
 def prepare_services(env: dict) -> list[str]:
     """Start the embedded services that are needed; return the names of those this run started."""
     started = []
@@ -408,11 +438,20 @@ def heartbeats_dir(config: LaunchConfig) -> Path:
     return config.state_dir / "heartbeats"
 
 
-def children_for(config: LaunchConfig) -> list[Child]:
-    web = [sys.executable, "-m", "daphne", "-b", config.host, "-p", str(config.port), "faultline.asgi:application"]
-    if config.reload:
-        web = reloading(web)
-    return [worker_child(config), Child("web", web, WEB_RESTARTS)]
+def children_for(config: LaunchConfig, listener: socket.socket | None = None) -> list[Child]:
+    """The worker and the web. With a ``listener``, ``config.web_processes`` daphne processes share
+    it; without one (autoreload: watchfiles would not pass it on), one daphne binds the port."""
+    if listener is None:
+        web = daphne_command(host=config.host, port=config.port)
+        webs = [Child("web", reloading(web) if config.reload else web, WEB_RESTARTS)]
+    else:
+        fd = listener.fileno()
+        count = config.web_processes
+        webs = [
+            Child("web" if count == 1 else f"web-{i}", daphne_command(fd=fd), WEB_RESTARTS, pass_fds=(fd,))
+            for i in range(1, count + 1)
+        ]
+    return [worker_child(config), *webs]
 
 
 def child_environment(config: LaunchConfig) -> dict:
@@ -446,14 +485,24 @@ def supervise(children: list[Child], env: dict, stopping: threading.Event) -> No
 
 def run(config: LaunchConfig) -> int:
     host, port = config.host, config.port
-    if not port_is_free(host, port):
-        raise LaunchError(
-            f"port {port} on {host} is already taken by another program. "
-            f"Stop it, or pick another port: `make run PORT={port + 1}` (or FAULTLINE_PORT={port + 1})."
-        )
+    if config.web_processes < 1:
+        raise LaunchError(f"FAULTLINE_WEB_PROCESSES must be 1 or more (it is {config.web_processes})")
+    taken = LaunchError(
+        f"port {port} on {host} is already taken by another program. "
+        f"Stop it, or pick another port: `make run PORT={port + 1}` (or FAULTLINE_PORT={port + 1})."
+    )
+    listener = None
+    if config.reload:
+        if not port_is_free(host, port):
+            raise taken
+    else:
+        try:
+            listener = web_listener(host, port)
+        except OSError:
+            raise taken from None
     env = child_environment(config)
     started: list[str] = []
-    children = children_for(config)
+    children = children_for(config, listener)
     stopping = stop_requested()
     exit_code = 0
     try:
@@ -475,6 +524,8 @@ def run(config: LaunchConfig) -> int:
         say("stopping...")
         for child in children:
             child.stop()
+        if listener is not None:
+            listener.close()
         stop_services(started)
         say("stopped")
     return exit_code

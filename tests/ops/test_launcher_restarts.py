@@ -1,4 +1,5 @@
-"""A worker killed under `python -m faultline run` is started again while the web stays up.
+"""A worker killed under `python -m faultline run` is started again while the web stays up; so is
+one of the two web processes, while the other answers.
 
 The launcher runs from a copy of what the Docker image gets, configured only by a .env there."""
 
@@ -55,8 +56,9 @@ def test_a_killed_worker_is_restarted_while_the_web_keeps_answering(tmp_path, st
         assert healthz_status(port) == 200
         (worker,) = descendants(launcher, "celery")
         assert f"worker started (pid {worker.pid})" in output.text
-        (web,) = descendants(launcher, "daphne")
-        assert (worker.nice(), web.nice()) == (6, 0)  # the debates yield the CPU to the pages
+        webs = descendants(launcher, "daphne")
+        assert len(webs) == 2  # FAULTLINE_WEB_PROCESSES' default: two sharing the port
+        assert (worker.nice(), {web.nice() for web in webs}) == (6, {0})  # the debates yield the CPU to the pages
 
         worker.send_signal(signal.SIGKILL)
         statuses = []
@@ -72,6 +74,22 @@ def test_a_killed_worker_is_restarted_while_the_web_keeps_answering(tmp_path, st
         (restarted,) = descendants(launcher, "celery")
         assert restarted.pid != worker.pid
         assert restarted.nice() == 6
+
+        # One web process killed: the other answers every request while the launcher starts it again.
+        killed = webs[0]
+        name = next(f"web-{i}" for i in (1, 2) if f"web-{i} started (pid {killed.pid})" in output.text)
+        killed.send_signal(signal.SIGKILL)
+        statuses = []
+        deadline = time.monotonic() + 60
+        while not (
+            f"{name} exited unexpectedly (exit -9)" in output.text and len(descendants(launcher, "daphne")) == 2
+        ):
+            assert time.monotonic() < deadline, f"{statuses}\n{output.text}"
+            statuses.append(healthz_status(port))
+            time.sleep(0.2)
+        assert statuses and set(statuses) == {200}
+        assert killed.pid not in [web.pid for web in descendants(launcher, "daphne")]
+        assert "shutting down" not in output.text and launcher.poll() is None
 
         probe = subprocess.run(
             [sys.executable, "-m", "faultline", "probe", "--port", str(port)],
