@@ -44,10 +44,10 @@ STOP_GRACE_SECONDS = 20
 # web server and the browsers more of the CPU but held up the worker's own commits more, and made
 # the debates slower: benchmarks/README.md, "Live updates", 2026-11-26.
 WORKER_NICE = 0
-# FAULTLINE_WEB_PROCESSES: daphne processes sharing one listening socket. Two, on two cores, cut
-# the push tail with ten debates live (benchmarks/README.md, "Live updates", 2026-11-26): each
-# process is a scheduler autogroup of its own, and each renders for half the pages.
-WEB_PROCESSES = 2
+# FAULTLINE_WEB_PROCESSES: daphne processes sharing one listening socket the launcher holds. More
+# than one keeps the site answering while a crashed one is restarted; on two cores a second one did
+# not make pushes quicker (benchmarks/README.md, "Live updates", 2026-11-26), so one by default.
+WEB_PROCESSES = 1
 
 
 def read_dotenv(path: Path = DOTENV) -> None:
@@ -88,12 +88,16 @@ class LaunchConfig:
     def describe(self) -> list[str]:
         return [
             f"web:      http://{self.host}:{self.port}/"
-            + ("  (autoreload, 1 process)" if self.reload else f"  ({self.web_processes} processes)"),
+            + ("  (autoreload, 1 process)" if self.reload else f"  ({_processes(self.web_processes)})"),
             f"worker:   {self.worker_concurrency} debates at once, nice {self.worker_nice}",
             f"database: {_redacted(self.database_url) if self.database_url else 'embedded PostgreSQL'}",
             f"redis:    {_redacted(self.redis_url) if self.redis_url else 'embedded Redis'}",
             f"state:    {self.state_dir}",
         ]
+
+
+def _processes(count: int) -> str:
+    return "1 process" if count == 1 else f"{count} processes"
 
 
 def _redacted(url: str) -> str:

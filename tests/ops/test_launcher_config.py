@@ -48,7 +48,7 @@ def test_dotenv_values_reach_the_launcher_and_the_real_environment_wins(tmp_path
     shown = launcher_config(app, FAULTLINE_WORKER_CONCURRENCY="5")
 
     assert shown == [
-        "web:      http://0.0.0.0:8123/  (2 processes)",
+        "web:      http://0.0.0.0:8123/  (1 process)",
         "worker:   5 debates at once, nice 3",
         "database: postgres://faultline:***@db.internal:5432/faultline",
         "redis:    redis://cache.internal:6379/2",
@@ -62,7 +62,7 @@ def test_without_dotenv_it_uses_the_embedded_services_and_the_defaults(tmp_path)
     shown = launcher_config(app)
 
     assert shown[:4] == [
-        "web:      http://127.0.0.1:8000/  (2 processes)",
+        "web:      http://127.0.0.1:8000/  (1 process)",
         f"worker:   8 debates at once, nice {WORKER_NICE}",
         "database: embedded PostgreSQL",
         "redis:    embedded Redis",

@@ -47,7 +47,7 @@ def test_a_killed_worker_is_restarted_while_the_web_keeps_answering(tmp_path, st
     port = free_port()
     (app / ".env").write_text(
         f"FAULTLINE_PORT={port}\nFAULTLINE_STATE_DIR={state_dir}\nFAULTLINE_WORKER_CONCURRENCY=2\nFAULTLINE_WORKER_NICE=6\n"
-        "FAULTLINE_LLM=local\n"
+        "FAULTLINE_LLM=local\nFAULTLINE_WEB_PROCESSES=2\n"
     )
     env = launcher_environment()
     launcher, output = start_supervisor("run", cwd=app, env=env)
@@ -57,7 +57,7 @@ def test_a_killed_worker_is_restarted_while_the_web_keeps_answering(tmp_path, st
         (worker,) = descendants(launcher, "celery")
         assert f"worker started (pid {worker.pid})" in output.text
         webs = descendants(launcher, "daphne")
-        assert len(webs) == 2  # FAULTLINE_WEB_PROCESSES' default: two sharing the port
+        assert len(webs) == 2  # FAULTLINE_WEB_PROCESSES=2: two sharing the port
         assert (worker.nice(), {web.nice() for web in webs}) == (6, {0})  # the debates yield the CPU to the pages
 
         worker.send_signal(signal.SIGKILL)

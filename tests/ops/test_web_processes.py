@@ -12,7 +12,7 @@ from tests.test_launcher import free_port
 
 
 def test_the_web_processes_share_the_launchers_listening_socket(monkeypatch):
-    monkeypatch.delenv("FAULTLINE_WEB_PROCESSES", raising=False)
+    monkeypatch.setenv("FAULTLINE_WEB_PROCESSES", "2")
     config = LaunchConfig.from_environment()
     with web_listener("127.0.0.1", free_port()) as listener:
         worker, *webs = children_for(config, listener)
@@ -26,7 +26,7 @@ def test_the_web_processes_share_the_launchers_listening_socket(monkeypatch):
 
 
 def test_the_number_of_web_processes_comes_from_the_environment(monkeypatch):
-    monkeypatch.setenv("FAULTLINE_WEB_PROCESSES", "1")
+    monkeypatch.delenv("FAULTLINE_WEB_PROCESSES", raising=False)  # the default: one
     with web_listener("127.0.0.1", free_port()) as listener:
         _, *webs = children_for(LaunchConfig.from_environment(), listener)
     assert [web.name for web in webs] == ["web"]
