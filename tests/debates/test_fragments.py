@@ -3,7 +3,7 @@
 import pytest
 
 from debates import fragments
-from debates.selectors import debate_events
+from debates.selectors import debate_events, debate_view
 from debates.state import DebateView, EventKind, apply
 from tests.debates.log_builder import DebateLog, sample_results
 
@@ -90,9 +90,7 @@ def test_a_ledger_update_redraws_where_they_stand(debate, personas):
 def test_a_streaming_refresh_replaces_the_message_in_place(debate, personas):
     log = DebateLog(debate).start()
     message = log.begin(personas[0])
-    view = DebateView(debate_id=str(debate.id))
-    for seq, kind, payload in debate_events(debate_id=debate.id):
-        apply(view, seq, kind, payload)
+    view = debate_view(debate_id=debate.id)
     streaming = view.message(message.id)
     streaming.text = "Half a thou"
 
@@ -109,9 +107,8 @@ def test_a_streaming_refresh_replaces_the_message_in_place(debate, personas):
 
 def test_an_event_can_leave_the_banner_out_but_never_the_status_line(debate, personas):
     DebateLog(debate).start().say(personas[0], "Hello.")
-    view = DebateView(debate_id=str(debate.id))
-    for seq, kind, payload in debate_events(debate_id=debate.id):
-        apply(view, seq, kind, payload)
+    view = debate_view(debate_id=debate.id)
+    seq, kind, payload = debate_events(debate_id=debate.id)[-1]
 
     html = fragments.for_event(view, kind, payload, with_banner=False)
 
@@ -121,9 +118,7 @@ def test_an_event_can_leave_the_banner_out_but_never_the_status_line(debate, per
 
 def test_the_snapshot_replaces_every_region_but_the_drawer_itself(debate, personas):
     DebateLog(debate).start().say(personas[0], "Hello.")
-    view = DebateView(debate_id=str(debate.id))
-    for seq, kind, payload in debate_events(debate_id=debate.id):
-        apply(view, seq, kind, payload)
+    view = debate_view(debate_id=debate.id)
 
     html = fragments.snapshot(view)
 
