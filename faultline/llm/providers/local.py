@@ -36,6 +36,10 @@ class LocalProvider:
     # One model per process, and llama.cpp contexts are not safe to share between threads.
     _lock = threading.Lock()
 
+    def warm_up(self) -> None:
+        """Nothing: the model loads at the first call, as it always has (a worker of the offline
+        demo is not one that ten debates start on at once)."""
+
     def status(self) -> ProviderStatus:
         path = model_path()
         if path is None:
