@@ -1,3 +1,4 @@
+import importlib
 import logging
 import os
 import time
@@ -32,15 +33,22 @@ def _heartbeat(sender=None, **kwargs) -> None:
 @worker_process_init.connect  # a prefork pool's children (ours is a thread pool: worker_init alone)
 def warm_up(**kwargs) -> None:
     """Before the worker takes a debate, pay what the first debates of a process would otherwise all
-    pay at the same moment, while the worker pushes their first events: the model provider's import
-    and first calls, the offline embedder's load. The web process never runs this. A failure is
-    logged and the worker starts anyway: the first debate then pays, as it did before."""
+    pay at the same moment, while the worker pushes their first events: the debate engine's import
+    (orchestration/tasks.py imports it at the first run, so that the web process, which only queues
+    runs, never does), the model provider's import and first calls, the offline embedder's load.
+    The web process never runs this. A failure is logged and the worker starts anyway: the first
+    debate then pays, as it did before."""
     # Imported here: this module is imported with the faultline package, before Django's apps are.
     from faultline.embeddings import gateway as embeddings
     from faultline.llm import gateway as llm
 
     started = time.monotonic()
-    for what, warm in (("model provider", llm.warm_up), ("embedder", embeddings.warm_up)):
+    steps = (
+        ("debate engine", lambda: importlib.import_module("orchestration.run")),
+        ("model provider", llm.warm_up),
+        ("embedder", embeddings.warm_up),
+    )
+    for what, warm in steps:
         try:
             warm()
         except Exception:

@@ -1,5 +1,5 @@
 """A worker warms up when its process starts, before it takes a debate (faultline/celery.py
-warm_up): the model provider is imported and built and has made its first calls in memory, the
+warm_up): the debate engine is imported, the model provider is imported and built and has made its first calls in memory, the
 offline embedder is loaded and has embedded once. Else the first debates of a process all pay
 for these at the same moment, while the worker pushes their first events."""
 
@@ -60,7 +60,11 @@ def test_a_worker_has_its_provider_and_embedder_loaded_before_its_first_task(sta
             worker.wait(timeout=30)
         assert api.requests == []  # the warm-up's calls never left the process
 
-    assert json.loads(report.read_text()) == {"anthropic provider": True, "offline embedder": True}
+    assert json.loads(report.read_text()) == {
+        "debate engine": True,
+        "anthropic provider": True,
+        "offline embedder": True,
+    }
     log = (tmp_path / "worker.log").read_text()
     assert "Warmed up in" in log and "failed" not in log
 
