@@ -7,6 +7,7 @@ from celery import Celery
 from celery.signals import worker_init, worker_process_init
 
 from faultline import worker_liveness
+from faultline.heap import freeze_start_up_heap
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faultline.settings")
 
@@ -54,3 +55,11 @@ def warm_up(**kwargs) -> None:
         except Exception:
             logger.exception("Warming up the %s failed; the first debate will pay for it", what)
     logger.info("Warmed up in %.0f ms", (time.monotonic() - started) * 1000)
+
+
+@worker_init.connect
+@worker_process_init.connect
+def _set_start_up_heap_aside(**kwargs) -> None:
+    """After the warm-up (receivers run in the order they were connected): what is loaded by now
+    lives as long as the worker (faultline/heap.py)."""
+    freeze_start_up_heap("worker")

