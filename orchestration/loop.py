@@ -210,7 +210,7 @@ class DebateRun:
     def _fold_what_a_dead_run_left(self) -> None:
         """Ledger updates a dead worker had in flight are queued again, in turn order."""
         missed = Message.objects.filter(debate=self.debate, status=Message.Status.COMPLETE, ledgered=False)
-        for message in missed.order_by("room_id", "turn"):
+        for message in missed.select_related("debate", "persona").order_by("room_id", "turn"):
             self.fold_into_ledger(message)
 
     def finish(self, status: str) -> None:
@@ -573,7 +573,9 @@ class DebateRun:
 
     def _ledger_job(self, message: Message, written=None, recent: list[Message] | None = None) -> None:
         if not written:
-            ledger_update(message_id=message.id)
+            # Written (a crux room's turn, or a main-channel one whose rows are in): the message
+            # and the names the run holds, not read back.
+            ledger_update(message=message, names=self.names)
         else:
             # The update starts at once (the turns before this one in ``recent``, or written by then),
             # and writes once this one is written.

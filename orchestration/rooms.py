@@ -33,12 +33,15 @@ def room_run(*, room_id: int, after_message=None, cancelled: threading.Event | N
     if room.status != CruxRoom.Status.LIVE:
         return
     debate = room.debate
-    seats = dict(Participant.objects.filter(debate=debate).values_list("persona_id", "seat"))
+    participants = Participant.objects.filter(debate=debate).order_by("seat")
+    participants = list(participants.values_list("persona_id", "seat", "persona__name"))
+    seats = {persona_id: seat for persona_id, seat, _ in participants}
+    names = {persona_id: name for persona_id, _, name in participants}  # in seat order, for every turn
     speakers = [Speaker(room.persona_a, seats[room.persona_a_id]), Speaker(room.persona_b, seats[room.persona_b_id])]
     cap = settings.CRUX_ROOM_MAX_TURNS
     try:
         exit_reason = patiently(
-            lambda: _converse(room, debate, speakers, cap, after_message, cancelled), cancelled=cancelled
+            lambda: _converse(room, debate, speakers, names, cap, after_message, cancelled), cancelled=cancelled
         )
         if exit_reason != CruxRoom.ExitReason.STOPPED:
             patiently(lambda: card_extract(room), cancelled=cancelled)
@@ -50,7 +53,9 @@ def room_run(*, room_id: int, after_message=None, cancelled: threading.Event | N
         room_close(room, exit_reason="failed", failure=str(exc))
 
 
-def _converse(room: CruxRoom, debate: Debate, speakers: list[Speaker], cap: int, after_message, cancelled) -> str:
+def _converse(
+    room: CruxRoom, debate: Debate, speakers: list[Speaker], names: dict[int, str], cap: int, after_message, cancelled
+) -> str:
     done = list(Message.objects.filter(room=room, status=Message.Status.COMPLETE).order_by("turn"))
     interrupted = Message.objects.filter(room=room, status=Message.Status.STREAMING).first()
     turn = len(done)
@@ -70,10 +75,11 @@ def _converse(room: CruxRoom, debate: Debate, speakers: list[Speaker], cap: int,
             room=room,
             phase=f"crux_room_{kind}",
             context=assemble_context(
-                debate=debate, persona=speaker.persona, phase=kind, room=room, other=other.persona
+                debate=debate, persona=speaker.persona, phase=kind, room=room, other=other.persona, names=names
             ),
             interrupted=interrupted,
             cancelled=cancelled,
+            names=list(names.values()),
         )
         if after_message is not None:
             after_message(message)

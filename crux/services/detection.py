@@ -6,7 +6,6 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from crux import staging
@@ -150,11 +149,16 @@ def detection_run(*, debate_id, window: int, message_ids: list[int]) -> list[Cru
             last_window__lte=window - 3,
         ).update(status=DisagreementCandidate.Status.ABANDONED)
         now = timezone.now()
-        room_questions = list(CruxRoom.objects.filter(debate=debate).values_list("question", flat=True))
+        # The debate's rooms in one query (a handful), not one per candidate: their questions, and
+        # when each pair last had a room (for the cooldown).
+        room_questions, last_room_at = [], {}
+        for pair_a, pair_b, created_at, question in CruxRoom.objects.filter(debate=debate).values_list(
+            "persona_a_id", "persona_b_id", "created_at", "question"
+        ):
+            room_questions.append(question)
+            last_room_at[pair_a, pair_b] = max(created_at, last_room_at.get((pair_a, pair_b), created_at))
         for item in tracked + created:
-            last_room = CruxRoom.objects.filter(
-                debate=debate, persona_a_id=item.pair[0], persona_b_id=item.pair[1]
-            ).aggregate(at=Max("created_at"))["at"]
+            last_room = last_room_at.get(item.pair)
             if staging.ready_to_open(
                 item,
                 now=now.timestamp(),
@@ -163,4 +167,5 @@ def detection_run(*, debate_id, window: int, message_ids: list[int]) -> list[Cru
             ) and not staging.covered(item.dispute, room_questions):
                 opened.append(room_open(candidate=rows[item.id]))
                 room_questions.append(opened[-1].question)
+                last_room_at[item.pair] = opened[-1].created_at
     return opened

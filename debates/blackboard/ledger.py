@@ -13,6 +13,7 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 
 from debates.blackboard import updates
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection, RoundRecord
@@ -105,12 +106,9 @@ def ledger_update(
         )
         recent = reversed(before.select_related("persona").order_by("-turn")[:RECENT_BEFORE])
     context = transcript_of(list(recent)[-RECENT_BEFORE:]) or "(none)"
-    notes = BlackboardNotes.objects.filter(debate=debate).first()
+    proposals = BlackboardNotes.objects.filter(debate=debate).values_list("proposals", flat=True).first() or []
     open_proposals = (
-        "\n".join(
-            f"- {p['by']}: {p['proposal']}" for p in (notes.proposals if notes else [])[-3:] if p["by"] != speaker.name
-        )
-        or "(none)"
+        "\n".join(f"- {p['by']}: {p['proposal']}" for p in proposals[-3:] if p["by"] != speaker.name) or "(none)"
     )
     prompt = Prompt(
         system_prefix=with_context(LEDGER_KEEPER, debate),
@@ -177,19 +175,31 @@ def ledger_update(
             target.save()
             touched.append(target)
         Message.objects.filter(pk=message.pk).update(ledgered=True, importance=update.importance)
-        notes, _ = BlackboardNotes.objects.select_for_update().get_or_create(debate=debate)
-        notes.epistemic_score += change.epistemic_score
-        notes.messages_ledgered += 1
-        if change.proposal:
-            notes.proposals = [*notes.proposals, {"by": speaker.name, "proposal": change.proposal, "reactions": {}}]
-        if update.proposal_reaction:
-            notes.proposals = updates.record_reaction(notes.proposals, update.proposal_reaction, speaker.name)
-        if change.decision and change.decision not in notes.decisions:
-            notes.decisions = [*notes.decisions, change.decision]
-        notes.save()
+        _notes_fold(debate, speaker.name, change, update)
         for touched_state in touched:
             event_append(debate_id=debate.id, payload=_ledger_payload(touched_state, names))
     return True
+
+
+def _notes_fold(debate: Debate, speaker_name: str, change: updates.LedgerChange, update: PositionUpdate) -> None:
+    """Count the update into the debate's notes, inside the caller's transaction. Most updates
+    only add to the counters: one UPDATE does it (it locks the row as the read below would);
+    a proposal, a reaction or a decision is read under the lock and written back whole."""
+    counters_only = not (change.proposal or update.proposal_reaction or change.decision)
+    if counters_only and BlackboardNotes.objects.filter(debate=debate).update(
+        epistemic_score=F("epistemic_score") + change.epistemic_score, messages_ledgered=F("messages_ledgered") + 1
+    ):
+        return
+    notes, _ = BlackboardNotes.objects.select_for_update().get_or_create(debate=debate)
+    notes.epistemic_score += change.epistemic_score
+    notes.messages_ledgered += 1
+    if change.proposal:
+        notes.proposals = [*notes.proposals, {"by": speaker_name, "proposal": change.proposal, "reactions": {}}]
+    if update.proposal_reaction:
+        notes.proposals = updates.record_reaction(notes.proposals, update.proposal_reaction, speaker_name)
+    if change.decision and change.decision not in notes.decisions:
+        notes.decisions = [*notes.decisions, change.decision]
+    notes.save()
 
 
 def _record_citations(message: Message, state: PositionState) -> None:

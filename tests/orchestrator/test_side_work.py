@@ -18,7 +18,8 @@ def test_a_speaker_never_queues_behind_a_crux_rooms_ledger_updates(new_debate, m
     room_may_finish = threading.Event()
     folded = []
 
-    def slow_for_rooms(*, message_id):
+    def slow_for_rooms(*, message, names):
+        message_id = message.id
         if message_id < 0:  # the room's messages below
             room_may_finish.wait(10)
         folded.append(message_id)

@@ -1,0 +1,75 @@
+"""A ledger update counts into the debate's notes: its epistemic score, the messages ledgered, and
+the proposals, reactions and decisions it carries."""
+
+import pytest
+from django.db import connection
+
+from debates.blackboard.ledger import ledger_update
+from debates.blackboard.models import BlackboardNotes
+from debates.models import Message
+from faultline.llm.fake_messages_api import Reply
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _said(debate, seat, turn, text):
+    participant = debate.participants.get(seat=seat)
+    return Message.objects.create(
+        debate=debate, persona=participant.persona, turn=turn, text=text, status=Message.Status.COMPLETE
+    )
+
+
+def _fold(message):
+    queries = []
+
+    def record(execute, sql, params, many, context):
+        queries.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        assert ledger_update(message_id=message.id)
+    return [sql for sql in queries if '"debates_blackboardnotes"' in sql]
+
+
+def test_counters_proposals_reactions_and_decisions_all_land_in_the_notes(fake_anthropic, new_debate):
+    debate = new_debate()
+    ada, bram, cleo = (p.persona.name for p in debate.participants.order_by("seat"))
+    fake_anthropic.script(
+        Reply.json({}),
+        Reply.json({"concession": "Gold is volatile.", "shift": "Less sure of a full standard."}),
+        Reply.json({"proposal": "A gold-backed reserve tranche."}),
+        Reply.json({"proposal_reaction": {"proposed_by": bram, "reaction": "supports"}}),
+        Reply.json({"decision": "Inflation erodes savings."}),
+        Reply.json({}),
+    )
+
+    _fold(_said(debate, 2, 1, "Hello."))  # the first update creates the notes
+    # Counters alone: one UPDATE adds to them (besides the prompt's read of the open proposals).
+    notes_sql = _fold(_said(debate, 0, 2, "I concede gold is volatile; I am less sure of a full standard."))
+    assert [sql.split()[0] for sql in notes_sql] == ["SELECT", "UPDATE"], notes_sql
+    notes = BlackboardNotes.objects.get(debate=debate)
+    assert (notes.epistemic_score, notes.messages_ledgered) == (4 + 5, 2)
+
+    _fold(_said(debate, 1, 3, "I propose a gold-backed reserve tranche."))
+    _fold(_said(debate, 2, 4, "I support Bram's tranche."))
+    _fold(_said(debate, 0, 5, "We all accept inflation erodes savings."))
+    _fold(_said(debate, 1, 6, "Nothing new."))
+
+    notes.refresh_from_db()
+    assert (notes.epistemic_score, notes.messages_ledgered) == (9, 6)
+    assert notes.proposals == [
+        {"by": bram, "proposal": "A gold-backed reserve tranche.", "reactions": {cleo: "supports"}}
+    ]
+    assert notes.decisions == ["Inflation erodes savings."]
+    assert ada not in notes.proposals[0]["reactions"]
+
+
+def test_the_first_update_of_a_debate_without_notes_creates_them(fake_anthropic, new_debate):
+    debate = new_debate()
+    BlackboardNotes.objects.filter(debate=debate).delete()
+    fake_anthropic.script(Reply.json({"shift": "Now open to a hybrid."}))
+
+    _fold(_said(debate, 0, 1, "I am now open to a hybrid."))
+
+    notes = BlackboardNotes.objects.get(debate=debate)
+    assert (notes.epistemic_score, notes.messages_ledgered) == (5, 1)
