@@ -18,7 +18,7 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -103,6 +103,57 @@ class FakeMessagesAPI:
         self.stop()
 
 
+def reply_message(reply: Reply, body: dict, *, message_id: str) -> dict:
+    """The Messages API's message for ``reply`` to the request ``body`` (a JSON reply as it is; a
+    streamed one is this message told in events, see ``stream_events``)."""
+    return {
+        "id": message_id,
+        "type": "message",
+        "role": "assistant",
+        "model": body.get("model", "claude-fake"),
+        "content": [{"type": "text", "text": reply.text}],
+        "stop_reason": reply.stop_reason,
+        "stop_sequence": None,
+        "usage": _usage(reply, body),
+    }
+
+
+def stream_events(message: dict, reply: Reply) -> Iterator[tuple[str, dict]]:
+    """``message`` as the server-sent events of a streamed reply: (event name, payload), the text in
+    ``reply.chunk_size`` deltas, cut by an ``error`` event after the first if ``fail_mid_stream``."""
+    usage = message["usage"]
+    start = {**message, "content": [], "stop_reason": None, "usage": {**usage, "output_tokens": 1}}
+    yield "message_start", {"type": "message_start", "message": start}
+    yield (
+        "content_block_start",
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    )
+    text = reply.text
+    for offset in range(0, len(text), reply.chunk_size):
+        delta = {"type": "text_delta", "text": text[offset : offset + reply.chunk_size]}
+        yield "content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}
+        if reply.fail_mid_stream:
+            yield (
+                "error",
+                {"type": "error", "error": {"type": "overloaded_error", "message": "scripted failure mid-stream"}},
+            )
+            return
+    yield "content_block_stop", {"type": "content_block_stop", "index": 0}
+    yield (
+        "message_delta",
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": reply.stop_reason, "stop_sequence": None},
+            "usage": {"output_tokens": usage["output_tokens"]},
+        },
+    )
+    yield "message_stop", {"type": "message_stop"}
+
+
+def sse_event(name: str, payload: dict) -> bytes:
+    return f"event: {name}\ndata: {json.dumps(payload)}\n\n".encode()
+
+
 def _usage(reply: Reply, body: dict) -> dict:
     prompt_chars = len(json.dumps(body.get("system", ""))) + len(json.dumps(body.get("messages", [])))
     return {
@@ -139,16 +190,7 @@ def _handler_for(api: FakeMessagesAPI):
                     },
                     reply.headers,
                 )
-            message = {
-                "id": f"msg_fake_{len(api.requests)}",
-                "type": "message",
-                "role": "assistant",
-                "model": body.get("model", "claude-fake"),
-                "content": [{"type": "text", "text": reply.text}],
-                "stop_reason": reply.stop_reason,
-                "stop_sequence": None,
-                "usage": _usage(reply, body),
-            }
+            message = reply_message(reply, body, message_id=f"msg_fake_{len(api.requests)}")
             if body.get("stream"):
                 try:
                     return self._send_stream(message, reply)
@@ -173,38 +215,11 @@ def _handler_for(api: FakeMessagesAPI):
             self.send_header("cache-control", "no-cache")
             self.send_header("connection", "close")
             self.end_headers()
-            usage = message["usage"]
-            start = {**message, "content": [], "stop_reason": None, "usage": {**usage, "output_tokens": 1}}
-            self._event("message_start", {"type": "message_start", "message": start})
-            self._event(
-                "content_block_start",
-                {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
-            )
-            text = reply.text
-            for offset in range(0, len(text), reply.chunk_size):
-                delta = {"type": "text_delta", "text": text[offset : offset + reply.chunk_size]}
-                self._event("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta})
-                if reply.chunk_delay:
-                    time.sleep(reply.chunk_delay)
-                if reply.fail_mid_stream:
-                    error = {"type": "overloaded_error", "message": "scripted failure mid-stream"}
-                    self._event("error", {"type": "error", "error": error})
-                    self.close_connection = True
-                    return
-            self._event("content_block_stop", {"type": "content_block_stop", "index": 0})
-            self._event(
-                "message_delta",
-                {
-                    "type": "message_delta",
-                    "delta": {"stop_reason": reply.stop_reason, "stop_sequence": None},
-                    "usage": {"output_tokens": usage["output_tokens"]},
-                },
-            )
-            self._event("message_stop", {"type": "message_stop"})
             self.close_connection = True
-
-        def _event(self, name: str, payload: dict) -> None:
-            self.wfile.write(f"event: {name}\ndata: {json.dumps(payload)}\n\n".encode())
-            self.wfile.flush()
+            for name, payload in stream_events(message, reply):
+                self.wfile.write(sse_event(name, payload))
+                self.wfile.flush()
+                if name == "content_block_delta" and reply.chunk_delay:
+                    time.sleep(reply.chunk_delay)
 
     return Handler

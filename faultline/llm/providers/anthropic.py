@@ -10,6 +10,7 @@ import anthropic
 import httpx2  # the SDK's HTTP library (a dependency of anthropic): the warm-up's in-memory transport
 from django.conf import settings
 
+from faultline.llm.fake_messages_api import Reply, reply_message, sse_event, stream_events
 from faultline.llm.types import ModelUnavailable, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
 
 
@@ -139,43 +140,15 @@ WARM_UP_MODEL = "warm-up"
 
 
 def _warm_up_reply(request: httpx2.Request) -> httpx2.Response:
-    """The Messages API's answer to the warm-up, in its wire format (JSON, or server-sent events)."""
-    usage = {"input_tokens": 1, "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
-    message = {
-        "id": "msg_warm_up",
-        "type": "message",
-        "role": "assistant",
-        "model": WARM_UP_MODEL,
-        "content": [{"type": "text", "text": "{}"}],
-        "stop_reason": "end_turn",
-        "stop_sequence": None,
-        "usage": usage,
-    }
-    if not json.loads(request.content).get("stream"):
+    """The Messages API's answer to the warm-up, in its wire format (JSON, or server-sent events),
+    as the fake API our tests and benchmarks use would send it."""
+    body = json.loads(request.content)
+    reply = Reply.says("{}")
+    message = reply_message(reply, body, message_id="msg_warm_up")
+    if not body.get("stream"):
         return httpx2.Response(200, json=message)
-    events = [
-        ("message_start", {"type": "message_start", "message": {**message, "content": [], "stop_reason": None}}),
-        (
-            "content_block_start",
-            {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
-        ),
-        (
-            "content_block_delta",
-            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "{}"}},
-        ),
-        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
-        (
-            "message_delta",
-            {
-                "type": "message_delta",
-                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
-                "usage": {"output_tokens": 1},
-            },
-        ),
-        ("message_stop", {"type": "message_stop"}),
-    ]
-    body = "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events)
-    return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body.encode())
+    events = b"".join(sse_event(name, payload) for name, payload in stream_events(message, reply))
+    return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=events)
 
 
 # Worth waiting out: the API is busy or unreachable, not refusing the request.
