@@ -6,6 +6,7 @@ import gc
 import os
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 from celery.signals import worker_init, worker_process_init
@@ -24,12 +25,12 @@ def test_freezing_collects_start_up_garbage_first_and_sets_the_rest_aside():
     garbage.self = garbage
     kept = Cycle()
     kept.self = kept
-    garbage_id = id(garbage)
+    garbage_ref = weakref.ref(garbage)  # an id could be reused by a newer object; a weak reference cannot
     del garbage
     try:
         frozen = freeze_start_up_heap("test")
         assert frozen > 0 and gc.get_freeze_count() > 0  # (objects freed since leave the count)
-        assert garbage_id not in {id(o) for o in gc.get_objects()}  # collected, not frozen
+        assert garbage_ref() is None  # collected, not frozen
         assert not any(o is kept for o in gc.get_objects())  # set aside: no generation holds it
         gc.collect()
         assert not any(o is kept for o in gc.get_objects())  # a full collection does not walk it

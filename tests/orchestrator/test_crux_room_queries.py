@@ -5,11 +5,11 @@ import threading
 from collections import defaultdict
 
 import pytest
-from django.db.backends.signals import connection_created
 
 from crux.models import CruxRoom
 from debates.models import Debate, Message
 from orchestration.run import debate_run
+from tests.support.connections import on_new_connections
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,11 +26,8 @@ def test_a_room_reads_its_participants_once_and_its_ledger_updates_read_no_messa
         connection.execute_wrappers.append(record)
 
     debate = new_debate(max_turns=15)
-    connection_created.connect(install)
-    try:
+    with on_new_connections(install):
         debate = debate_run(debate_id=debate.id)
-    finally:
-        connection_created.disconnect(install)
 
     assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
     room = CruxRoom.objects.get(debate=debate)

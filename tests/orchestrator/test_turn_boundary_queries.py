@@ -8,11 +8,11 @@ from collections import Counter
 
 import pytest
 from django.db import connection
-from django.db.backends.signals import connection_created
 
 from debates.models import Debate, Message
 from orchestration import loop
 from orchestration.run import debate_run
+from tests.support.connections import on_new_connections
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -80,11 +80,8 @@ def test_each_lane_thread_opens_one_connection_for_the_whole_run(scripted_api, n
         opened.append(threading.current_thread().name)
 
     debate = new_debate(max_turns=12)
-    connection_created.connect(note)
-    try:
+    with on_new_connections(note):
         debate = debate_run(debate_id=debate.id)
-    finally:
-        connection_created.disconnect(note)
 
     assert debate.status == Debate.Status.COMPLETED
     per_thread = Counter(opened)
