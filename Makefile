@@ -43,6 +43,7 @@ $(STAMP): pyproject.toml $(LOCK_RUNTIME) $(LOCK_TEST)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK_TEST)
 	$(BIN)/python -m pip install --quiet --no-deps -e .
+	bash requirements/portable-pgvector.sh $(BIN)/python
 	touch $(STAMP)
 
 # Resolves pyproject.toml again, keeping the pins already in the lock files unless they no longer
