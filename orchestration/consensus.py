@@ -24,6 +24,7 @@ challenge to it and the fact stands.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import asdict, dataclass, field
 
@@ -295,6 +296,7 @@ def _number(tokens: list[str], i: int) -> tuple[str, int] | None:
     return (str(int(value)) if value == int(value) else f"{value:.6g}") + suffix, i
 
 
+@functools.lru_cache(maxsize=4096)  # each ledger point is compared with every new one, each round
 def claim_of(text: str) -> Claim:
     """What a statement claims, read once: see the module's docstring."""
     tokens = _tokens(text)
