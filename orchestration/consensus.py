@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 CONSENSUS_SCORE = 85.0
 SUMMARY_LIMIT_CHARS = 4_000
@@ -422,9 +422,15 @@ def same_point(a: str, b: str) -> bool:
 
 
 def negates(a: str, b: str) -> bool:
-    """Whether one statement is the other with its polarity flipped ("Rust is not safer")."""
+    """Whether one statement is the other with its polarity flipped ("Rust is not safer"), or
+    denies it for every case ("every service needs one" / "no service needs one")."""
     claim_a, claim_b = claim_of(a), claim_of(b)
-    return claim_a.negated != claim_b.negated and _same_claim_but_polarity(claim_a, claim_b)
+    if claim_a.negated == claim_b.negated:
+        return False
+    positive, negative = (claim_a, claim_b) if claim_b.negated else (claim_b, claim_a)
+    if positive.quantifiers == {"all"} and not negative.quantifiers:
+        negative = replace(negative, quantifiers=positive.quantifiers)
+    return _same_claim_but_polarity(positive, negative)
 
 
 # ── the ledger ────────────────────────────────────────────────────────────────────────────────

@@ -42,6 +42,13 @@ def test_an_accepted_negation_is_a_new_point_that_supersedes_the_old_one():
     assert ledger.score == 100.0 and ledger.consensus  # agreed on the negation, and only on it
 
 
+def test_an_accepted_denial_of_every_case_supersedes_the_universal_point():
+    ledger = fold(PointLedger(), 1, agreed=["Every service needs its own database"])
+    fold(ledger, 2, agreed=["No service needs its own database"])
+
+    assert [(point.status, point.supersedes) for point in ledger.points] == [(SUPERSEDED, None), (AGREED, 0)]
+
+
 def test_a_rejected_negation_is_a_point_of_its_own_and_the_original_keeps_its_status():
     ledger = fold(PointLedger(), 1, agreed=[SAFER])
     fold(ledger, 2, disagreed=[NOT_SAFER])

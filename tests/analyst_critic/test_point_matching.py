@@ -42,6 +42,9 @@ NEGATIONS = [
     ("It is likely that rates fall next year", "It is unlikely that rates fall next year"),
     ("All of our tests are flaky", "Not all of our tests are flaky"),
     ("The migration can be done without downtime", "The migration can be done with downtime"),
+    # denied for every case
+    ("Everybody reads the release notes", "Nobody reads the release notes"),
+    ("Every service needs its own database", "No service needs its own database"),
 ]
 
 OTHER_NUMBERS = [
@@ -61,7 +64,7 @@ OTHER_QUANTIFIERS = [
     ("Most startups fail in their first year", "Few startups fail in their first year"),
     ("Only senior engineers should deploy to production", "Senior engineers should deploy to production"),
     ("Tests always catch regressions", "Tests sometimes catch regressions"),
-    ("Nobody reads the release notes", "Everybody reads the release notes"),
+    ("Not all of our tests are flaky", "Some of our tests are flaky"),
     ("Many users churn after a month", "Most users churn after a month"),
 ]
 
