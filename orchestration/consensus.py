@@ -12,8 +12,8 @@ when all of these are equal and the roles are not swapped ("A beats B" is not "B
 beaten by A" is). Anything less stays a separate point: a restatement in other words is counted
 again rather than risk folding a different claim into an agreed one.
 
-A statement that is the negation of a point in the ledger (same claim, opposite polarity) is a new
-point when the Critic accepts it: it supersedes the old point, which leaves the score. Established
+A statement that is the negation of a point in the ledger (same claim, opposite polarity; or "no X"
+against "every X") is a new point when the Critic accepts it: it supersedes the old point, which leaves the score. Established
 facts recalled from memory are not re-debated: an assessment that would flip one is recorded as a
 challenge to it and the fact stands.
 
