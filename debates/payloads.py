@@ -260,16 +260,29 @@ class MemoryRecalled(Payload):
     persona_memories: int = 0
 
 
+class LedgerChallenge(_Shape):
+    """An assessment that would have flipped an established fact: recorded, not applied."""
+
+    round: int
+    status: str  # contested | unverifiable | negated (the Critic accepted its negation)
+    text: str  # the Critic's wording
+    note: str = ""
+
+
 class LedgerPoint(_Shape):
     """One point of the Analyst/Critic point ledger, as it stands after a round."""
 
     text: str
-    status: str  # agreed | contested | unverifiable
+    status: str  # agreed | contested | unverifiable | superseded (its negation was agreed later)
     note: str = ""  # the Critic's reasoning (agreed) or counter-argument (contested)
     first_round: int
     last_round: int
     was_contested: bool = False
     from_memory: bool = False  # an established fact recalled from the owner's earlier debates
+    confidence: float | None = None  # the Critic's, 0-1
+    supersedes: int | None = None  # index in the ledger of the point this accepted negation replaced
+    superseded_by: int | None = None
+    challenges: list[LedgerChallenge] = []  # only on established facts
 
 
 class RoundScored(Payload):

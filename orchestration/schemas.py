@@ -3,7 +3,7 @@ parsed against these (by the gateway) before anything is stored or shown."""
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 
 class Aspect(BaseModel):
@@ -28,19 +28,39 @@ class EvidenceLedger(BaseModel):
 # ── Analyst/Critic mode: the Critic's agreement assessment ─────────────────────────────────────
 
 
-class AgreedPoint(BaseModel):
+def _confidence():
+    return Field(default=None, ge=0, le=1, description="How sure the Critic is of its assessment of this point, 0 to 1")
+
+
+class _AssessedPoint(BaseModel):
+    """A point of the Critic's assessment; its confidence comes after the point (the order a model
+    writes the fields in)."""
+
+    @field_validator("confidence", mode="before", check_fields=False)
+    @classmethod
+    def _percent_as_fraction(cls, value):
+        """A model that answers 80 for 0.8 is read as a percentage, not rejected."""
+        if isinstance(value, int | float) and not isinstance(value, bool) and 1 < value <= 100:
+            return value / 100
+        return value
+
+
+class AgreedPoint(_AssessedPoint):
     point: str = Field(min_length=3, max_length=400, description="A point of the Analyst's answer the Critic accepts")
     reasoning: str = Field(default="", max_length=600, description="Why the Critic accepts it")
+    confidence: float | None = _confidence()
 
 
-class DisagreedPoint(BaseModel):
+class DisagreedPoint(_AssessedPoint):
     point: str = Field(min_length=3, max_length=400, description="A point of the Analyst's answer the Critic rejects")
     counter_argument: str = Field(default="", max_length=600, description="The Critic's counter-argument")
+    confidence: float | None = _confidence()
 
 
-class UnverifiablePoint(BaseModel):
+class UnverifiablePoint(_AssessedPoint):
     point: str = Field(min_length=3, max_length=400, description="A point neither side can check from here")
     reason: str = Field(default="", max_length=400)
+    confidence: float | None = _confidence()
 
 
 class AgreementAssessment(BaseModel):

@@ -151,16 +151,6 @@ def minutes_words(delta) -> str:
 
 
 @register.filter
-def consensus_lists(results) -> list[tuple[str, list]]:
-    """An Analyst/Critic debate's point lists, titled, for its results."""
-    results = results if isinstance(results, dict) else {}
-    return [
-        (title, as_list(results.get(key)))
-        for title, key in (("Agreed", "agreed"), ("Contested", "contested"), ("Unverifiable", "unverifiable"))
-    ]
-
-
-@register.filter
 def consensus_band(score) -> str:
     """red below 50, yellow below 85 (the consensus threshold), green from there."""
     try:
@@ -170,14 +160,34 @@ def consensus_band(score) -> str:
     return "green" if value >= 85 else "yellow" if value >= 50 else "red"
 
 
+LEDGER_GROUPS = (
+    ("Agreed", "agreed"),
+    ("Contested", "contested"),
+    ("Unverifiable", "unverifiable"),
+    ("Superseded (their negation was agreed)", "superseded"),
+)
+
+
 @register.filter
 def points_by_status(points) -> list[tuple[str, list]]:
-    """The ledger's points as titled lists: agreed, contested, unverifiable."""
+    """The ledger's points as titled lists: agreed, contested, unverifiable, superseded. A point
+    that replaced another, or was replaced, carries the other's text (``supersedes_text``,
+    ``superseded_by_text``): the ledger links them by index."""
     points = [point for point in as_list(points) if isinstance(point, dict)]
-    return [
-        (title, [point for point in points if point.get("status") == status])
-        for title, status in (("Agreed", "agreed"), ("Contested", "contested"), ("Unverifiable", "unverifiable"))
+
+    def text_at(index) -> str:
+        in_range = isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(points)
+        return str(points[index].get("text", "")) if in_range else ""
+
+    shown = [
+        {
+            **point,
+            "supersedes_text": text_at(point.get("supersedes")),
+            "superseded_by_text": text_at(point.get("superseded_by")),
+        }
+        for point in points
     ]
+    return [(title, [point for point in shown if point.get("status") == status]) for title, status in LEDGER_GROUPS]
 
 
 # The Collaborate mode's two roles, by seat (orchestration/modes/collaborate.py).

@@ -16,7 +16,9 @@ After each round that does not end the debate, the run pauses (the debate_paused
 holds it) unless the owner chose auto-continue: whether a pause is due is read from the log too (no
 debate_continued after the round's score), so a run after a dead worker pauses where it should.
 Established facts recalled from the owner's earlier debates (memory/) seed the ledger as agreed
-points before round 1 (a round 0 score, its points marked ``from_memory``).
+points before round 1 (a round 0 score, its points marked ``from_memory``); the ledger records a
+Critic's flip of one as a challenge to it, and the fact stands. An accepted negation of a point
+supersedes it (orchestration/consensus.py).
 """
 
 from __future__ import annotations
@@ -35,7 +37,15 @@ from debates.state import EventKind
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
 from memory.services.recall import recalled_for
-from orchestration.consensus import AGREED, CONTESTED, UNVERIFIABLE, Point, PointLedger, condensed_summary
+from orchestration.consensus import (
+    AGREED,
+    CONTESTED,
+    SUPERSEDED,
+    UNVERIFIABLE,
+    Point,
+    PointLedger,
+    condensed_summary,
+)
 from orchestration.loop import DebatePaused
 from orchestration.modes.base import Mode
 from orchestration.schemas import AgreementAssessment
@@ -59,8 +69,11 @@ preamble."""
 
 ASSESSOR_SYSTEM = """You turn a Critic's evaluation into its agreement assessment: every point of the
 Analyst's answer the Critic accepts (with the reasoning), rejects (with the counter-argument), or
-finds unverifiable, and the overall agreement (strong, moderate or weak). When a point is one the
-ledger already holds, use the ledger's wording for it."""
+finds unverifiable, each with how confident the Critic is (0 to 1), and the overall agreement
+(strong, moderate or weak). When a point says exactly what a ledger point says, use the ledger's
+wording for it. When it says something else (the opposite, another number, another quantity,
+another subject), write it in its own words: never file the opposite of a point under the point's
+wording."""
 
 SYNTHESIS_SYSTEM = """You write the final answer of a debate between an Analyst and a Critic: one
 balanced answer to the question that builds on every agreed point, says plainly what is still
@@ -203,7 +216,7 @@ class AnalystCriticMode(Mode):
 
     def _assess(self, number: int) -> AgreementAssessment | None:
         messages = {m.kind: m.text for m in self.run.main_messages().filter(turn__in=[2 * number - 1, 2 * number])}
-        known = "\n".join(f"- [{point.status}] {point.text}" for point in self.ledger.points) or "(empty)"
+        known = self._ledger_lines() or "(empty)"
         content = (
             f"Question: {self.run.debate.topic}\n\nPoint ledger so far:\n{known}\n\n"
             f"The Analyst's answer (round {number}):\n{messages.get(Message.Kind.ANALYSIS, '')}\n\n"
@@ -260,12 +273,24 @@ class AnalystCriticMode(Mode):
         return condensed_summary(self.ledger, [f"{_label(m)}: {_first_sentence(m.text)}" for m in older])
 
     def _ledger_section(self) -> str:
-        if not self.ledger.points:
-            return ""
-        return "Point ledger:\n" + "\n".join(
-            f"- [{point.status}{', from memory: settled, do not re-debate' if point.from_memory else ''}] {point.text}"
-            for point in self.ledger.points
-        )
+        lines = self._ledger_lines()
+        return f"Point ledger:\n{lines}" if lines else ""
+
+    def _ledger_lines(self) -> str:
+        """The points still held, one a line; a superseded point is only named by the one that
+        replaced it."""
+        lines = []
+        for point in self.ledger.open_points():
+            tags = [point.status]
+            if point.from_memory:
+                tags.append("from memory: settled, do not re-debate")
+            if point.challenges:
+                tags.append(f"challenged in round {point.challenges[-1].round}")
+            line = f"- [{', '.join(tags)}] {point.text}"
+            if point.supersedes is not None:
+                line += f" (replaces: {self.ledger.points[point.supersedes].text})"
+            lines.append(line)
+        return "\n".join(lines)
 
     def _last_scored(self) -> p.RoundScored | None:
         event = Event.objects.filter(debate=self.run.debate, kind=EventKind.ROUND_SCORED).order_by("-seq").first()
@@ -287,6 +312,7 @@ class AnalystCriticMode(Mode):
             "agreed": [point.text for point in self.ledger.with_status(AGREED)],
             "contested": [point.text for point in self.ledger.with_status(CONTESTED)],
             "unverifiable": [point.text for point in self.ledger.with_status(UNVERIFIABLE)],
+            "superseded": [point.text for point in self.ledger.with_status(SUPERSEDED)],
             "points": self.ledger.as_dicts(),
             "synthesis": synthesis.text if synthesis else "",
             "models": {"analyst": gateway.model_for(Role.ANALYST), "critic": gateway.model_for(Role.CRITIC)},

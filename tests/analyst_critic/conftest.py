@@ -66,11 +66,13 @@ C = "Rebalancing once a year is enough"
 C_RESTATED = "Rebalancing once every year is enough."
 
 
-def assessment(agreed=(), disagreed=(), unverifiable=(), overall="moderate") -> dict:
+def assessment(agreed=(), disagreed=(), unverifiable=(), overall="moderate", confidence=None) -> dict:
+    """The Critic's assessment as the model sends it; ``confidence`` (0-1) on every point when given."""
+    sure = {} if confidence is None else {"confidence": confidence}
     return {
-        "agreed": [{"point": point, "reasoning": "It holds."} for point in agreed],
-        "disagreed": [{"point": point, "counter_argument": "Not shown."} for point in disagreed],
-        "unverifiable": [{"point": point, "reason": "No data here."} for point in unverifiable],
+        "agreed": [{"point": point, "reasoning": "It holds.", **sure} for point in agreed],
+        "disagreed": [{"point": point, "counter_argument": "Not shown.", **sure} for point in disagreed],
+        "unverifiable": [{"point": point, "reason": "No data here.", **sure} for point in unverifiable],
         "overall": overall,
     }
 

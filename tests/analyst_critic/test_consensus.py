@@ -1,11 +1,10 @@
 from orchestration.consensus import (
     AGREED,
     CONTESTED,
-    SIMILAR,
     SUMMARY_LIMIT_CHARS,
     PointLedger,
     condensed_summary,
-    similarity,
+    same_point,
 )
 from orchestration.schemas import AgreementAssessment
 from tests.analyst_critic.conftest import A_RESTATED, C_RESTATED, A, B, C, assessment
@@ -28,13 +27,13 @@ def test_a_restated_point_is_matched_to_the_earlier_one_not_counted_again():
 
 
 def test_different_points_stay_apart():
-    assert similarity(A, B) < SIMILAR and similarity(B, C) < SIMILAR
-    assert similarity(A, A_RESTATED) >= SIMILAR and similarity(C, C_RESTATED) >= SIMILAR
+    assert not same_point(A, B) and not same_point(B, C)
+    assert same_point(A, A_RESTATED) and same_point(C, C_RESTATED)
 
 
-def test_the_score_is_agreed_over_agreed_and_open_contested():
+def test_the_score_is_agreed_over_agreed_contested_and_unverifiable():
     ledger = fold(PointLedger(), 1, agreed=[A], disagreed=[B, C], unverifiable=["Markets will rise in 2040"])
-    assert ledger.score == 33.3 and not ledger.consensus  # unverifiable points do not count
+    assert ledger.score == 25.0 and not ledger.consensus  # unverifiable points count against it (Proflow)
 
     assert PointLedger().score == 0.0 and not PointLedger().consensus  # no points: 0, go on
 

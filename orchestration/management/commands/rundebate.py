@@ -286,9 +286,15 @@ class Command(BaseCommand):
                 f"{scored.contested} contested, {scored.unverifiable} unverifiable{note}"
             )
         results = debate.results or {}
-        for label, key in (("AGREED", "agreed"), ("CONTESTED", "contested"), ("UNVERIFIABLE", "unverifiable")):
+        lists = ("AGREED", "agreed"), ("CONTESTED", "contested"), ("UNVERIFIABLE", "unverifiable")
+        for label, key in (*lists, ("SUPERSEDED (its negation was agreed)", "superseded")):
             for point in results.get(key, []):
                 write(f"  {label}: {point}")
+        for point in results.get("points", []):
+            for challenge in point.get("challenges") or []:
+                write(
+                    f"  CHALLENGED in round {challenge['round']} ({challenge['status']}), the fact stands: {point['text']}"
+                )
         write(f"Status: {debate.status}")
         if debate.status == Debate.Status.PAUSED:
             last = debate.events.filter(kind=EventKind.DEBATE_PAUSED).order_by("-seq").first()

@@ -1,0 +1,86 @@
+"""Through the mode, with a scripted Critic: a Critic that accepts the negation of a point ends the
+debate with the negation agreed and the original superseded (not a false consensus on the original,
+not a memory of it), and a Critic that flips an established fact only challenges it."""
+
+import pytest
+
+from debates import fragments
+from debates.models import Event
+from debates.payloads import EventKind, parse_payload
+from debates.selectors import debate_view
+from memory.extraction import ledger_insights
+from memory.models import Insight
+from orchestration.run import debate_run
+from tests.analyst_critic.conftest import assessment
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SAFER = "Rust is safer than C for systems code"
+NOT_SAFER = "Rust is not safer than C for systems code"
+HIRING = "Rust's borrow checker slows down new hires"
+BY_2030 = "Rust will overtake C in embedded work by 2030"
+FACT = "Low costs matter most for long-run returns"
+NOT_FACT = "Low costs do not matter most for long-run returns"
+
+
+def scored(debate) -> list:
+    events = Event.objects.filter(debate=debate, kind=EventKind.ROUND_SCORED).order_by("seq")
+    return [parse_payload(event.kind, event.payload) for event in events]
+
+
+def test_a_critic_accepting_the_negation_ends_with_the_negation_agreed_and_no_false_consensus(
+    critic_api, new_ac_debate
+):
+    critic_api(
+        [
+            assessment(agreed=[SAFER], disagreed=[HIRING]),
+            assessment(agreed=[NOT_SAFER, HIRING], unverifiable=[BY_2030], confidence=0.8),
+        ]
+    )
+    debate = debate_run(debate_id=new_ac_debate(max_rounds=3, topic="Is Rust safer than C?").id)
+
+    assert [(r.round, r.score, r.consensus) for r in scored(debate)] == [
+        (1, 50.0, False),
+        (2, 66.7, False),
+        (3, 66.7, False),
+    ]
+    results = debate.results
+    assert results["status"] == "max_rounds"
+    assert results["agreed"] == [HIRING, NOT_SAFER] and SAFER not in results["agreed"]
+    assert results["superseded"] == [SAFER] and results["unverifiable"] == [BY_2030]
+    points = {point["text"]: point for point in results["points"]}
+    assert points[NOT_SAFER]["supersedes"] == 0 and points[NOT_SAFER]["confidence"] == 0.8
+
+    page = fragments.snapshot(debate_view(debate_id=debate.id))
+    assert f'<span class="ledger-supersedes">supersedes: {SAFER}</span>' in page
+    assert f"superseded in round 2 by: {NOT_SAFER}" in page
+    assert "Superseded (their negation was agreed)" in page and "Critic's confidence 80%" in page
+
+    # What the owner's later debates would take as settled: the negation, never the original.
+    remembered = {draft.text for draft in ledger_insights(results["points"])}
+    assert remembered == {HIRING, NOT_SAFER}
+
+
+def test_a_critic_flipping_an_established_fact_is_shown_as_a_challenge_and_the_fact_stands(
+    critic_api, new_ac_debate, django_user_model
+):
+    owner = django_user_model.objects.create_user("saver", password="pw-for-saver-123")
+    Insight.objects.create(owner=owner, kind="agreed", text=FACT, confidence=0.9, agreed_by_all=True)
+    critic_api([assessment(agreed=[NOT_FACT], unverifiable=[FACT], overall="weak")])
+    debate = debate_run(debate_id=new_ac_debate(owner=owner, max_rounds=2).id)
+
+    first = scored(debate)[1]
+    assert first.round == 1 and [(pt.text, pt.status, pt.from_memory) for pt in first.points] == [
+        (FACT, "agreed", True)
+    ]
+    assert [(c.round, c.status, c.text) for c in first.points[0].challenges] == [
+        (1, "negated", NOT_FACT),
+        (1, "unverifiable", FACT),
+    ]
+    assert debate.results["agreed"] == [FACT]
+
+    page = fragments.snapshot(debate_view(debate_id=debate.id))
+    assert f"challenged in round 1: the Critic accepted the opposite, “{NOT_FACT}”" in page
+    assert (
+        "challenged in round 1: the Critic finds it unverifiable (No data here.). The established fact stands." in page
+    )
