@@ -43,6 +43,11 @@ class Command(BaseCommand):
         else:
             result = insights_search(owner=owner, project=project, query=question, query_vector=query_vector)
         self.stdout.write(f"Insights (found by {result.method} search):")
+        if result.floors is not None:
+            self.stdout.write(
+                f"  (vectors of {result.model}: insights from similarity {result.floors.insight:.2f}, "
+                f"facts from {result.floors.fact:.2f})"
+            )
         if not result.insights:
             self.stdout.write("  (none above the threshold)")
         for recalled in result.insights:
@@ -55,7 +60,7 @@ class Command(BaseCommand):
         if not result.established:
             self.stdout.write("  (none)")
         for recalled in result.established:
-            self.stdout.write(f"  - {recalled.insight.text}")
+            self.stdout.write(f"  - {recalled.insight.text} ({recalled.similarity:.3f})")
 
     def _persona(self, owner, name: str, query_vector) -> None:
         name = name.strip()
