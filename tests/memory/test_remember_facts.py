@@ -71,6 +71,11 @@ def test_the_same_point_from_a_later_debate_is_merged_not_stored_twice(offline, 
     assert kept.debate_id == first.id and kept.text == POINT
     assert kept.agreed_by_all and kept.review == "candidate"  # everyone held it the second time
 
+    # Another project keeps its own copy.
+    garden = Project.objects.create(owner=alice, name="Garden")
+    insights_remember(debate=finished(alice, garden, personas, {0: [POINT], 1: [POINT]}))
+    assert sorted(Insight.objects.values_list("project__name", flat=True)) == ["Garden", "Thesis"]
+
 
 def test_a_point_the_owner_rejected_stays_rejected_when_it_comes_again(offline, alice, thesis, personas):
     first = finished(alice, thesis, personas, {0: [POINT], 1: [POINT]})
@@ -80,11 +85,3 @@ def test_a_point_the_owner_rejected_stays_rejected_when_it_comes_again(offline, 
     insights_remember(debate=finished(alice, thesis, personas, {0: [POINT], 1: [POINT]}))
 
     assert list(Insight.objects.values_list("review", flat=True)) == ["rejected"]
-
-
-def test_another_project_keeps_its_own_copy(offline, alice, thesis, personas):
-    garden = Project.objects.create(owner=alice, name="Garden")
-    insights_remember(debate=finished(alice, thesis, personas, {0: [POINT], 1: [POINT]}))
-    insights_remember(debate=finished(alice, garden, personas, {0: [POINT], 1: [POINT]}))
-
-    assert sorted(Insight.objects.values_list("project__name", flat=True)) == ["Garden", "Thesis"]
