@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 
-from memory.services.insights import insights_search, insights_text_search, query_embed
+from memory.services.insights import insights_search, insights_text_search, query_embed, recall_floors
 from memory.services.persona_memory import persona_memories_top
 from personas.models import Persona
 from projects.cli import cli_user
@@ -67,7 +67,8 @@ class Command(BaseCommand):
         persona = Persona.objects.filter(Q(name__iexact=name) | Q(persona_id__iexact=name)).first()
         if persona is None:
             raise CommandError(f"no persona '{name}'")
-        picked = persona_memories_top(owner=owner, persona=persona, query_vector=query_vector)
+        floor = recall_floors().insight if query_vector is not None else None
+        picked = persona_memories_top(owner=owner, persona=persona, query_vector=query_vector, floor=floor)
         self.stdout.write(f"{persona.name}'s memories (score = 0.5·recency + 3·relevance + 2·importance):")
         if not picked:
             self.stdout.write("  (none)")
