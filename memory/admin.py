@@ -5,8 +5,18 @@ from memory.models import Insight, MemoryRecall, PersonaMemory
 
 @admin.register(Insight)
 class InsightAdmin(admin.ModelAdmin):
-    list_display = ["text", "kind", "owner", "project", "confidence", "agreed_by_all", "times_retrieved", "created_at"]
-    list_filter = ["kind", "agreed_by_all", "embedding_model"]
+    list_display = [
+        "text",
+        "kind",
+        "owner",
+        "project",
+        "confidence",
+        "agreed_by_all",
+        "review",
+        "times_retrieved",
+        "created_at",
+    ]
+    list_filter = ["kind", "agreed_by_all", "review", "embedding_model"]
     search_fields = ["text", "owner__username", "project__name"]
     raw_id_fields = ["owner", "project", "assignment", "repository", "debate"]
     exclude = ["embedding"]
@@ -25,6 +35,6 @@ class PersonaMemoryAdmin(admin.ModelAdmin):
 
 @admin.register(MemoryRecall)
 class MemoryRecallAdmin(admin.ModelAdmin):
-    list_display = ["debate", "method", "created_at"]
+    list_display = ["debate", "method", "scope", "embedding_model", "created_at"]
     list_filter = ["method"]
     raw_id_fields = ["debate"]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memory.relevance import same_point
+
 AGREED, DECISION, FINDING, CRUX, RESOLUTION = 0.9, 0.85, 0.8, 0.8, 0.85
 MAX_FINDINGS = 3
 FINDING_MIN_IMPORTANCE = 6
@@ -28,23 +30,44 @@ def _clean(text: str) -> str:
     return " ".join((text or "").split())[:MAX_TEXT]
 
 
-def agreed_points(*, participants: set[int], agreements: dict[int, list[dict]]) -> list[InsightDraft]:
-    """agreements: persona id -> that persona's ledger agreements [{"with": id, "on": str}].
+def held_by_all(text: str, *, participants: set[int], agreements: dict[int, list[dict]], disagreements=None) -> bool:
+    """Whether every participant's final recorded position holds ``text``: each one's own ledger
+    lists it among their agreements (in nearly the same words) and not among their disagreements.
+    One persona's ledger saying it agreed with another is that persona's record only: the other's
+    must say so too."""
+    if not participants:
+        return False
+    disagreements = disagreements or {}
 
-    A point is agreed by all when the personas on either side of its agreements, taken together,
-    are every participant (in a two-person debate, any agreement)."""
-    who: dict[str, set[int]] = {}
-    wording: dict[str, str] = {}
-    for persona_id, items in agreements.items():
+    def lists(items) -> bool:
+        return any(same_point(text, item.get("on", "")) for item in items or [] if isinstance(item, dict))
+
+    return all(
+        lists(agreements.get(persona_id)) and not lists(disagreements.get(persona_id)) for persona_id in participants
+    )
+
+
+def agreed_points(
+    *, participants: set[int], agreements: dict[int, list[dict]], disagreements: dict[int, list[dict]] | None = None
+) -> list[InsightDraft]:
+    """agreements, disagreements: persona id -> that persona's ledger entries [{"with": id, "on": str}].
+
+    Every point anyone's ledger agreed on is an agreed point; it is agreed by all only when every
+    participant's own ledger holds it (held_by_all)."""
+    points: list[str] = []
+    for items in agreements.values():
         for item in items:
-            text = _clean(item.get("on", ""))
-            if not text:
-                continue
-            key = text.lower().rstrip(".")
-            wording.setdefault(key, text)
-            who.setdefault(key, set()).update({persona_id, item.get("with")})
+            text = _clean(item.get("on", "")) if isinstance(item, dict) else ""
+            if text and not any(same_point(text, seen) for seen in points):
+                points.append(text)
     return [
-        InsightDraft("agreed", wording[key], AGREED, bool(participants) and participants <= who[key]) for key in wording
+        InsightDraft(
+            "agreed",
+            text,
+            AGREED,
+            held_by_all(text, participants=participants, agreements=agreements, disagreements=disagreements),
+        )
+        for text in points
     ]
 
 
@@ -72,26 +95,37 @@ def insights_extract(
     reflections: list[tuple[str, int]],
     cards: list[dict],
     ledger_points: list[dict] = (),
+    disagreements: dict[int, list[dict]] | None = None,
 ) -> list[InsightDraft]:
     """reflections: (content, importance); cards: {"question", "diagnosis", "resolved", "resolution",
-    "positions": [str]} (each persona's YES / NO / NUANCED); ledger_points: an Analyst/Critic
-    debate's point ledger (see ledger_insights)."""
+    "positions": {persona id: YES / NO / NUANCED}}; ledger_points: an Analyst/Critic debate's point
+    ledger (see ledger_insights); disagreements: each persona's ledger disagreements."""
     drafts = ledger_insights(list(ledger_points))
-    drafts += agreed_points(participants=participants, agreements=agreements)
-    # A decision is, by the ledger's own definition, "a point everyone now explicitly accepts".
-    drafts += [InsightDraft("decision", _clean(text), DECISION, True) for text in decisions if _clean(text)]
+    drafts += agreed_points(participants=participants, agreements=agreements, disagreements=disagreements)
+    # A decision is one extraction's reading of one message ("a point everyone now explicitly
+    # accepts"): agreed by all only when every participant's own ledger holds it too.
+    drafts += [
+        InsightDraft(
+            "decision",
+            _clean(text),
+            DECISION,
+            held_by_all(text, participants=participants, agreements=agreements, disagreements=disagreements),
+        )
+        for text in decisions
+        if _clean(text)
+    ]
     strong = sorted((r for r in reflections if r[1] >= FINDING_MIN_IMPORTANCE), key=lambda r: -r[1])
     drafts += [InsightDraft("finding", _clean(content), FINDING, False) for content, _ in strong[:MAX_FINDINGS]]
     for card in cards:
         question = _clean(card["question"])
         drafts.append(InsightDraft("crux", _clean(f"{question} — {card['diagnosis']}"), CRUX, False))
         if card["resolved"] and _clean(card.get("resolution", "")):
-            unanimous = len(set(card.get("positions") or [])) == 1
+            # Unanimous only if every participant took a side in the room, and the same one.
+            positions = card.get("positions") or {}
+            unanimous = participants <= set(positions) and len({positions[p] for p in participants}) == 1
             drafts.append(InsightDraft("resolution", _clean(f"{question} {card['resolution']}"), RESOLUTION, unanimous))
-    seen: set[str] = set()
-    unique = []
+    unique: list[InsightDraft] = []
     for draft in drafts:
-        if draft.text and draft.text.lower() not in seen:
-            seen.add(draft.text.lower())
+        if draft.text and not any(same_point(draft.text, kept.text) for kept in unique):
             unique.append(draft)
     return unique

@@ -63,9 +63,20 @@ class Insight(EmbeddedMemory):
     debate = models.ForeignKey(
         "debates.Debate", null=True, blank=True, on_delete=models.SET_NULL, related_name="insights"
     )
+
+    class Review(models.TextChoices):
+        """Whether the owner took a candidate fact as settled. Only a confirmed fact is given to
+        later debates as an ESTABLISHED FACT; a rejected one is never recalled at all."""
+
+        NOT_A_FACT = "", "Not a fact"
+        CANDIDATE = "candidate", "Awaiting your review"
+        CONFIRMED = "confirmed", "Confirmed"
+        REJECTED = "rejected", "Rejected"
+
     kind = models.CharField(max_length=20, choices=Kind.choices)
     confidence = models.FloatField()
     agreed_by_all = models.BooleanField(default=False)
+    review = models.CharField(max_length=10, choices=Review.choices, blank=True, default=Review.NOT_A_FACT)
 
     class Meta(EmbeddedMemory.Meta):
         indexes = [
@@ -79,9 +90,15 @@ class Insight(EmbeddedMemory):
 
     @property
     def established(self) -> bool:
-        return self.agreed_by_all and self.confidence >= ESTABLISHED_MIN_CONFIDENCE
+        return self.review == self.Review.CONFIRMED
+
+    @property
+    def candidate(self) -> bool:
+        return self.review == self.Review.CANDIDATE
 
 
+# What makes an insight a candidate fact, for its owner to confirm: agreed by every participant's
+# final position, at this confidence or more (memory/extraction.py).
 ESTABLISHED_MIN_CONFIDENCE = 0.85
 
 
@@ -94,9 +111,20 @@ class MemoryRecall(models.Model):
         TEXT = "text", "Full-text search (embedding failed)"
         NONE = "none", "Nothing to recall"
 
+    class Scope(models.TextChoices):
+        PROJECT = "project", "this project's debates"
+        ALL = "all", "all your debates (you opted in)"
+        NONE = "none", "nothing: a debate with no context recalls no insights unless you opt in"
+
     debate = models.OneToOneField("debates.Debate", on_delete=models.CASCADE, related_name="memory_recall")
     method = models.CharField(max_length=10, choices=Method.choices)
     note = models.TextField(blank=True)  # said to the owner, e.g. why text search was used
+    # Why each item was recalled: whose insights were searched, and the floors they had to clear
+    # (memory/relevance.py, for the model that made the vectors). Empty for recalls made before.
+    scope = models.CharField(max_length=10, choices=Scope.choices, blank=True)
+    embedding_model = models.CharField(max_length=80, blank=True)
+    insight_floor = models.FloatField(null=True, blank=True)
+    fact_floor = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
 

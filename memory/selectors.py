@@ -29,3 +29,11 @@ def recall_of(*, debate) -> MemoryRecall | None:
         .prefetch_related("items__insight__debate", "persona_items__memory__debate", "persona_items__persona")
         .first()
     )
+
+
+def candidate_facts_of(*, owner, project=None) -> QuerySet[Insight]:
+    """The owner's facts awaiting review (one project's, if given), oldest first."""
+    facts = Insight.objects.filter(owner=owner, review=Insight.Review.CANDIDATE)
+    if project is not None:
+        facts = facts.filter(project=project)
+    return facts.select_related("debate", "project").order_by("created_at", "id")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -12,6 +13,7 @@ from django.views.decorators.http import require_POST
 from debates.models import Debate
 from memory import selectors
 from memory.models import Insight, PersonaMemory
+from memory.services import review
 from personas.models import Persona
 from personas.selectors import visible_to
 from projects.models import Project
@@ -26,6 +28,7 @@ def project_memory(request, project_id):
         {
             "project": project,
             "insights": selectors.insights_of_project(project=project),
+            "candidates": selectors.candidate_facts_of(owner=request.user, project=project),
             "persona_memories": selectors.persona_memories_of_project(project=project),
         },
     )
@@ -45,6 +48,51 @@ def persona_memory(request, persona_id):
 def debate_memory(request, debate_id):
     debate = get_object_or_404(Debate, pk=debate_id, owner=request.user)
     return render(request, "memory/debate.html", {"debate": debate, "recall": selectors.recall_of(debate=debate)})
+
+
+@login_required
+def fact_review_list(request):
+    """Every candidate fact of the owner's, whatever project (or none) its debate had."""
+    return render(request, "memory/review.html", {"candidates": selectors.candidate_facts_of(owner=request.user)})
+
+
+def _candidate(request, insight_id) -> Insight:
+    return get_object_or_404(Insight, pk=insight_id, owner=request.user, review=Insight.Review.CANDIDATE)
+
+
+@login_required
+@require_POST
+def fact_confirm(request, insight_id):
+    insight = review.fact_confirm(insight=_candidate(request, insight_id))
+    messages.success(request, "Confirmed: later debates on related questions take it as settled.")
+    return redirect(_after_review(request, insight))
+
+
+@login_required
+@require_POST
+def fact_edit(request, insight_id):
+    insight = _candidate(request, insight_id)
+    try:
+        review.fact_edit(insight=insight, text=request.POST.get("text", ""))
+    except ValidationError as error:
+        messages.error(request, error.messages[0])
+    else:
+        messages.success(request, "Saved in your words and confirmed.")
+    return redirect(_after_review(request, insight))
+
+
+@login_required
+@require_POST
+def fact_reject(request, insight_id):
+    insight = review.fact_reject(insight=_candidate(request, insight_id))
+    messages.success(request, "Rejected: no later debate will recall it.")
+    return redirect(_after_review(request, insight))
+
+
+def _after_review(request, insight) -> str:
+    if request.POST.get("next") == "project" and insight.project_id:
+        return reverse("project_memory", args=[insight.project_id])
+    return reverse("fact_review_list")
 
 
 @login_required

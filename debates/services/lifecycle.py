@@ -46,9 +46,11 @@ def debate_create(
     max_turns: int | None = None,
     context=None,
     auto_continue: bool = False,
+    recall_all_insights: bool = False,
 ) -> Debate:
     """context: the owner's own project, assignment or repository the debate works on (or None).
-    auto_continue: an Analyst/Critic debate runs every round without pausing after each one."""
+    auto_continue: an Analyst/Critic debate runs every round without pausing after each one.
+    recall_all_insights: with no context, recall insights from all the owner's debates (memory/)."""
     topic = _clean_topic(topic)
     unique = list(dict.fromkeys(personas))
     if not MIN_HAND <= len(unique) <= MAX_HAND:
@@ -85,6 +87,7 @@ def debate_create(
             max_turns=max_turns or Debate.TURNS_FOR_LENGTH[length],
             provider=settings.FAULTLINE_LLM,
             auto_continue=auto_continue,
+            recall_all_insights=recall_all_insights,
         )
         Participant.objects.bulk_create(
             Participant(debate=debate, persona=persona, seat=seat) for seat, persona in enumerate(unique)

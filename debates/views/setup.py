@@ -62,6 +62,7 @@ def debate_new(request):
                     mode=data["mode"],
                     context=data["context"],
                     auto_continue=data["auto_continue"],
+                    recall_all_insights=data["recall_all_insights"],
                 )
             except ValidationError as error:
                 form.add_service_errors(error)
@@ -76,6 +77,7 @@ def debate_new(request):
             "topic": params.get("topic", ""),
             "context": params.get("context", ""),
             "auto_continue": params.get("auto_continue") == "1",
+            "recall_all_insights": params.get("recall_all_insights") == "1",
         }
         form = DebateSetupForm(initial=initial, deck=deck, user=request.user)
     hand = _hand(deck, checked_ids, request.user)
@@ -139,4 +141,6 @@ def debate_ask_again(request, debate_id):
         params.append(("context", value))
     if debate.auto_continue:
         params.append(("auto_continue", "1"))
+    if debate.recall_all_insights:
+        params.append(("recall_all_insights", "1"))
     return redirect(f"{reverse('debate_new')}?{urlencode(params)}")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.db import connection, transaction
 from django.db.models import QuerySet
@@ -20,17 +22,20 @@ from faultline.embeddings.types import EmbeddingError, Purpose
 from faultline.llm.types import CallTag
 from memory.extraction import insights_extract
 from memory.models import ESTABLISHED_MIN_CONFIDENCE, Insight, MemoryRecall
+from memory.relevance import Floors, RecallCandidate, RecallPick, floors_for, recall_pick, same_point
 from memory.services.storing import debate_memories_replace
 
 logger = logging.getLogger(__name__)
 
-MIN_SIMILARITY = 0.7  # Proflow's threshold
 # HNSW candidates per scan step (pgvector's default is 40). At 1M rows, with the ef_construction 128
 # graph of memory/models.py: recall@10 0.980 at 200 (p50 3.9 ms, p95 19.4 ms warm) and 0.991 at 400
 # for a slower median and a longer tail (benchmarks/README.md, long-term memory).
 EF_SEARCH = 200
 TOP = 10
-TEXT_FALLBACK_NOTE = "Embedding failed ({error}); past insights were found by full-text search instead."
+TEXT_FALLBACK_NOTE = (
+    "Embedding failed ({error}); past insights were found by full-text search instead, and no fact "
+    "was given as settled."
+)
 
 
 # ── saving ──────────────────────────────────────────────────────────────────────────────────
@@ -50,15 +55,21 @@ def insights_remember(*, debate: Debate) -> list[Insight]:
             "diagnosis": card.diagnosis,
             "resolved": card.resolved,
             "resolution": card.resolution,
-            "positions": [p.get("position") for p in card.positions.values()],
+            "positions": {
+                int(key): position.get("position")
+                for key, position in card.positions.items()
+                if str(key).isdigit() and isinstance(position, dict)
+            },
         }
         for card in CruxCard.objects.filter(debate=debate).order_by("created_at")
     ]
     scored = Event.objects.filter(debate=debate, kind=EventKind.ROUND_SCORED).order_by("-seq").first()
+    states = list(PositionState.objects.filter(debate=debate, persona_id__in=participants))
     drafts = insights_extract(
         ledger_points=scored.payload.get("points", []) if scored else [],
         participants=participants,
-        agreements={state.persona_id: state.agreements for state in PositionState.objects.filter(debate=debate)},
+        agreements={state.persona_id: state.agreements for state in states},
+        disagreements={state.persona_id: state.disagreements for state in states},
         decisions=notes.decisions if notes else [],
         reflections=list(Reflection.objects.filter(debate=debate).values_list("content", "importance")),
         cards=cards,
@@ -76,8 +87,46 @@ def insights_remember(*, debate: Debate) -> list[Insight]:
             "kind": draft.kind,
             "confidence": draft.confidence,
             "agreed_by_all": draft.agreed_by_all,
+            "review": Insight.Review.CANDIDATE if _candidate_fact(draft) else Insight.Review.NOT_A_FACT,
         },
+        merge=lambda draft, vector: _merge_into_earlier(debate, draft, vector),
     )
+
+
+def _candidate_fact(draft) -> bool:
+    """Agreed by every participant at the established confidence: the owner's to confirm."""
+    return draft.agreed_by_all and draft.confidence >= ESTABLISHED_MIN_CONFIDENCE
+
+
+DUPLICATE_NEIGHBOURS = 5
+
+
+def _merge_into_earlier(debate: Debate, draft, vector) -> bool:
+    """Whether ``draft`` repeats an insight the owner already keeps in the same scope (same
+    project, or none; another debate's): then no second row is stored. A repeat agreed by all
+    makes an earlier ordinary insight a candidate fact; a confirmed or rejected one stays as the
+    owner left it. Near-identical wording only (memory.relevance.same_point), looked for among the
+    nearest vectors, or by exact text when there is no vector."""
+    scope = Insight.objects.filter(owner_id=debate.owner_id, project_id=debate.context_project_id).exclude(
+        debate=debate
+    )
+    if vector is not None:
+        near = nearest_rows(
+            scope.filter(embedding_model=embeddings.current_model(), embedding__isnull=False)
+            .annotate(distance=distance_to(vector))
+            .order_by("distance")[:DUPLICATE_NEIGHBOURS]
+        )
+    else:
+        near = list(scope.filter(text__iexact=draft.text)[:DUPLICATE_NEIGHBOURS])
+    earlier = next((row for row in near if same_point(row.text, draft.text)), None)
+    if earlier is None:
+        return False
+    if _candidate_fact(draft) and earlier.review == Insight.Review.NOT_A_FACT:
+        earlier.agreed_by_all = True
+        earlier.confidence = max(earlier.confidence, draft.confidence)
+        earlier.review = Insight.Review.CANDIDATE
+        earlier.save(update_fields=["agreed_by_all", "confidence", "review"])
+    return True
 
 
 # ── recalling ───────────────────────────────────────────────────────────────────────────────
@@ -87,6 +136,7 @@ def insights_remember(*, debate: Debate) -> list[Insight]:
 class Recalled:
     insight: Insight
     similarity: float | None  # cosine similarity; the text-search rank when found by text
+    floor: float | None = None  # the similarity floor it cleared (None when found by text)
 
 
 @dataclass(frozen=True)
@@ -95,12 +145,20 @@ class RecallResult:
     insights: list[Recalled]
     established: list[Recalled]
     note: str = ""
+    model: str = ""  # the embedding model whose vectors were compared
+    floors: Floors | None = None  # the floors that model's vectors had to clear
 
 
 def insights_in_scope(*, owner, project=None) -> QuerySet[Insight]:
-    """The owner's insights; with a project, only that project's. Never anyone else's."""
-    scope = Insight.objects.filter(owner=owner)
+    """The owner's recallable insights (a rejected fact never is); with a project, only that
+    project's. Never anyone else's."""
+    scope = Insight.objects.filter(owner=owner).exclude(review=Insight.Review.REJECTED)
     return scope.filter(project=project) if project is not None else scope
+
+
+def recall_floors(model: str | None = None) -> Floors:
+    """The similarity floors for vectors of ``model`` (the current embedding model by default)."""
+    return floors_for(model or embeddings.current_model(), settings.FAULTLINE_MEMORY_FLOORS)
 
 
 def query_embed(query: str, *, debate_id=None) -> tuple[list[float] | None, str]:
@@ -114,9 +172,10 @@ def query_embed(query: str, *, debate_id=None) -> tuple[list[float] | None, str]
 
 
 def insights_search(*, owner, project, query: str, debate_id=None, query_vector=None) -> RecallResult:
-    """Past insights relevant to ``query``: cosine similarity > 0.7 over vectors of the current
-    model, top 10, best first; full-text search if the query cannot be embedded (said in ``note``).
-    Established facts (agreed by all, confidence >= 0.85) come with them, the most relevant first."""
+    """Past insights relevant to ``query``, over vectors of the current model: at or above that
+    model's insight floor, and confirmed facts given as settled only at or above its stricter fact
+    floor (memory/relevance.py); each once, top 10, facts first, then the most similar. Full-text
+    search if the query cannot be embedded (said in ``note``)."""
     scope = insights_in_scope(owner=owner, project=project)
     if not scope.exists():
         return RecallResult(MemoryRecall.Method.NONE, [], [])
@@ -124,22 +183,47 @@ def insights_search(*, owner, project, query: str, debate_id=None, query_vector=
         query_vector, note = query_embed(query, debate_id=debate_id)
         if query_vector is None:
             return _text_search(scope, query, note=note)
-    vectors = scope.filter(embedding_model=embeddings.current_model(), embedding__isnull=False).annotate(
-        distance=distance_to(query_vector)
+    model = embeddings.current_model()
+    floors = recall_floors(model)
+    vectors = scope.filter(embedding_model=model, embedding__isnull=False).annotate(distance=distance_to(query_vector))
+    # The nearest, then the floors: a distance condition in the query would keep the HNSW scan
+    # going through the whole index when few rows pass it. Facts are looked up on their own so
+    # that many closer insights cannot crowd one out.
+    rows = {row.id: row for row in nearest_rows(vectors.order_by("distance")[: TOP * 3])}
+    for row in nearest_rows(vectors.filter(review=Insight.Review.CONFIRMED).order_by("distance")[:TOP]):
+        rows.setdefault(row.id, row)
+    picks = recall_pick(
+        [RecallCandidate(row.id, row.text, 1 - row.distance, row.established) for row in rows.values()],
+        floors,
+        top=TOP,
     )
-    # The 10 nearest, then the threshold: a distance condition in the query would keep the HNSW
-    # scan going through the whole index when few rows pass it.
-    nearest = nearest_rows(vectors.order_by("distance")[:TOP])
-    found = [Recalled(insight, 1 - insight.distance) for insight in nearest if 1 - insight.distance > MIN_SIMILARITY]
-    established = vectors.filter(agreed_by_all=True, confidence__gte=ESTABLISHED_MIN_CONFIDENCE)
-    facts = [
-        Recalled(insight, 1 - insight.distance) for insight in nearest_rows(established.order_by("distance")[:TOP])
+    recalled = [Recalled(rows[p.candidate.id], p.candidate.similarity, p.floor) for p in picks]
+    return RecallResult(
+        MemoryRecall.Method.VECTOR,
+        insights=[r for r, p in zip(recalled, picks, strict=True) if not p.established],
+        established=[r for r, p in zip(recalled, picks, strict=True) if p.established],
+        model=model,
+        floors=floors,
+    )
+
+
+def topic_recall_preview(*, topic: str, texts: Sequence[str], facts: Sequence[bool] = ()) -> list[RecallPick]:
+    """Which of ``texts`` (past insights; ``facts[i]`` True for a confirmed fact) a debate on
+    ``topic`` would recall, with the current embedder and its floors: the same rule recall applies
+    to stored insights (memory.relevance.recall_pick), without a database row to read or write
+    (the embedding calls are recorded as usual). A pick's candidate.id is the text's index.
+    Raises EmbeddingError."""
+    if not texts:
+        return []
+    facts = list(facts) or [False] * len(texts)
+    query = embeddings.embed([topic], purpose=Purpose.QUERY, tag=CallTag(phase="recall"))
+    documents = embeddings.embed(list(texts), purpose=Purpose.DOCUMENT, tag=CallTag(phase="recall"))
+    (topic_vector,) = query.vectors
+    candidates = [
+        RecallCandidate(index, text, sum(a * b for a, b in zip(topic_vector, vector, strict=True)), bool(fact))
+        for index, (text, vector, fact) in enumerate(zip(texts, documents.vectors, facts, strict=True))
     ]
-    # Facts without a vector of this model (their embedding failed, or another model made it) are
-    # still facts: they come after, newest first.
-    others = _established(scope).exclude(embedding_model=embeddings.current_model(), embedding__isnull=False)
-    facts += [Recalled(i, None) for i in others[: max(0, TOP - len(facts))]]
-    return RecallResult(MemoryRecall.Method.VECTOR, found, facts)
+    return recall_pick(candidates, recall_floors(documents.model), top=len(candidates))
 
 
 def insights_text_search(*, owner, project, query: str, note: str) -> RecallResult:
@@ -163,11 +247,9 @@ def nearest_rows(queryset) -> list:
         return list(queryset)
 
 
-def _established(scope: QuerySet[Insight]) -> QuerySet[Insight]:
-    return scope.filter(agreed_by_all=True, confidence__gte=ESTABLISHED_MIN_CONFIDENCE).order_by("-created_at")
-
-
 def _text_search(scope: QuerySet[Insight], query: str, *, note: str) -> RecallResult:
+    """Insights sharing a word with ``query``, by text rank. No fact is given as settled: without a
+    similarity nothing shows it is about this question (relevant or silent)."""
     vector = SearchVector("text", config="english")
     search = SearchQuery(query, config="english", search_type="websearch")
     words = [w for w in query.split() if len(w) > 2]
@@ -176,7 +258,9 @@ def _text_search(scope: QuerySet[Insight], query: str, *, note: str) -> RecallRe
     for word in words:
         part = SearchQuery(word, config="english", search_type="plain")
         any_word = part if any_word is None else any_word | part
-    matches = scope.annotate(rank=SearchRank(vector, any_word or search)).filter(rank__gt=0).order_by("-rank")[:TOP]
-    found = [Recalled(insight, insight.rank) for insight in matches]
-    facts = [Recalled(insight, None) for insight in _established(scope)[:TOP]]
-    return RecallResult(MemoryRecall.Method.TEXT, found, facts, note=note)
+    matches = scope.annotate(rank=SearchRank(vector, any_word or search)).filter(rank__gt=0).order_by("-rank")
+    found: list[Recalled] = []
+    for insight in matches[: TOP * 3]:
+        if not any(same_point(insight.text, kept.insight.text) for kept in found):
+            found.append(Recalled(insight, insight.rank))
+    return RecallResult(MemoryRecall.Method.TEXT, found[:TOP], [], note=note)

@@ -100,9 +100,13 @@ def persona_memories_remember(*, debate: Debate) -> list[PersonaMemory]:
     )
 
 
-def persona_memories_top(*, owner, persona, query_vector: list[float] | None, exclude_debate=None) -> list[Scored]:
-    """The persona's best memories for a query, scored. Without a query vector (the embedding
-    failed) relevance is the same for all, so recency and importance decide."""
+def persona_memories_top(
+    *, owner, persona, query_vector: list[float] | None, exclude_debate=None, floor: float | None = None
+) -> list[Scored]:
+    """The persona's best memories for a query, scored, among those at least ``floor`` similar
+    to it (the model's insight floor, memory/relevance.py: an unrelated memory is not recalled
+    however recent or important). Without a query vector (the embedding failed) relevance is the
+    same for all, so recency and importance decide."""
     scope = PersonaMemory.objects.filter(owner=owner, persona=persona)
     if exclude_debate is not None:
         scope = scope.exclude(debate=exclude_debate)
@@ -112,6 +116,8 @@ def persona_memories_top(*, owner, persona, query_vector: list[float] | None, ex
             .annotate(distance=distance_to(query_vector))
             .order_by("distance")[:CANDIDATES]
         )
+        if floor is not None:
+            rows = [row for row in rows if 1 - row.distance >= floor]
         similarity = {row.id: 1 - row.distance for row in rows}
     else:
         rows = scope.order_by("-created_at")[:CANDIDATES]

@@ -12,6 +12,7 @@ from django.utils import timezone
 from debates import payloads as p
 from debates.models import Debate
 from debates.services.events import event_append
+from faultline.embeddings import gateway as embeddings
 from memory.models import (
     Insight,
     MemoryRecall,
@@ -19,50 +20,88 @@ from memory.models import (
     RecalledInsight,
     RecalledPersonaMemory,
 )
-from memory.services.insights import insights_in_scope, insights_search, insights_text_search, query_embed
+from memory.services.insights import (
+    RecallResult,
+    insights_in_scope,
+    insights_search,
+    insights_text_search,
+    query_embed,
+    recall_floors,
+)
 from memory.services.persona_memory import persona_memories_top
+
+NO_CONTEXT_NOTE = (
+    "This debate has no context, so none of your earlier insights were recalled (choose “recall "
+    "from all my debates” when you set one up to have them)."
+)
+
+
+def recall_scope(debate: Debate) -> str:
+    """Whose insights a debate may recall: its project's; with no project, none, unless its owner
+    opted in at setup (then all of the owner's)."""
+    if debate.context_project_id is not None:
+        return MemoryRecall.Scope.PROJECT
+    return MemoryRecall.Scope.ALL if debate.recall_all_insights else MemoryRecall.Scope.NONE
 
 
 def debate_recall(*, debate: Debate) -> MemoryRecall | None:
     existing = MemoryRecall.objects.filter(debate=debate).first()
     if existing is not None or debate.owner_id is None:
         return existing
-    owner, project = debate.owner, debate.context_project
+    owner, project, scope = debate.owner, debate.context_project, recall_scope(debate)
     personas = [p.persona for p in debate.participants.select_related("persona").order_by("seat")]
-    has_insights = insights_in_scope(owner=owner, project=project).exists()
+    has_insights = scope != MemoryRecall.Scope.NONE and insights_in_scope(owner=owner, project=project).exists()
     has_memories = PersonaMemory.objects.filter(owner=owner, persona__in=personas).exists()
     query_vector, note = None, ""
     if has_insights or has_memories:  # nothing to search: no embedding call
         query_vector, note = query_embed(debate.topic, debate_id=debate.id)
-    if query_vector is None and has_insights:
+    if not has_insights:
+        result = RecallResult(MemoryRecall.Method.NONE, [], [])
+    elif query_vector is None:
         result = insights_text_search(owner=owner, project=project, query=debate.topic, note=note)
     else:
         result = insights_search(owner=owner, project=project, query=debate.topic, query_vector=query_vector)
+    if scope == MemoryRecall.Scope.NONE and Insight.objects.filter(owner=owner).exists():
+        note = " ".join(filter(None, [note, NO_CONTEXT_NOTE]))
+    floors = result.floors or (recall_floors() if query_vector is not None else None)
     per_persona = {
-        persona.id: persona_memories_top(owner=owner, persona=persona, query_vector=query_vector, exclude_debate=debate)
+        persona.id: persona_memories_top(
+            owner=owner,
+            persona=persona,
+            query_vector=query_vector,
+            exclude_debate=debate,
+            floor=floors.insight if floors else None,
+        )
         for persona in personas
     }
     with transaction.atomic():
         recall, created = MemoryRecall.objects.get_or_create(
-            debate=debate, defaults={"method": result.method, "note": note or result.note}
+            debate=debate,
+            defaults={
+                "method": result.method,
+                "note": note or result.note,
+                "scope": scope,
+                "embedding_model": result.model or (embeddings.current_model() if floors else ""),
+                "insight_floor": floors.insight if floors else None,
+                "fact_floor": floors.fact if floors else None,
+            },
         )
         if not created:
             return recall
-        established_ids = {r.insight.id for r in result.established}
-        items, seen = [], set()
-        for recalled in [*result.established, *result.insights]:
-            if recalled.insight.id in seen:
-                continue
-            seen.add(recalled.insight.id)
-            items.append(
-                RecalledInsight(
-                    recall=recall,
-                    insight=recalled.insight,
-                    similarity=recalled.similarity,
-                    established=recalled.insight.id in established_ids,
-                    rank=len(items),
-                )
+        # insights_search and the text search give each insight once, facts first.
+        items = [
+            RecalledInsight(
+                recall=recall,
+                insight=recalled.insight,
+                similarity=recalled.similarity,
+                established=established,
+                rank=rank,
             )
+            for rank, (recalled, established) in enumerate(
+                [(r, True) for r in result.established] + [(r, False) for r in result.insights]
+            )
+        ]
+        seen = {item.insight.id for item in items}
         RecalledInsight.objects.bulk_create(items)
         _mark_retrieved(Insight, seen)
         memory_items = [

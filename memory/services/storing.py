@@ -28,11 +28,14 @@ def debate_memories_replace(
     drafts: Sequence[Any],
     fields: Callable[[Any], dict[str, Any]],
     phase: str,
+    merge: Callable[[Any, list[float] | None], bool] | None = None,
 ) -> list[Memory]:
     """Embed every draft's ``text`` (one call, tagged with the debate and ``phase``) and store one
     ``model`` row per draft, built from ``fields(draft)``, in place of the debate's earlier rows.
     An embedding failure stores them without vectors (insights are still found by full-text
-    search) and is logged, never raised: a debate's memory never fails the debate."""
+    search) and is logged, never raised: a debate's memory never fails the debate.
+    ``merge(draft, vector)``, if given, is asked first (after the earlier rows are gone): True
+    means the draft repeats a row kept already and was merged into it, so it is not stored again."""
     vectors, embedding_model = [None] * len(drafts), ""
     if drafts:
         try:
@@ -53,4 +56,5 @@ def debate_memories_replace(
                 embedding_model=embedding_model if vector is not None else "",
             )
             for draft, vector in zip(drafts, vectors, strict=True)
+            if merge is None or not merge(draft, vector)
         )

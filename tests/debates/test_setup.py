@@ -193,3 +193,19 @@ def test_it_shows_service_errors_next_to_their_field(owner_client, deck, persona
     assert 'id="topic-errors"' in content and "The service says no." in content
     assert "Something else." in content
     assert "Fine topic" in content
+
+
+def test_the_owner_can_opt_a_debate_without_context_into_recalling_all_their_insights(
+    owner_client, deck, personas, started
+):
+    page = owner_client.get("/debates/new/").content.decode()
+    assert 'name="recall_all_insights"' in page and "With no context, recall insights from all my debates" in page
+    base = {"deck": deck.pk, "personas": [personas[0].pk, personas[1].pk], "length": "short", "mode": "dialogue"}
+
+    owner_client.post("/debates/new/", {**base, "topic": "Is gold obsolete?"})
+    owner_client.post("/debates/new/", {**base, "topic": "Is silver obsolete?", "recall_all_insights": "on"})
+
+    assert dict(Debate.objects.values_list("topic", "recall_all_insights")) == {
+        "Is gold obsolete?": False,
+        "Is silver obsolete?": True,
+    }

@@ -9,7 +9,7 @@ from tests.orchestrator.conftest import make_persona
 from tests.support.fake_anthropic import fake_messages_apis
 from tests.support.scripted_debate import DebateScript
 
-AGREED_POINT = "gold pays no yield"
+AGREED_POINT = "Gold pays no yield, so holding it costs central banks more when real interest rates are high."
 DECISION = "Central banks should keep gold below a fifth of their reserves."
 CONCESSION = "{speaker} grants that gold did poorly from 1980 to 2000"
 

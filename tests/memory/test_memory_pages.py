@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 FACT = "Central banks should keep gold below a fifth of their reserves."
 FINDING = "Gold did poorly against bonds from 1980 to 2000."
-CONCEDED = "You conceded that gold pays no yield."
+CONCEDED = "You conceded that central banks hold gold although it pays no yield."
 
 
 @pytest.fixture
@@ -42,7 +42,13 @@ def memories(offline, alice, project, personas):
     common = dict(owner=alice, project=project, embedding_model=model)
     return {
         "fact": Insight.objects.create(
-            kind="decision", text=FACT, confidence=0.85, agreed_by_all=True, embedding=fact, **common
+            kind="decision",
+            text=FACT,
+            confidence=0.85,
+            agreed_by_all=True,
+            review="confirmed",
+            embedding=fact,
+            **common,
         ),
         "finding": Insight.objects.create(kind="finding", text=FINDING, confidence=0.8, embedding=finding, **common),
         "conceded": PersonaMemory.objects.create(
@@ -111,6 +117,10 @@ def test_a_debate_names_what_it_recalled(client, alice, project, memories, perso
     assert reverse("debate_memory", args=[debate.pk]) in live
     page = client.get(reverse("debate_memory", args=[debate.pk])).content.decode()
     assert FACT in page and CONCEDED in page and "semantic search" in page
+    # Why: the similarity against the floor it cleared, and whose memory was searched.
+    recalled = Insight.objects.get(text=FACT).recalls.get()
+    assert f"similarity {recalled.similarity:.3f} ≥ fact floor" in page
+    assert "Searched this project&#x27;s debates (“Thesis”)" in page
 
 
 def test_the_admin_lists_and_opens_memory(client, memories, personas, alice, project):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 
-from memory.services.insights import insights_search, insights_text_search, query_embed
+from memory.services.insights import insights_search, insights_text_search, query_embed, recall_floors
 from memory.services.persona_memory import persona_memories_top
 from personas.models import Persona
 from projects.cli import cli_user
@@ -43,6 +43,11 @@ class Command(BaseCommand):
         else:
             result = insights_search(owner=owner, project=project, query=question, query_vector=query_vector)
         self.stdout.write(f"Insights (found by {result.method} search):")
+        if result.floors is not None:
+            self.stdout.write(
+                f"  (vectors of {result.model}: insights from similarity {result.floors.insight:.2f}, "
+                f"facts from {result.floors.fact:.2f})"
+            )
         if not result.insights:
             self.stdout.write("  (none above the threshold)")
         for recalled in result.insights:
@@ -55,14 +60,15 @@ class Command(BaseCommand):
         if not result.established:
             self.stdout.write("  (none)")
         for recalled in result.established:
-            self.stdout.write(f"  - {recalled.insight.text}")
+            self.stdout.write(f"  - {recalled.insight.text} ({recalled.similarity:.3f})")
 
     def _persona(self, owner, name: str, query_vector) -> None:
         name = name.strip()
         persona = Persona.objects.filter(Q(name__iexact=name) | Q(persona_id__iexact=name)).first()
         if persona is None:
             raise CommandError(f"no persona '{name}'")
-        picked = persona_memories_top(owner=owner, persona=persona, query_vector=query_vector)
+        floor = recall_floors().insight if query_vector is not None else None
+        picked = persona_memories_top(owner=owner, persona=persona, query_vector=query_vector, floor=floor)
         self.stdout.write(f"{persona.name}'s memories (score = 0.5·recency + 3·relevance + 2·importance):")
         if not picked:
             self.stdout.write("  (none)")
