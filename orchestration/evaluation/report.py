@@ -180,6 +180,8 @@ def truth_report_text(report: dict) -> str:
         lines.append(f"{mode:<16}" + "".join(f"{_plain(row[key]):>18}" for key, _ in TRUTH_COLUMNS))
     lines.append("Graph vs dialogue (crux precision / recall on the same scenarios):")
     for name, row in report["graph_vs_dialogue"].items():
+        if not row:
+            continue
         cells = ", ".join(
             f"{mode} {_plain(v['crux_precision'])} / {_plain(v['crux_recall'])} ({v['outcome']})"
             for mode, v in row.items()
