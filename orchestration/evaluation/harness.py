@@ -5,8 +5,9 @@
 Each scenario becomes a real debate (its personas written from the scenario's contracts), run by
 ``debate_run`` like a worker runs one. With ``model="fake"`` every model call goes through the
 real anthropic SDK to a local fake Messages API answered by the scripted model; with "local" or
-"anthropic" the configured provider plays the personas. The debates are deleted afterwards unless
-``keep`` (their model calls stay in the ledger, as for any deleted debate).
+"anthropic" the configured provider plays the personas. Each scenario runs under a throwaway owner
+of its own (owner.py): its personas and debate are private to it, and it is deleted afterwards with
+all it made, model calls included, unless ``keep`` (the debate and its owner then stay).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from faultline.llm import gateway
 from faultline.llm.fake_messages_api import FakeMessagesAPI
 from faultline.llm.models import ModelCall
 from orchestration.evaluation import judge, metrics
+from orchestration.evaluation.owner import owned_persona, owner_create, throwaway_owner
 from orchestration.evaluation.scenarios import Scenario, suite
 from orchestration.evaluation.scripted import ScriptedModel
 from orchestration.run import debate_run
@@ -71,12 +73,12 @@ def _model(model: str, scenario: Scenario):
             gateway.reset_provider()
 
 
-def _personas(scenario: Scenario) -> list[Persona]:
+def _personas(scenario: Scenario, owner) -> list[Persona]:
     personas = []
     for spec in scenario.personas:
         fields = spec.contract()
-        persona, _ = Persona.objects.update_or_create(persona_id=fields.pop("persona_id"), defaults=fields)
-        personas.append(persona)
+        del fields["persona_id"]
+        personas.append(owned_persona(owner, **fields))
     return personas
 
 
@@ -96,11 +98,23 @@ def _usage(debate: Debate) -> dict:
     }
 
 
-def scenario_run(
-    scenario: Scenario, *, model: str = "fake", keep: bool = False, with_judge: bool = False, owner=None
-) -> dict:
-    """One scenario, one seed: a whole debate, and what it measured (with its id when kept)."""
-    personas = _personas(scenario)
+def scenario_run(scenario: Scenario, *, model: str = "fake", keep: bool = False, with_judge: bool = False) -> dict:
+    """One scenario, one seed: a whole debate, and what it measured (with its id when kept).
+
+    It runs under an owner of its own (owner.py), deleted afterwards with all it made; a kept
+    debate keeps its owner (a user nobody can log in as, named in the record)."""
+    if keep:
+        owner = owner_create()
+        return {
+            **_scenario_run(scenario, model=model, keep=True, with_judge=with_judge, owner=owner),
+            "owner": owner.username,
+        }
+    with throwaway_owner() as owner:
+        return _scenario_run(scenario, model=model, keep=False, with_judge=with_judge, owner=owner)
+
+
+def _scenario_run(scenario: Scenario, *, model: str, keep: bool, with_judge: bool, owner) -> dict:
+    personas = _personas(scenario, owner)
     started = time.monotonic()
     with _model(model, scenario):
         debate = debate_create(
@@ -157,9 +171,7 @@ def scenario_run(
             usage=_usage(debate),
         ),
     }
-    if not keep:
-        debate.delete()
-    return record
+    return record  # unless kept, the debate goes with its owner (scenario_run)
 
 
 def current_thresholds() -> dict:

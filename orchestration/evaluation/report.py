@@ -154,3 +154,56 @@ table {{ border-collapse: collapse; margin: 1em 0; }} td, th {{ border: 1px soli
 {judge}
 </body></html>
 """
+
+
+TRUTH_COLUMNS = (
+    ("crux_precision", "crux precision"),
+    ("crux_recall", "crux recall"),
+    ("decoys_taken_for_cruxes", "decoys taken"),
+    ("inverted_points", "inverted points"),
+    ("inverted_point_rate", "inverted rate"),
+    ("fake_consensus", "fake consensus"),
+    ("fake_consensus_rate", "fake rate"),
+    ("missed_consensus", "missed consensus"),
+    ("missed_consensus_rate", "missed rate"),
+    ("false_facts", "false facts"),
+    ("false_fact_rate", "false-fact rate"),
+)
+
+
+def truth_report_text(report: dict) -> str:
+    """The truth suite in a few lines: one row per mode, graph against dialogue, each run."""
+    lines = [f"Truth suite · model {report['model']} · {report['seconds']} s · commit {report.get('commit', '')}"]
+    header = f"{'mode':<16}" + "".join(f"{label:>18}" for _, label in TRUTH_COLUMNS)
+    lines.append(header)
+    for mode, row in report["modes"].items():
+        lines.append(f"{mode:<16}" + "".join(f"{_plain(row[key]):>18}" for key, _ in TRUTH_COLUMNS))
+    lines.append("Graph vs dialogue (crux precision / recall on the same scenarios):")
+    for name, row in report["graph_vs_dialogue"].items():
+        if not row:
+            continue
+        cells = ", ".join(
+            f"{mode} {_plain(v['crux_precision'])} / {_plain(v['crux_recall'])} ({v['outcome']})"
+            for mode, v in row.items()
+        )
+        lines.append(f"  {name}: {cells}")
+    lines.append("Runs:")
+    for record in report["debates"]:
+        m = record["metrics"]
+        flags = [flag for flag in ("fake_consensus", "missed_consensus") if m[flag]]
+        flags += [f"inverted: {p}" for p in m["points"]["inverted"]]
+        flags += [f"decoy: {c}" for c in m["cruxes"]["invented"]]
+        lines.append(
+            f"  {record['scenario']} ({record['mode']}): {record['status']}, expected {record['expect']}, got "
+            f"{m['outcome']}" + (f" — {'; '.join(flags)}" if flags else "")
+        )
+        for probe in record.get("probes", []):
+            if probe["facts"] and not probe["related"]:
+                lines.append(f"    false facts for {probe['topic']!r}: {len(probe['facts'])}")
+    return "\n".join(lines) + "\n"
+
+
+def _plain(value) -> str:
+    if value is None:
+        return "–"
+    return f"{value:.3f}".rstrip("0").rstrip(".") if isinstance(value, float) and value else str(value)

@@ -125,10 +125,17 @@ def persona_import_owned(*, owner, filename: str, content: bytes) -> tuple[Perso
     return persona, taken is None
 
 
+# Older `manage.py evaluate` runs left ownerless "eval-…" personas behind (migration 0005 removes
+# them; the evaluation now works under a throwaway owner). They are never the seed: they must not
+# keep it from loading.
+EVALUATION_LEFTOVER_PREFIX = "eval-"
+
+
 def persona_seed_load(*, force: bool = False) -> ImportResult | None:
     """Import the shipped seed unless seed personas already exist (``force`` re-imports it anyway);
     users' own personas do not count."""
-    if not force and Persona.objects.filter(owner__isnull=True).exists():
+    seeds = Persona.objects.filter(owner__isnull=True).exclude(persona_id__startswith=EVALUATION_LEFTOVER_PREFIX)
+    if not force and seeds.exists():
         return None
     return persona_import(path=SEED_DIR)
 

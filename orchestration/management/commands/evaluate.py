@@ -1,5 +1,10 @@
 """manage.py evaluate --suite core [--model fake|local|anthropic] [--json out.json]: debate quality,
-measured on scenarios with known ground truth (orchestration/evaluation/)."""
+measured on scenarios with known ground truth (orchestration/evaluation/).
+
+manage.py evaluate --suite truth --model fake [--json r.json] [--mode graph] [--scenario NAME]: the
+truth suite (orchestration/evaluation/truth.py): hand-written speech in every mode, read by a naive
+reader, scored per mode on crux precision and recall with decoys, inverted points, fake and missed
+consensus, false facts, and graph against dialogue."""
 
 from __future__ import annotations
 
@@ -11,9 +16,12 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from orchestration.evaluation import harness
+from orchestration.evaluation import harness, truth
 from orchestration.evaluation import report as report_format
 from orchestration.evaluation.scenarios import SUITES
+from orchestration.evaluation.truth_scenarios import MODES, SCENARIOS_BY_NAME
+
+TRUTH = "truth"
 
 REPORT_DIR = Path(settings.BASE_DIR) / "benchmarks" / "quality"
 
@@ -48,7 +56,7 @@ class Command(BaseCommand):
     help = "Run a scenario suite of whole debates and measure crux recall/precision, fake consensus and more."
 
     def add_arguments(self, parser):
-        parser.add_argument("--suite", required=True, choices=sorted(SUITES))
+        parser.add_argument("--suite", required=True, choices=sorted([*SUITES, TRUTH]))
         parser.add_argument("--model", choices=harness.MODELS, default="fake")
         parser.add_argument("--seeds", default="0,1,2", help="Comma-separated seeds (default 0,1,2)")
         parser.add_argument("--scenario", action="append", help="Run only this scenario (repeatable)")
@@ -61,10 +69,15 @@ class Command(BaseCommand):
             "--sweep", metavar="NAME=V1,V2,...", help="Also run the suite once per value of one threshold"
         )
         parser.add_argument("--keep", action="store_true", help="Keep the debates (they are deleted by default)")
+        parser.add_argument(
+            "--mode", action="append", choices=MODES, help="Truth suite: run only this mode (repeatable)"
+        )
 
     def handle(self, *args, **options):
         if options["model"] == "anthropic" and not settings.ANTHROPIC_API_KEY:
             raise CommandError("--model anthropic needs ANTHROPIC_API_KEY")
+        if options["suite"] == TRUTH:
+            return self._truth(options)
         seeds = [int(_value(s)) for s in options["seeds"].split(",") if s.strip()]
         known = SUITES[options["suite"]]
         if unknown := set(options["scenario"] or []) - set(known):
@@ -109,6 +122,32 @@ class Command(BaseCommand):
             path.write_text(text, encoding="utf-8")
         self._print(report)
         self.stdout.write(f"Report: {json_path} and {html_path}")
+
+    def _truth(self, options) -> None:
+        if options["model"] != "fake":
+            raise CommandError("the truth suite scripts what is said: it runs with --model fake only")
+        if unknown := set(options["scenario"] or []) - set(SCENARIOS_BY_NAME):
+            raise CommandError(
+                f"unknown scenario {', '.join(sorted(unknown))}; truth has {', '.join(SCENARIOS_BY_NAME)}"
+            )
+        call_command("migrate", interactive=False, verbosity=0)
+        report = truth.truth_evaluate(only=options["scenario"], modes=options["mode"], progress=self._truth_progress)
+        report["commit"] = _commit()
+        report["created"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        json_path = Path(options["json"] or REPORT_DIR / f"truth-fake-{report['commit']}.json")
+        text = report_format.truth_report_text(report)
+        for path, content in ((json_path, report_format.report_json(report)), (json_path.with_suffix(".txt"), text)):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(content, encoding="utf-8")
+        self.stdout.write(text)
+        self.stdout.write(f"Report: {json_path} and {json_path.with_suffix('.txt')}")
+
+    def _truth_progress(self, record: dict) -> None:
+        m = record["metrics"]
+        self.stderr.write(
+            f"  {record['scenario']} ({record['mode']}): {record['status']}, expected {record['expect']}, "
+            f"got {m['outcome']}, {len(record['reported_cruxes'])} crux(es) reported, {record['seconds']} s"
+        )
 
     def _progress(self, debate: dict) -> None:
         m = debate["metrics"]
