@@ -14,7 +14,7 @@ import re
 
 from debates.models import Debate
 from debates.payloads import EventKind
-from debates.regime import REGIME_LABELS, SIDE_LABELS
+from debates.regime import SIDE_LABELS, regime_label
 from debates.state import DebateView, fold
 
 JSON_FORMAT = "faultline-debate/1"
@@ -161,8 +161,7 @@ def _results_md(results: dict) -> list[str]:
         # The artifact is Markdown already; wherever this is rendered it is sanitised (projects/markdown.py).
         lines += [f"### Artifact: {md_escape(str(results.get('title', '')))}", "", str(results["artifact"]), ""]
     if results.get("regime"):
-        regime = str(results["regime"])
-        lines += [f"Regime: **{md_escape(REGIME_LABELS.get(regime, regime))}**", ""]
+        lines += [f"Regime: **{md_escape(regime_label(str(results['regime'])))}**", ""]
         if results.get("regime_basis"):
             lines += [md_escape(str(results["regime_basis"])), ""]
     lines += _stances_md(results)
@@ -315,6 +314,9 @@ def _summary(view: DebateView) -> dict:
     summary = dataclasses.asdict(view)
     summary["turn_count"] = view.turn_count
     summary["totals"] = {**view.totals.model_dump(), "tokens": view.totals.tokens}
+    if isinstance(summary.get("results"), dict) and summary["results"].get("regime"):
+        # The verdict by its name too: the key is data, the label is what a reader sees.
+        summary["results"]["regime_label"] = regime_label(str(summary["results"]["regime"]))
     return summary
 
 

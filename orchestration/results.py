@@ -7,7 +7,7 @@ from crux.models import CruxCard
 from debates.blackboard.models import PositionState
 from debates.blackboard.updates import citation_evidence
 from debates.models import Debate, Event, Message
-from debates.regime import regime_basis, regime_for
+from debates.regime import dialogue_evidence, verdict
 from debates.services.context import with_context
 from debates.services.transcripts import transcript_of
 from debates.stance_history import stance_history
@@ -114,9 +114,10 @@ def debate_results(*, debate: Debate, evidence_ledger: list[dict]) -> dict:
     ]
     seats = seats_of(debate)
     sides = final_sides(debate=debate, seats=seats)
+    evidence = dialogue_evidence(card_sides, sides)
     return {
-        "regime": regime_for(card_sides, sides),
-        "regime_basis": regime_basis(card_sides, sides),
+        "regime": verdict(evidence),
+        "regime_basis": evidence.basis,
         "final_sides": sides,
         "stances": stance_series(debate=debate, seats=seats),
         "cruxes": cruxes,

@@ -6,8 +6,9 @@
 - crux assumptions: the assumptions under the arguments the two main camps split on (their
   symmetric difference), ranked by how many of those arguments depend on each, then by how central
   those arguments are in the attack graph; each with the question that would settle it;
-- regime: consensus (no open dispute), partial (open disputes beside settled ones or a real common
-  ground), polarized (open splits and little else);
+- regime: the map's own reading (debates.regime.map_regime): polarized (open disputes and little
+  else), partial (open disputes beside decided ones or a real common ground), consensus (no open
+  dispute, and something decided), undetermined (nothing on the map: an empty map is no consensus);
 - the concession trail: who gave up what, in order, and what it did to the graph.
 """
 
@@ -18,7 +19,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from argumentation import Semantics
-from debates.regime import CONSENSUS, PARTIAL, POLARIZED
+from debates.regime import UNDETERMINED, map_regime
 
 from .dispute_graph import DisputeGraph
 from .nodes import NO, SUPPORTS, YES, _key
@@ -46,7 +47,8 @@ class GraphOutcome:
     preferred_count: int = 0
     disputed: list[str] = field(default_factory=list)
     crux_assumptions: list[dict] = field(default_factory=list)
-    regime: str = CONSENSUS
+    holds_common_ground: bool = False  # enough of the map accepted by everyone to make a split partial
+    regime: str = UNDETERMINED
     concession_trail: list[dict] = field(default_factory=list)
 
     def to_dict(self) -> dict:
@@ -203,13 +205,12 @@ def graph_outcome(graph: DisputeGraph, personas: list[str] | None = None) -> Gra
         outcome.crux_assumptions = _crux_assumptions(graph, outcome.disputed, framework)
 
     open_disputes = [d for d in outcome.disputes if d["status"] == "open"]
-    decided = len(outcome.disputes) - len(open_disputes) + len(graph.settled)
-    if not open_disputes:
-        outcome.regime = CONSENSUS
-    elif decided or len(outcome.grounded) >= PARTIAL_GROUND_SHARE * len(graph):
-        outcome.regime = PARTIAL
-    else:
-        outcome.regime = POLARIZED
+    outcome.holds_common_ground = bool(outcome.grounded) and len(outcome.grounded) >= PARTIAL_GROUND_SHARE * len(graph)
+    outcome.regime = map_regime(
+        open_disputes=len(open_disputes),
+        decided=len(outcome.disputes) - len(open_disputes) + len(graph.settled),
+        common_ground=outcome.holds_common_ground,
+    )
     return outcome
 
 

@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 
 from debates.exports import crux_card_markdown, debate_results_markdown
 from debates.models import Debate
+from debates.regime import regime_label
 from debates.selectors import debate_view
 from projects.models import Note, Project
 from projects.services import note_save
@@ -79,6 +80,8 @@ def debate_synthesis_markdown(*, debate: Debate) -> str:
         "",
         f"Consensus score {results.get('score', 0):.0f}% after {results.get('rounds', 0)} round(s): {outcome}.",
     ]
+    if results.get("regime"):
+        lines += ["", f"Where it landed: {regime_label(str(results['regime']))}."]
     for title, key in (("Agreed", "agreed"), ("Still contested", "contested"), ("Unverifiable", "unverifiable")):
         if results.get(key):
             lines += ["", f"## {title}", *[f"- {point}" for point in results[key]]]

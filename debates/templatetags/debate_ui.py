@@ -3,7 +3,8 @@ autoescaped wherever it is shown."""
 
 from django import template
 
-from debates.regime import REGIME_LABELS, SIDE_LABELS
+from debates.regime import SIDE_LABELS
+from debates.regime import regime_label as verdict_label
 from debates.state import SUITS
 from debates.turns import DIALOGUE_KINDS, TURN_KINDS
 
@@ -62,7 +63,7 @@ def status_label(status: str) -> str:
 
 @register.filter
 def regime_label(regime: str) -> str:
-    return REGIME_LABELS.get(regime, str(regime or "").replace("_", " "))
+    return verdict_label(regime)
 
 
 @register.filter

@@ -5,9 +5,10 @@ Each round the Analyst answers (from round 2 refining on the Critic's last evalu
 evaluates, and an agreement assessment is read from the Critic as structured output (its model,
 repaired once, skipped when still unusable: the debate goes on). The assessment is folded into a
 point ledger (orchestration/consensus.py) and the round's score is persisted as an event before it
-is pushed. Consensus (score >= 85, nothing contested open) or the last round ends the rounds; the
-synthesis is streamed as a message. Seat 0 plays the Analyst, seat 1 the Critic; their personas'
-worldviews only colour the roles.
+is pushed. Consensus (the verdict of debates/regime.py: both final answers recorded, at least one
+point, none contested or unverifiable) or the last round ends the rounds; the synthesis is streamed
+as a message. Seat 0 plays the Analyst, seat 1 the Critic; their personas' worldviews only colour
+the roles.
 
 Every step is read back from the log, so a run that follows a dead one carries on at the round,
 and the turn, where it stopped.
@@ -31,6 +32,7 @@ from django.db import transaction
 
 from debates import payloads as p
 from debates.models import Debate, Event, Message
+from debates.regime import CONSENSUS, Evidence, analyst_critic_evidence, verdict
 from debates.services.context import with_context
 from debates.services.events import event_append
 from debates.state import EventKind
@@ -95,6 +97,7 @@ class AnalystCriticMode(Mode):
         self.ledger = PointLedger.from_dicts([point.model_dump() for point in last.points]) if last else PointLedger()
         self.rounds_done = last.round if last else 0
         self.reached_consensus = bool(last and last.consensus)
+        self.last_assessed = bool(last and last.round and last.assessed)  # the Critic's final answer
 
     def phases(self):
         return [self._rounds, self._synthesis]
@@ -195,7 +198,8 @@ class AnalystCriticMode(Mode):
         if assessment is not None:
             self.ledger.fold(assessment, number)
         self.rounds_done = number
-        self.reached_consensus = self.ledger.consensus
+        self.last_assessed = assessment is not None
+        self.reached_consensus = verdict(self._evidence()) == CONSENSUS
         self._scored(number, assessment)
 
     def _scored(self, number: int, assessment: AgreementAssessment | None) -> None:
@@ -298,15 +302,36 @@ class AnalystCriticMode(Mode):
 
     # ── results ───────────────────────────────────────────────────────────────────────────────
 
+    def _evidence(self) -> Evidence:
+        """The ledger's counts and whether each role's final answer is recorded, for the verdict."""
+        # The last round's two turns, finished (a turn the guards emptied to NO_ANSWER still
+        # stands: the role kept what it said before).
+        last = (2 * self.rounds_done - 1, 2 * self.rounds_done)
+        said = set(
+            self.run.main_messages()
+            .filter(turn__in=last, status=Message.Status.COMPLETE)
+            .values_list("turn", flat=True)
+        )
+        return analyst_critic_evidence(
+            agreed=len(self.ledger.with_status(AGREED)),
+            contested=len(self.ledger.with_status(CONTESTED)),
+            unverifiable=len(self.ledger.with_status(UNVERIFIABLE)),
+            analyst_recorded=last[0] in said,
+            critic_recorded=last[1] in said and self.last_assessed,
+        )
+
     def results(self, status: str) -> dict:
         if status != "completed":
             outcome = "stopped"
         else:
             outcome = "consensus" if self.reached_consensus else "max_rounds"
         synthesis = self.run.main_messages([Message.Kind.SYNTHESIS]).filter(status=Message.Status.COMPLETE).first()
+        evidence = self._evidence()
         return {
             "mode": self.name,
             "status": outcome,
+            "regime": verdict(evidence),
+            "regime_basis": evidence.basis,
             "score": self.ledger.score,
             "rounds": self.rounds_done,
             "agreed": [point.text for point in self.ledger.with_status(AGREED)],

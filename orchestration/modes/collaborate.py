@@ -20,12 +20,13 @@ import logging
 from dataclasses import dataclass
 
 from debates.models import Message
+from debates.regime import collaborate_evidence, verdict
 from debates.services.context import with_context
 from debates.services.messages import message_begin, message_finish
 from debates.turns import turn_kind
 from faultline.llm import gateway
 from faultline.llm.types import ModelError, ModelUnavailable, Role
-from orchestration.collaboration import artifact_fallback, artifact_markdown, artifact_title
+from orchestration.collaboration import artifact_fallback, artifact_markdown, artifact_title, open_questions
 from orchestration.lanes import RunCancelled
 from orchestration.modes.base import Mode
 from orchestration.speaking import NO_ANSWER, Speaker, write
@@ -230,12 +231,24 @@ class CollaborateMode(Mode):
             )
             if turn in messages and messages[turn].text in (NO_ANSWER, FAILED.format(name=role.name))
         ]
+        synthesised = bool(text) and text != artifact_fallback(self.run.debate.topic, self._latest_answers())
+        evidence = collaborate_evidence(
+            answered={
+                role.name: messages.get(REVISION_TURNS[role.speaker.seat]) is not None
+                and f"{role.name} revision" not in unanswered
+                for role in self.roles
+            },
+            artifact="synthesised" if synthesised else "stand-in" if text else "",
+            open_questions=len(open_questions(text)) if synthesised else 0,
+        )
         return {
             "mode": self.name,
             "status": "artifact" if artifact is not None and status == "completed" else "stopped",
+            "regime": verdict(evidence),
+            "regime_basis": evidence.basis,
             "title": artifact_title(text, self.run.debate.topic) if text else "",
             "artifact": text,
-            "synthesised": bool(text) and text != artifact_fallback(self.run.debate.topic, self._latest_answers()),
+            "synthesised": synthesised,
             "unanswered": unanswered,
             "roles": {role.name.lower(): role.speaker.name for role in self.roles},
             "models": {

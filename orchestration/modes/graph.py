@@ -25,7 +25,7 @@ from crux.graph.results import graph_cards, graph_results
 from crux.services.rooms import card_post
 from debates.models import Message
 from debates.payloads import Card, CardPosition
-from debates.regime import UNDETERMINED, regime_basis, regime_with_map
+from debates.regime import graph_evidence, verdict
 from debates.state import SUITS
 from faultline.llm.types import ModelError
 from orchestration.context import SideWork
@@ -112,12 +112,14 @@ class GraphMode(Mode):
         results = graph_results(graph, outcome, convergence=convergence)
         seats = seats_of(self.run.debate)
         sides = final_sides(debate=self.run.debate, seats=seats)
-        results["regime"] = regime_with_map(results["regime"], sides)
-        if not state.rounds:
-            # Every crystallization failed: an empty map says nothing about agreement, so it must
-            # not read as consensus.
-            results["regime"] = UNDETERMINED
-        results["regime_basis"] = regime_basis([], sides, graph={"disputes": outcome.disputes})
+        evidence = graph_evidence(
+            disputes=outcome.disputes,
+            settled=len(graph.settled),
+            common_ground=outcome.holds_common_ground,
+            built=bool(state.rounds),  # every crystallization failed: the map says nothing
+            sides=sides,
+        )
+        results["regime"], results["regime_basis"] = verdict(evidence), evidence.basis
         results["final_sides"] = sides
         results["stances"] = stance_series(debate=self.run.debate, seats=seats)
         return results

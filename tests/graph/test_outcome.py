@@ -121,10 +121,10 @@ def test_a_dispute_settled_by_concession_makes_an_open_split_partial():
     assert outcome.settled[0]["answer"] == "NO" and outcome.concession_trail[0]["persona"] == HAYES
 
 
-def test_an_empty_map_is_consensus_with_everyone_unaligned():
+def test_an_empty_map_is_undetermined_never_consensus_with_everyone_unaligned():
     outcome = graph_outcome(DisputeGraph(), [SAYLOR, HAYES])
 
-    assert outcome.regime == "consensus" and outcome.camps == [] and outcome.unaligned == [SAYLOR, HAYES]
+    assert outcome.regime == "undetermined" and outcome.camps == [] and outcome.unaligned == [SAYLOR, HAYES]
 
 
 PEOPLE = (SAYLOR, HAYES, SCHIFF)
@@ -191,7 +191,9 @@ def test_invariants_hold_for_any_sequence_of_proposals(graph):
         sides_in_common_ground = {item["side"] for item in outcome.common_ground if item["dispute"] == dispute_id}
         assert len(sides_in_common_ground) <= 1, "contradictory stances reported as common ground"
     open_disputes = [d for d in outcome.disputes if d["status"] == "open"]
-    assert (outcome.regime == "consensus") == (not open_disputes)
+    decided_something = len(outcome.disputes) > len(open_disputes) or bool(outcome.settled)
+    assert (outcome.regime == "consensus") == (not open_disputes and decided_something)
+    assert (outcome.regime == "undetermined") == (not outcome.disputes and not outcome.settled)
     if open_disputes:
         assert len(outcome.camps) >= 2 and outcome.crux_assumptions
 

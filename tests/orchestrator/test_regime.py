@@ -1,4 +1,4 @@
-from debates.regime import NO_CRUX, regime_basis, regime_for, regime_with_map, stances_verdict
+from debates.regime import NO_CRUX, regime_basis, regime_for, stances_verdict
 
 AGREE = {"Ada": "YES", "Bram": "YES"}
 SPLIT = {"Ada": "YES", "Bram": "NO"}
@@ -44,12 +44,6 @@ def test_every_card_an_open_split_is_polarized():
 
 def test_a_mix_is_partial():
     assert regime_for([card("YES", "NO"), card("YES", "YES")], SPLIT) == "partial"
-
-
-def test_graph_mode_keeps_the_map_unless_stances_deny_its_consensus():
-    assert regime_with_map("consensus", {}) == "consensus"
-    assert regime_with_map("consensus", SPLIT) == NO_CRUX
-    assert regime_with_map("polarized", AGREE) == "polarized"
 
 
 def test_the_basis_names_the_cards_and_every_final_stance():

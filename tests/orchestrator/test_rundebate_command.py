@@ -50,3 +50,23 @@ def test_a_failed_debate_exits_non_zero_with_the_reason(scripted_api, personas, 
 
     with pytest.raises(CommandError, match=r"the debate failed: .*overloaded \(HTTP 529\)"):
         call_command("rundebate", "--personas", "Ada Hardmoney,Bram Macro", "--topic", "Gold?")
+
+
+def test_it_prints_where_the_debate_landed_by_its_label_not_its_key(scripted_api, personas, capsys):
+    scripted_api(dispute="quibbles")  # no room opens, and the final answers stay YES against NO
+
+    call_command(
+        "rundebate",
+        "--personas",
+        "Ada Hardmoney,Bram Macro,Cleo Central",
+        "--topic",
+        "Is hard money the future?",
+        "--max-turns",
+        "15",
+    )
+
+    out = capsys.readouterr().out
+    assert Debate.objects.get().results["regime"] == "disagreement_no_crux"
+    assert "Regime: Disagreement, no crux isolated" in out
+    assert "disagreement_no_crux" not in out
+    assert "Rests on no crux card (no crux room produced one)" in out

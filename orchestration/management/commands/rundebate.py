@@ -13,6 +13,7 @@ from django.db.models import Q
 
 from debates.models import Debate, Message
 from debates.payloads import EventKind, parse_payload
+from debates.regime import regime_label
 from debates.services.artifacts import debate_artifact, debate_artifact_save
 from debates.services.lifecycle import debate_can_resume, debate_continue, debate_create
 from debates.services.notes import debate_note_save
@@ -266,9 +267,7 @@ class Command(BaseCommand):
             self._print_collaboration(debate)
             return
         if debate.results:
-            write(f"\nRegime: {debate.results.get('regime')}")
-            if basis := debate.results.get("regime_basis"):
-                write(basis)
+            self._print_verdict(debate.results)
             if graph := debate.results.get("graph"):
                 self._print_graph(graph)
         write(f"Status: {debate.status}")
@@ -304,6 +303,7 @@ class Command(BaseCommand):
                 f"--resume {debate.id}   (or add --auto-continue to run every round left)"
             )
         elif results:
+            self._print_verdict(results)
             write(f"Final consensus score: {results.get('score', 0):.0f}% (status: {results.get('status')})")
 
     def _print_collaboration(self, debate: Debate) -> None:
@@ -312,12 +312,21 @@ class Command(BaseCommand):
         results = debate.results or {}
         for name in results.get("unanswered", []):
             write(f"  WITHOUT AN ANSWER: {name}")
+        if results:
+            self._print_verdict(results)
         write(f"Status: {debate.status}")
         artifact = debate_artifact(debate)
         if artifact:
             note = "" if results.get("synthesised", True) else " (the synthesis failed: the two revised answers)"
             write(f"\n===== Artifact: {results.get('title', '')}{note} =====\n")
             write(artifact)
+
+    def _print_verdict(self, results: dict) -> None:
+        """Where it landed, by its label (debates/regime.py), and what that rests on."""
+        if regime := results.get("regime"):
+            self.stdout.write(f"\nRegime: {regime_label(regime)}")
+        if basis := results.get("regime_basis"):
+            self.stdout.write(basis)
 
     def _print_graph(self, graph: dict) -> None:
         write = self.stdout.write
