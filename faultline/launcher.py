@@ -71,6 +71,7 @@ class LaunchConfig:
     database_url: str = ""  # empty: the embedded PostgreSQL
     redis_url: str = ""  # empty: the embedded Redis
     reload: bool = False
+    production: bool = False  # FAULTLINE_ENV=production: the static files are collected first
 
     @classmethod
     def from_environment(cls) -> LaunchConfig:
@@ -84,6 +85,7 @@ class LaunchConfig:
             state_dir=embedded.state_dir(),
             database_url=env.str("DATABASE_URL", default=""),
             redis_url=env.str("REDIS_URL", default=""),
+            production=env.str("FAULTLINE_ENV", default="development") == "production",
         )
 
     def describe(self) -> list[str]:
@@ -554,6 +556,10 @@ def run(config: LaunchConfig) -> int:
         started = prepare_services(env)
         manage(env, "migrate", "--noinput")
         manage(env, "loadseed")
+        if config.production:
+            # Production serves the collected files under hashed names (the Docker image collects
+            # them when it is built); without them every page is a server error.
+            manage(env, "collectstatic", "--noinput")
         for child in children:
             child.start(env)
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{port}/"
