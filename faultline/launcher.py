@@ -7,7 +7,8 @@ loads the seed deck, then runs daphne (web + websockets) and a Celery worker wit
 A child that dies is started again after a growing pause (see `RestartPolicy`), so a crashed
 worker does not take the site down. A worker that stops taking work while it still runs (a warm
 shutdown nobody asked for: see faultline/worker_liveness.py) is replaced at once and left to finish
-its debates. Ctrl-C stops the children, then the services it started, and
+its debates; a web process that stops answering (faultline/web_liveness.py) is killed and started
+again. Ctrl-C stops the children, then the services it started, and
 leaves nothing running behind it.
 
 `python -m faultline worker` supervises a worker alone, the same way (the worker container of
@@ -35,7 +36,7 @@ from pathlib import Path
 
 import environ
 
-from faultline import embedded, worker_liveness
+from faultline import embedded, web_liveness, worker_liveness
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DOTENV = BASE_DIR / ".env"
@@ -70,6 +71,7 @@ class LaunchConfig:
     database_url: str = ""  # empty: the embedded PostgreSQL
     redis_url: str = ""  # empty: the embedded Redis
     reload: bool = False
+    production: bool = False  # FAULTLINE_ENV=production: the static files are collected first
 
     @classmethod
     def from_environment(cls) -> LaunchConfig:
@@ -83,6 +85,7 @@ class LaunchConfig:
             state_dir=embedded.state_dir(),
             database_url=env.str("DATABASE_URL", default=""),
             redis_url=env.str("REDIS_URL", default=""),
+            production=env.str("FAULTLINE_ENV", default="development") == "production",
         )
 
     def describe(self) -> list[str]:
@@ -152,6 +155,9 @@ class Child:
     # for a replacement that runs beside the worker it replaces).
     heartbeats: Path | None = None
     pass_fds: tuple[int, ...] = ()  # the web's: the listening socket its processes share
+    # The web's: a Unix socket of its own the launcher asks whether it still answers (web_liveness).
+    liveness_socket: Path | None = None
+    liveness: web_liveness.Liveness | None = field(default=None, repr=False)
     process: subprocess.Popen | None = None
     pump: threading.Thread | None = field(default=None, repr=False)
     started_at: float = 0.0
@@ -170,6 +176,9 @@ class Child:
             worker_liveness.heartbeat_forget(self.heartbeat)
             env = {**env, worker_liveness.HEARTBEAT_ENV: str(self.heartbeat)}
         command = [part.replace("{generation}", str(self.generation)) for part in self.command]
+        if self.liveness_socket is not None:
+            self.liveness_socket.parent.mkdir(parents=True, exist_ok=True)
+            web_liveness.socket_forget(self.liveness_socket)
         # A session of its own: Ctrl-C reaches only the launcher, which then stops the children
         # in order (worker first, so no debate is cut off mid-write by a vanished web server).
         self.process = subprocess.Popen(
@@ -185,6 +194,8 @@ class Child:
         )
         lower_priority(self.process.pid, self.nice)
         self.started_at = time.monotonic()
+        if self.liveness_socket is not None:
+            self.liveness = web_liveness.Liveness(self.liveness_socket)
         self.pump = threading.Thread(target=self._pump, args=(self.process,), daemon=True)
         self.pump.start()
         say(f"{self.name} started (pid {self.process.pid})")
@@ -203,7 +214,10 @@ class Child:
             if self._stopped_taking_work():
                 self.retiring.append(self.process)
                 self.start(env)
+            else:
+                self._kill_if_silent()
             return
+        self._liveness_stop()
         exit_code = self.process.returncode
         if self.heartbeat is not None:
             worker_liveness.heartbeat_forget(self.heartbeat)  # its last beat may still say "consuming"
@@ -240,6 +254,22 @@ class Child:
             return True
         return False
 
+    def _kill_if_silent(self) -> None:
+        # Killed, not asked: one that stopped answering after a SIGTERM was still not gone minutes
+        # later. The next round finds it dead and restarts it as any crashed child.
+        silent = self.liveness.silent() if self.liveness is not None else None
+        if silent is None:
+            return
+        say(f"{self.name} (pid {self.process.pid}) has not answered for {silent:.0f} s; killing it to start another")
+        self._liveness_stop()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+
+    def _liveness_stop(self) -> None:
+        if self.liveness is not None:
+            self.liveness.stop()
+            self.liveness = None
+
     def _reap_retiring(self) -> None:
         for process in list(self.retiring):
             if process.poll() is not None:
@@ -248,6 +278,8 @@ class Child:
 
     def _pump(self, process: subprocess.Popen) -> None:
         for line in process.stdout:
+            if web_liveness.LIVENESS_PATH in line:
+                continue  # the access log's line for each liveness probe, every few seconds
             say(line.rstrip(), self.name)
 
     def running(self) -> bool:
@@ -255,6 +287,7 @@ class Child:
 
     def stop(self) -> None:
         self.restart_at = None
+        self._liveness_stop()
         for process in [self.process, *self.retiring]:
             if process is not None and process.poll() is None:
                 _stop_process_group(process, self.name)
@@ -320,9 +353,14 @@ def web_listener(host: str, port: int) -> socket.socket:
     return listener
 
 
-def daphne_command(*, fd: int | None = None, host: str = "", port: int = 0) -> list[str]:
-    """Daphne serving Faultline, on an inherited listening socket (``fd``) or binding host:port."""
+def daphne_command(
+    *, fd: int | None = None, host: str = "", port: int = 0, unix_socket: Path | None = None
+) -> list[str]:
+    """Daphne serving Faultline, on an inherited listening socket (``fd``) or binding host:port,
+    and on ``unix_socket`` too if given (the launcher's liveness probe asks there)."""
     where = ["--fd", str(fd)] if fd is not None else ["-b", host, "-p", str(port)]
+    if unix_socket is not None:
+        where += ["-u", str(unix_socket)]
     return [sys.executable, "-m", "daphne", *where, "faultline.asgi:application"]
 
 
@@ -367,17 +405,19 @@ def wait_until_serving(url: str, children: list[Child], timeout: float = 60) -> 
     """Wait for /healthz to be all green and return its report.
 
     The worker usually says hello a second or two after the web server answers, so a 503 is polled
-    again until the deadline; only a server that never answers is an error. What is still down at
+    again until the deadline; only a server that never answers is an error. It asks as `probe`
+    does (web_liveness.probe_headers), or production's HTTPS redirect would answer a 301. What is still down at
     the deadline comes back in the report, for the caller to say.
     """
     deadline = time.monotonic() + timeout
     report = None
+    request = urllib.request.Request(url, headers=web_liveness.probe_headers())
     while time.monotonic() < deadline:
         for child in children:
             if not child.running():
                 raise LaunchError(f"{child.name} exited during start-up (exit {child.process.returncode})")
         try:
-            with urllib.request.urlopen(url, timeout=5) as response:
+            with urllib.request.urlopen(request, timeout=5) as response:
                 return json.loads(response.read())
         except urllib.error.HTTPError as error:
             report = json.loads(error.read() or b"{}") if error.code == 503 else {"ok": False}
@@ -444,17 +484,20 @@ def heartbeats_dir(config: LaunchConfig) -> Path:
 
 def children_for(config: LaunchConfig, listener: socket.socket | None = None) -> list[Child]:
     """The worker and the web. With a ``listener``, ``config.web_processes`` daphne processes share
-    it; without one (autoreload: watchfiles would not pass it on), one daphne binds the port."""
+    it, each also on a Unix socket of its own for the liveness probe; without one (autoreload:
+    watchfiles would not pass it on, and restarts daphne itself), one daphne binds the port."""
     if listener is None:
         web = daphne_command(host=config.host, port=config.port)
         webs = [Child("web", reloading(web) if config.reload else web, WEB_RESTARTS)]
     else:
         fd = listener.fileno()
         count = config.web_processes
-        webs = [
-            Child("web" if count == 1 else f"web-{i}", daphne_command(fd=fd), WEB_RESTARTS, pass_fds=(fd,))
-            for i in range(1, count + 1)
-        ]
+        webs = []
+        for i in range(1, count + 1):
+            name = "web" if count == 1 else f"web-{i}"
+            own = config.state_dir / "web" / f"{name}.sock"
+            command = daphne_command(fd=fd, unix_socket=own)
+            webs.append(Child(name, command, WEB_RESTARTS, pass_fds=(fd,), liveness_socket=own))
     return [worker_child(config), *webs]
 
 
@@ -513,6 +556,10 @@ def run(config: LaunchConfig) -> int:
         started = prepare_services(env)
         manage(env, "migrate", "--noinput")
         manage(env, "loadseed")
+        if config.production:
+            # Production serves the collected files under hashed names (the Docker image collects
+            # them when it is built); without them every page is a server error.
+            manage(env, "collectstatic", "--noinput")
         for child in children:
             child.start(env)
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{port}/"
@@ -579,11 +626,7 @@ def probe(port: int) -> int:
 
     It asks as the proxy in front would: for the first allowed host, over HTTPS as far as Django
     can tell, so production's host check and HTTPS redirect do not get in the way."""
-    hosts = [host for host in environ.Env().list("ALLOWED_HOSTS", default=["localhost"]) if host not in ("*", "")]
-    host = (hosts[0] if hosts else "localhost").lstrip(".")
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/healthz", headers={"Host": host, "X-Forwarded-Proto": "https"}
-    )
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/healthz", headers=web_liveness.probe_headers())
     try:
         with urllib.request.urlopen(request, timeout=8) as response:
             return 0 if response.status == 200 else 1

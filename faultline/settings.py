@@ -241,6 +241,11 @@ REFLECTION_THRESHOLD = env.int("REFLECTION_THRESHOLD", default=15)
 FAULTLINE_CONTEXT_TOKENS = env.int("FAULTLINE_CONTEXT_TOKENS", default=1500)
 # The largest document or repository archive one upload may be, in megabytes.
 FAULTLINE_UPLOAD_MAX_MB = env.int("FAULTLINE_UPLOAD_MAX_MB", default=10)
+# The largest request body the web server reads, in megabytes (faultline/request_limits.py): the
+# largest upload a form takes (a persona's corpus, 50 MB in all: personas/corpus/sources.py; a
+# document or archive of FAULTLINE_UPLOAD_MAX_MB) and room for the form around it. A longer body
+# is refused with a 413 as it arrives, before it is kept anywhere.
+FAULTLINE_REQUEST_MAX_MB = env.int("FAULTLINE_REQUEST_MAX_MB", default=max(50, FAULTLINE_UPLOAD_MAX_MB) + 1)
 # Folders under which a user may attach a local git repository (comma-separated). In development,
 # empty means anywhere this process can read; in production, empty means local paths are refused.
 FAULTLINE_REPOSITORY_ROOTS = env.list("FAULTLINE_REPOSITORY_ROOTS", default=[])

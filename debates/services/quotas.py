@@ -53,14 +53,15 @@ def quota_limits_for(*, user) -> Limits | None:
 
 
 def debates_running_for(*, user, excluding: Debate | None = None) -> int:
-    """The user's debates that hold (or wait for) a worker. One whose worker died holds nothing:
-    it does not count until it is resumed."""
-    from debates.services.lifecycle import debate_is_orphaned
-
+    """The user's debates that are queued or running, until each ends, whatever its age. Whether
+    a worker holds one right now is recovery's question (what to queue again, when to offer
+    Resume), never this one's: a debate queued behind a busy worker, or one whose worker died and
+    that the sweep is about to pick up, still takes its place. ``excluding``: the debate being
+    resumed, which does not count against its own resume."""
     unfinished = Debate.objects.filter(owner=user, status__in=[Debate.Status.PENDING, Debate.Status.RUNNING])
     if excluding is not None:
         unfinished = unfinished.exclude(pk=excluding.pk)
-    return sum(not debate_is_orphaned(debate=debate) for debate in unfinished)
+    return unfinished.count()
 
 
 def _day_start(now: dt.datetime) -> dt.datetime:

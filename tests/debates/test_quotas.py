@@ -83,12 +83,15 @@ def test_a_finished_debate_frees_its_place(user, deck, personas, queued, setting
     assert len(queued) == 2
 
 
-def test_a_debate_whose_worker_died_does_not_hold_a_place(user, deck, personas, queued, settings):
+def test_a_debate_whose_worker_died_holds_its_place_but_may_be_resumed(user, deck, personas, queued, settings):
     settings.FAULTLINE_MAX_CONCURRENT_DEBATES = 1
     orphan = lifecycle.debate_start(owner=user, topic="Orphan", personas=personas[:2], deck=deck)
     Debate.objects.filter(pk=orphan.pk).update(status=Debate.Status.RUNNING)  # no orchestrator holds it
 
-    lifecycle.debate_start(owner=user, topic="Next", personas=personas[:2], deck=deck)
+    with pytest.raises(ValidationError, match="You already have 1 debate running"):
+        lifecycle.debate_start(owner=user, topic="Next", personas=personas[:2], deck=deck)
+    orphan.refresh_from_db()
+    lifecycle.debate_resume(debate=orphan)  # its own resume does not count against it
     assert len(queued) == 2
 
 
