@@ -15,6 +15,7 @@ from debates.services.messages import message_begin, message_text_save
 from debates.state import DebateView, apply
 from faultline.llm.fake_messages_api import Reply
 from orchestration.context import assemble_context
+from orchestration.run import debate_run
 from orchestration.speaking import Speaker, speak
 from orchestration.voice import remove_forbidden
 
@@ -228,3 +229,30 @@ def test_a_turn_shown_while_it_streamed_that_ends_with_nothing_is_withdrawn(fake
     withdrawn = [html for kind, html in fragments_by_event(debate) if kind == EventKind.MESSAGE_WITHDRAWN]
     assert f'<div id="msg-{interrupted.id}" hx-swap-oob="delete"></div>' in withdrawn[0]
     assert "(no answer)" not in "".join(html for _, html in fragments_by_event(debate))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_persona_that_only_echoes_its_prompt_passes_and_never_shows_a_placeholder(scripted_api, new_debate):
+    api, script = scripted_api(dispute="none")
+    respond = script.respond
+
+    def cleo_echoes(body: dict) -> Reply:
+        # Keyed on the speaker (the persona contract's first line), as a small model might answer.
+        if body.get("stream") and "You are Cleo Central," in script._system_text(body):
+            return Reply.says("WHERE EVERYONE STANDS\nAda Hardmoney: holds their ground.\nYou've argued: (none)")
+        return respond(body)
+
+    api.responder = cleo_echoes
+    debate = new_debate(max_turns=6)
+
+    debate_run(debate_id=debate.id)
+
+    debate.refresh_from_db()
+    assert debate.status == "completed"
+    messages = list(Message.objects.filter(debate=debate).select_related("persona"))
+    assert messages and all(m.text.strip() and m.text != "(no answer)" for m in messages)
+    assert "Cleo Central" not in {m.persona.name for m in messages}
+    view = debate_view(debate_id=debate.id)
+    shown = [item.message.text for item in view.chat if item.kind == "message"]
+    assert "(no answer)" not in shown and len(shown) == len([m for m in messages if m.room_id is None])
+    assert any(item.kind == "pass" and item.persona_name == "Cleo Central" for item in view.chat)
