@@ -152,9 +152,9 @@ class DebateHub:
             return  # not started yet in the log, or finished: the completed message carries the text
         if text is None:  # too long to be announced
             text = await database_sync_to_async(
-                lambda: Message.objects.values_list("text", flat=True).get(pk=message_id)
+                lambda: Message.objects.values_list("text", flat=True).filter(pk=message_id).first()
             )()
-            if not message.streaming:
+            if text is None or not message.streaming:  # withdrawn meanwhile (message_withdraw), or finished
                 return
         message.text = text  # a snapshot from this view shows the text so far
         html = fragments.message_text(message)  # the header, typing dots and all, stays as it is

@@ -45,6 +45,8 @@ def _message_md(message) -> list[str]:
     header = f"**{md_escape(message.persona_name)}** · {md_escape(message.kind.replace('_', ' '))}"
     if message.streaming:
         header += " · (unfinished)"
+    elif message.cut_off:
+        header += " · (cut off at the length limit)"
     cited = [
         f"> — {md_escape(c.get('tag', ''))}: “{md_escape(c.get('excerpt', ''))}” ({md_escape(c.get('source', ''))})"
         for c in getattr(message, "citations", None) or []

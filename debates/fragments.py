@@ -87,6 +87,8 @@ def for_event(view: DebateView, kind: str, payload: dict | p.Payload, *, with_ba
             msg = view.message(event.message_id)
             if msg is not None:
                 parts.append(message(msg, oob=True))
+        case p.MessageWithdrawn():
+            parts.append(_render("message_withdrawn.html", message_id=event.message_id))
         case p.TurnPassed():
             parts.append(_append("chat-log", _render("chat_item.html", item=view.chat[-1], view=view)))
         case p.RoomOpened():

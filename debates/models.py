@@ -196,6 +196,9 @@ class Message(models.Model):
     # The persona's own writing this turn leaned on (personas/corpus/citations.py):
     # [{"tag": "C1", "chunk_id": int, "source": str, "excerpt": str}]
     citations = models.JSONField(default=list, blank=True)
+    # The token limit cut the reply short: its text ends at its last whole sentence, and the page and
+    # the exports say it was cut.
+    cut_off = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

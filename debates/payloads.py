@@ -20,6 +20,7 @@ class EventKind(enum.StrEnum):
     PHASE_CHANGED = "phase_changed"
     MESSAGE_STARTED = "message_started"
     MESSAGE_COMPLETED = "message_completed"
+    MESSAGE_WITHDRAWN = "message_withdrawn"  # a turn shown while it streamed turned out to say nothing
     TURN_PASSED = "turn_passed"
     ROOM_OPENED = "room_opened"
     ROOM_CLOSED = "room_closed"
@@ -140,6 +141,12 @@ class MessageCompleted(Payload):
     message_id: int
     text: str
     citations: list[Citation] = []
+    cut_off: bool = False  # the token limit cut it short (its text ends at its last whole sentence)
+
+
+class MessageWithdrawn(Payload):
+    event_kind = EventKind.MESSAGE_WITHDRAWN
+    message_id: int
 
 
 class TurnPassed(Payload):

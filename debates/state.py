@@ -44,6 +44,7 @@ class MessageView:
     room_id: int | None = None
     aspect_index: int | None = None
     citations: list[dict] = field(default_factory=list)  # [{"tag", "chunk_id", "source", "excerpt"}]
+    cut_off: bool = False  # the token limit cut it short
 
 
 @dataclass
@@ -201,6 +202,11 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
                 message.text = event.text
                 message.streaming = False
                 message.citations = [citation.model_dump() for citation in event.citations]
+                message.cut_off = event.cut_off
+        case p.MessageWithdrawn():
+            view.chat = [item for item in view.chat if not (item.message and item.message.id == event.message_id)]
+            for room in view.rooms:
+                room.messages = [message for message in room.messages if message.id != event.message_id]
         case p.TurnPassed():
             view.chat.append(ChatItem(kind="pass", persona_name=event.persona_name, seq=seq))
         case p.RoomOpened():

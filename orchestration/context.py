@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from crux.models import CruxCard, DisagreementCandidate
 from debates.blackboard.budget import Section, join
+from debates.blackboard.ledger_text import is_degenerate, usable
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
 from debates.models import Debate, Message
 from debates.services.context import context_section
@@ -95,12 +96,17 @@ def _stance_lines(state: PositionState | None, aspect_index) -> list[str]:
     if state is None:
         return []
     lines = []
-    if state.overall_stance:
-        lines.append(state.overall_stance)
+    if stance := usable(state.overall_stance):
+        lines.append(stance)
     aspect = state.aspect_positions.get(str(aspect_index)) if aspect_index is not None else None
-    if aspect and aspect.get("position"):
-        lines.append(f"On this aspect: {aspect['position']}")
+    if aspect and (position := usable(aspect.get("position"))):
+        lines.append(f"On this aspect: {position}")
     return lines
+
+
+def _fit(items) -> list[str]:
+    """The ledger entries fit to go into a prompt (a degenerate one is left out, see ledger_text)."""
+    return [item for item in items if not is_degenerate(item)]
 
 
 def _everyone_else(persona, names, positions, aspect_index, budget=OTHERS) -> Section:
@@ -112,15 +118,16 @@ def _everyone_else(persona, names, positions, aspect_index, budget=OTHERS) -> Se
         state = positions.get(persona_id)
         stance = " ".join(_stance_lines(state, aspect_index)) or "(no clear position yet)"
         section.add(f"{name}: {stance}", max_line_tokens=70)
-        if state and state.evidence:
-            section.add(f"  cited: {'; '.join(state.evidence[-2:])}", max_line_tokens=35)
-        if state and state.unanswered_challenges:
-            section.add(f"  still owes an answer to: {'; '.join(state.unanswered_challenges[-2:])}", max_line_tokens=45)
+        if state and (evidence := _fit(state.evidence)):
+            section.add(f"  cited: {'; '.join(evidence[-2:])}", max_line_tokens=35)
+        if state and (owed := _fit(state.unanswered_challenges)):
+            section.add(f"  still owes an answer to: {'; '.join(owed[-2:])}", max_line_tokens=45)
         if mine:
             agree = [a["on"] for a in mine.agreements if a["with"] == persona_id]
             agree += [a["on"] for a in (state.agreements if state else []) if a["with"] == persona.id]
             differ = [d["on"] for d in mine.disagreements if d["with"] == persona_id]
             differ += [d["on"] for d in (state.disagreements if state else []) if d["with"] == persona.id]
+            agree, differ = _fit(agree), _fit(differ)
             if agree:
                 section.add(f"  agrees with you on: {'; '.join(dict.fromkeys(agree))}", max_line_tokens=30)
             if differ:
@@ -132,15 +139,15 @@ def _your_position(state: PositionState | None, aspect_index, *, budget=MINE, fu
     section = Section("YOUR POSITION SO FAR", budget)
     if state is None:
         return section
-    if state.overall_stance:
-        section.add(f"You've argued: {state.overall_stance}", max_line_tokens=60)
-    if state.concessions:
-        section.add("You've conceded: " + "; ".join(state.concessions), max_line_tokens=None if full else 80)
-    if full and state.shifts:
-        section.add("Your position moved: " + "; ".join(state.shifts), max_line_tokens=80)
-    if challenges := state.unanswered_challenges:
+    if stance := usable(state.overall_stance):
+        section.add(f"You've argued: {stance}", max_line_tokens=60)
+    if concessions := _fit(state.concessions):
+        section.add("You've conceded: " + "; ".join(concessions), max_line_tokens=None if full else 80)
+    if full and (shifts := _fit(state.shifts)):
+        section.add("Your position moved: " + "; ".join(shifts), max_line_tokens=80)
+    if challenges := _fit(state.unanswered_challenges):
         section.add("Challenges you haven't answered: " + "; ".join(challenges[-4:]), max_line_tokens=90)
-    if evidence := state.evidence:
+    if evidence := _fit(state.evidence):
         section.add("Evidence you've cited: " + "; ".join(evidence[-5:]), max_line_tokens=70)
     return section
 
@@ -245,7 +252,7 @@ def _concessions(names, positions, budget=CONCESSIONS) -> Section:
     section = Section("CONCESSIONS MADE IN THIS DEBATE", budget)
     for persona_id, name in names.items():
         state = positions.get(persona_id)
-        for concession in state.concessions if state else []:
+        for concession in _fit(state.concessions) if state else []:
             section.add(f"• {name}: {concession}", max_line_tokens=50)
     return section
 

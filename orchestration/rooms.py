@@ -58,7 +58,7 @@ def _converse(
 ) -> str:
     done = list(Message.objects.filter(room=room, status=Message.Status.COMPLETE).order_by("turn"))
     interrupted = Message.objects.filter(room=room, status=Message.Status.STREAMING).first()
-    turn = len(done)
+    turn = max((message.turn for message in done), default=0)  # a turn left unsaid leaves a gap
     while turn < cap:
         if cancelled is not None and cancelled.is_set():
             raise RunCancelled(f"crux room {room.id}: the run is over")
@@ -81,7 +81,7 @@ def _converse(
             cancelled=cancelled,
             names=list(names.values()),
         )
-        if after_message is not None:
+        if after_message is not None and message is not None:  # None: the turn said nothing (speak)
             after_message(message)
         interrupted = None
         turn += 1

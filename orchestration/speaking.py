@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from debates.models import Debate, Message
-from debates.services.messages import message_begin, message_finish, message_say, message_text_save
+from debates.services.messages import (
+    message_begin,
+    message_finish,
+    message_say,
+    message_text_save,
+    message_withdraw,
+)
 from debates.turns import turn_kind
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
@@ -20,6 +27,7 @@ from orchestration.voice import (
     FLUSH_SECONDS,
     StreamingTurn,
     context_lines,
+    end_at_whole_sentence,
     find_forbidden,
     is_pass,
     remove_forbidden,
@@ -28,7 +36,9 @@ from orchestration.voice import (
     tidy,
 )
 
-NO_ANSWER = "(no answer)"
+logger = logging.getLogger(__name__)
+
+NO_ANSWER = "(no answer)"  # the Collaborate mode's record of a role that wrote nothing (see write)
 
 
 @dataclass(frozen=True)
@@ -107,7 +117,7 @@ class HeldReply:
         if self.taken is not None and self.taken < len(self.pieces):
             # Shown at the end, the turn asked to stop earlier than the model did: keep what a live
             # stream would have kept.
-            reply = dataclasses.replace(reply, text="".join(self.pieces[: self.taken]))
+            reply = dataclasses.replace(reply, text="".join(self.pieces[: self.taken]), stop_reason="stop_requested")
         return reply
 
 
@@ -143,7 +153,11 @@ def speak(
     record_with: Callable[[Callable[[], None]], object] | None = None,
     hold: HeldReply | None = None,
 ) -> Message | None:
-    """Stream one turn to the page and persist it. Returns None when the persona passed.
+    """Stream one turn to the page and persist it. Returns None when the persona passed, or said
+    nothing of its own twice (only prompt echoes, forbidden phrases, or nothing: no placeholder
+    ever stands in for a turn).
+
+    A reply the token limit cut off ends at its last whole sentence and is marked ``cut_off``.
 
     ``role`` picks the model (the Analyst/Critic mode's roles have their own); ``system_prefix``
     replaces the persona's contract where a mode gives the speaker a role of its own. ``names``:
@@ -197,39 +211,65 @@ def speak(
     tag = CallTag(debate_id=debate.id, persona=persona.persona_id, phase=phase)
     limit = row.sentence_limit
 
-    def spoken(reply) -> str:
-        """What of a reply reaches the page: no name prefix, no prompt furniture, its kind's length."""
-        return shape_turn(strip_furniture(tidy(reply.text, persona.name), names, echoes=echoes), limit)
+    def spoken(reply) -> Spoken:
+        """What of a reply reaches the page: no name prefix, no prompt furniture, its kind's length,
+        and never a sentence the token limit cut off."""
+
+        def shaped(text: str) -> str:
+            return shape_turn(strip_furniture(tidy(text, persona.name), names, echoes=echoes), limit)
+
+        text = shaped(reply.text)
+        if reply.stop_reason != "max_tokens":
+            return Spoken(text)
+        whole = shaped(end_at_whole_sentence(reply.text))
+        # Cut only if the limit took something that would have been shown (not past the kind's length).
+        return Spoken(whole, cut_off=whole != text)
 
     if hold is None:
         reply = gateway.stream(role=role, prompt=prompt, on_text=stream, tag=tag, record_with=record_with)
     else:
         hold.stream = stream
         reply = hold.reply(gateway.stream(role=role, prompt=prompt, on_text=hold, tag=tag, record_with=record_with))
-    text = spoken(reply)
+    said = spoken(reply)
 
-    if find_forbidden(text, forbidden):
+    slipped = find_forbidden(said.text, forbidden)
+    passed = allow_pass and is_pass(said.text)
+    if (slipped or not said.text) and not passed and not _cancelled(cancelled):
+        # Generated once more: with a phrase the persona never uses, or with nothing in its own words
+        # (only the prompt echoed, or nothing at all).
+        first = Spoken(remove_forbidden(said.text, forbidden), said.cut_off)
         stream.reset()
         retry = Prompt(
             system_prefix=prompt.system_prefix,
-            system="Your last draft used a phrase you never use. Say it again in your own words, without: "
-            + "; ".join(f'"{phrase}"' for phrase in find_forbidden(text, forbidden)),
+            system=_second_draft_note(slipped),
             messages=prompt.messages,
             max_tokens=prompt.max_tokens,
         )
-        text = spoken(gateway.stream(role=role, prompt=retry, on_text=stream, tag=tag, record_with=record_with))
-        if find_forbidden(text, forbidden):
-            text = remove_forbidden(text, forbidden)
+        said = spoken(gateway.stream(role=role, prompt=retry, on_text=stream, tag=tag, record_with=record_with))
+        said = Spoken(remove_forbidden(said.text, forbidden), said.cut_off)
+        if not said.text:
+            said = first  # the first draft's clean sentences, if it had any
 
-    if cancelled is not None and cancelled.is_set():
+    if _cancelled(cancelled):
         raise RunCancelled(f"debate {debate.id}: turn {turn} cut off, the run is over")
-    if allow_pass and is_pass(text) and stream.message is None:
+    if allow_pass and is_pass(said.text) and stream.message is None:
         return None
-    text, citations = turn_citations(context=context, persona=persona, text=text)
-    text = text or NO_ANSWER
+    text, citations = turn_citations(context=context, persona=persona, text=said.text)
+    if not text:
+        # Nothing of the persona's own words survived two drafts: no placeholder is shown as its
+        # turn. A row already on the page is withdrawn; the caller treats the turn as unsaid.
+        logger.warning("Debate %s: turn %s of %s said nothing usable, twice", debate.id, turn, persona.name)
+        if stream.message is not None:
+            unsaid = stream.message
+            if persist is None:
+                message_withdraw(message=unsaid)
+            else:
+                persist(lambda: message_withdraw(message=unsaid))
+        return None
+    cut_off = said.cut_off
     if persist is None:
         message = stream.ensure_message()
-        message_finish(message=message, text=text, citations=citations)
+        message_finish(message=message, text=text, citations=citations, cut_off=cut_off)
         return message
     if stream.message is None:
         message = Message(
@@ -241,13 +281,37 @@ def speak(
             aspect_index=aspect_index,
             text=text,
             status=Message.Status.COMPLETE,
+            cut_off=cut_off,
         )
         persist(lambda: message_say(message=message, seat=speaker.seat, citations=citations))
         return message
     message = stream.message
-    message.text, message.status = text, Message.Status.COMPLETE
-    persist(lambda: message_finish(message=message, text=text, citations=citations))
+    message.text, message.status, message.cut_off = text, Message.Status.COMPLETE, cut_off
+    persist(lambda: message_finish(message=message, text=text, citations=citations, cut_off=cut_off))
     return message
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """What of a reply reaches the page, and whether the token limit cut it short."""
+
+    text: str
+    cut_off: bool = False
+
+
+def _cancelled(cancelled: threading.Event | None) -> bool:
+    return cancelled is not None and cancelled.is_set()
+
+
+def _second_draft_note(slipped: list[str]) -> str:
+    if slipped:
+        return "Your last draft used a phrase you never use. Say it again in your own words, without: " + "; ".join(
+            f'"{phrase}"' for phrase in slipped
+        )
+    return (
+        "Your last draft said nothing in your own voice: it only repeated the prompt's notes, or was empty. "
+        "Answer now, in your own words, as yourself."
+    )
 
 
 def write(
@@ -269,7 +333,8 @@ def write(
     as it is written, word for word, with no sentence cap and no voice guard, so its Markdown stays
     whole. The message row is created before the first token (its column shows at once) and marked
     as ledgered (the position ledger is the dialogue's, not this). ``clean(text)`` shapes the final
-    text (an empty result becomes NO_ANSWER). Returns the finished message and the model's raw text.
+    text (an empty result becomes NO_ANSWER). An output the token limit cut off ends at its last whole
+    line or sentence and is marked ``cut_off``. Returns the finished message and the model's raw text.
 
     A model error leaves the message ``streaming`` (the caller decides: say it again, or finish it
     with a note); a cancelled run raises RunCancelled, as ``speak`` does."""
@@ -300,7 +365,9 @@ def write(
     reply = gateway.stream(role=role, prompt=prompt, on_text=on_text, tag=tag)
     if cancelled is not None and cancelled.is_set():
         raise RunCancelled(f"debate {debate.id}: turn {turn} cut off, the run is over")
-    text = (clean(reply.text) if clean else reply.text).strip()
-    message_finish(message=message, text=text or NO_ANSWER)
-    message.text, message.status = text or NO_ANSWER, Message.Status.COMPLETE
+    cut_off = reply.stop_reason == "max_tokens"
+    raw = end_at_whole_sentence(reply.text) if cut_off else reply.text
+    text = (clean(raw) if clean else raw).strip()
+    message_finish(message=message, text=text or NO_ANSWER, cut_off=cut_off)
+    message.text, message.status, message.cut_off = text or NO_ANSWER, Message.Status.COMPLETE, cut_off
     return message, reply.text

@@ -2,7 +2,8 @@
 
 Text is pushed in batches (every FLUSH_SECONDS), never one websocket message per token, and the
 last few characters are held back so a forbidden phrase can be caught before any of it is shown.
-If one appears the turn is generated once more; if it appears again, it is cut out.
+If one appears the turn is generated once more; if it appears again, the sentences that hold it
+are cut out whole.
 
 A turn is also held to the length of its kind (an opening at most 5 sentences, a reply 3, ...),
 with sentences the model repeats dropped: once a turn has said enough, generation stops, and
@@ -11,6 +12,7 @@ what goes past the limit is never shown. Strong models rarely need it; small one
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import time
@@ -82,7 +84,7 @@ def said_enough(text: str, limit: int) -> bool:
 
 def find_forbidden(text: str, phrases: list[str]) -> list[str]:
     lowered = _fold(text)
-    return [phrase for phrase in phrases if phrase.strip() and _fold(phrase) in lowered]
+    return [phrase for phrase in phrases if phrase.strip() and _phrase_pattern(phrase).search(lowered)]
 
 
 def _fold(text: str) -> str:
@@ -90,15 +92,41 @@ def _fold(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("’", "'").replace("‘", "'")).lower()
 
 
+@functools.lru_cache(maxsize=512)
+def _phrase_pattern(phrase: str) -> re.Pattern:
+    """The phrase as whole words: "That's a great point" is not in "that's a great pointer"."""
+    return re.compile(r"(?<!\w)" + re.escape(_fold(phrase).strip()) + r"(?!\w)")
+
+
 def remove_forbidden(text: str, phrases: list[str]) -> str:
-    for phrase in phrases:
-        if not phrase.strip():
-            continue
-        words = [re.escape(word) for word in phrase.replace("’", "'").split()]
-        pattern = r"\s+".join(words).replace("'", "['’]")
-        text = re.sub(pattern + r"[\s,.;:!?-]*", "", text, flags=re.IGNORECASE)
-    text = re.sub(r"\s{2,}", " ", text).strip()
-    return text[:1].upper() + text[1:] if text else text
+    """``text`` without every sentence that holds a forbidden phrase: cutting the phrase alone
+    leaves a broken sentence ("My answer is That is where I stand."). Line breaks are kept; ""
+    when every sentence held one."""
+    complete, rest = _sentences(text)
+    if rest.strip():
+        complete.append((rest.strip(), ""))
+    kept = [(sentence, separator) for sentence, separator in complete if not find_forbidden(sentence, phrases)]
+    return "".join(sentence + separator for sentence, separator in kept).strip()
+
+
+_ENDS_A_SENTENCE = re.compile(r"[.!?…][\"'”’)\]]*$")
+# A numbered point's marker left alone at the end ("... database.\n2."): not a sentence.
+_LIST_MARKER = re.compile(r"(?:^|\n|(?<=[.!?…])[ \t])[ \t]*\d{1,2}[.)]$")
+
+
+def end_at_whole_sentence(text: str) -> str:
+    """A reply cut off at the token limit, ended where its last whole sentence (or line) ends, its
+    layout kept. With no whole sentence, it ends at its last whole word, with an ellipsis: never
+    mid-word."""
+    if _ENDS_A_SENTENCE.search(text.rstrip()):
+        return text.strip()
+    ends = [match.end() for match in _SENTENCE_BREAK.finditer(text) if text[: match.start()].strip()]
+    if ends:
+        return _LIST_MARKER.sub("", text[: ends[-1]].rstrip()).strip()
+    words = text.split()
+    if len(words) < 2:
+        return ""
+    return " ".join(words[:-1]).rstrip(",;:—–-") + "…"
 
 
 # ── prompt furniture ────────────────────────────────────────────────────────────────────────────

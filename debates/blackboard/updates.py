@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from debates.blackboard.ledger_text import usable
+
 MAX_ITEMS = 8  # per list: older entries make way for newer ones
 EPISTEMIC_WEIGHTS = {"disagreement": 3, "concession": 4, "shift": 5}
 
@@ -47,8 +49,8 @@ def _append(items: list, item, key=lambda x: x) -> list:
 
 
 def _clean(text: str | None) -> str | None:
-    text = (text or "").strip()
-    return text or None
+    """The text, stripped; None when it is empty or degenerate (it would be fed back into prompts)."""
+    return usable(text)
 
 
 def apply_update(
@@ -73,7 +75,7 @@ def apply_update(
         aspect["position"] = position
     for item in update.evidence:
         aspect["evidence"] = _append(aspect["evidence"], _clean(item))
-    answered = {(_clean(text) or "").lower() for text in update.challenges_answered}
+    answered = {(text or "").strip().lower() for text in update.challenges_answered}
     for other in state["aspect_positions"].values():
         other["challenged"] = [c for c in other.get("challenged", []) if c.lower() not in answered]
     aspect["challenged"] = [c for c in aspect["challenged"] if c.lower() not in answered]
@@ -83,18 +85,16 @@ def apply_update(
         target = who(challenge.to)
         if target is not None and _clean(challenge.challenge):
             change.challenges_for.setdefault(target, []).append(challenge.challenge.strip())
-    if update.new_agreement and (other := who(update.new_agreement.with_)) is not None:
+    agreement = update.new_agreement
+    if agreement and (other := who(agreement.with_)) is not None and (on := _clean(agreement.on)):
         state["agreements"] = _append(
             state["agreements"],
-            {"with": other, "on": update.new_agreement.on.strip()},
+            {"with": other, "on": on},
             key=lambda a: (a["with"], a["on"].lower()),
         )
-    if update.new_disagreement and (other := who(update.new_disagreement.with_)) is not None:
-        disagreement = {
-            "with": other,
-            "on": update.new_disagreement.on.strip(),
-            "intensity": update.new_disagreement.intensity,
-        }
+    stated = update.new_disagreement
+    if stated and (other := who(stated.with_)) is not None and (on := _clean(stated.on)):
+        disagreement = {"with": other, "on": on, "intensity": stated.intensity}
         state["disagreements"], added = _add(
             state["disagreements"], disagreement, key=lambda d: (d["with"], d["on"].lower())
         )

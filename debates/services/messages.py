@@ -6,7 +6,7 @@ from django.db import connection, transaction
 
 from debates import broadcast
 from debates.models import Debate, Message
-from debates.payloads import Citation, MessageCompleted, MessageStarted, Totals, TurnPassed
+from debates.payloads import Citation, MessageCompleted, MessageStarted, MessageWithdrawn, Totals, TurnPassed
 from debates.services.events import event_append
 from faultline.llm.selectors import debate_spend
 
@@ -38,23 +38,34 @@ def message_begin(*, debate: Debate, persona, seat: int, kind: str, turn: int, r
     return message
 
 
-def message_finish(*, message: Message, text: str, citations: list[Citation] = ()) -> None:
+def message_finish(*, message: Message, text: str, citations: list[Citation] = (), cut_off: bool = False) -> None:
     """citations: the passages of the speaker's own corpus the turn leaned on (already checked
-    against what the turn was given, see orchestration/citing.py)."""
+    against what the turn was given, see orchestration/citing.py). cut_off: the token limit cut
+    the reply short (``text`` already ends at its last whole sentence)."""
     with transaction.atomic():
         message.text = text
         message.status = Message.Status.COMPLETE
         message.citations = [citation.model_dump() for citation in citations]
-        message.save(update_fields=["text", "status", "citations"])
+        message.cut_off = cut_off
+        message.save(update_fields=["text", "status", "citations", "cut_off"])
         event_append(
             debate_id=message.debate_id,
             payload=MessageCompleted(
                 message_id=message.id,
                 text=text,
                 citations=list(citations),
+                cut_off=cut_off,
                 totals=debate_totals(message.debate_id),
             ),
         )
+
+
+def message_withdraw(*, message: Message) -> None:
+    """Take back a turn that was shown while it streamed but said nothing usable in the end: its
+    row goes, and the page drops it (no placeholder stands in for it)."""
+    with transaction.atomic():
+        Message.objects.filter(pk=message.pk).delete()
+        event_append(debate_id=message.debate_id, payload=MessageWithdrawn(message_id=message.id))
 
 
 def message_say(*, message: Message, seat: int, citations: list[Citation] = ()) -> None:
@@ -71,6 +82,7 @@ def message_say(*, message: Message, seat: int, citations: list[Citation] = ()) 
                 message_id=message.id,
                 text=message.text,
                 citations=list(citations),
+                cut_off=message.cut_off,
                 totals=debate_totals(message.debate_id),
             ),
         )

@@ -144,7 +144,7 @@ class AnalystCriticMode(Mode):
         if self.ledger.points:
             self._scored(0, None)
 
-    def _turn(self, speaker: Speaker, kind: str, turn: int, role: Role, system: str, number: int) -> Message:
+    def _turn(self, speaker: Speaker, kind: str, turn: int, role: Role, system: str, number: int) -> Message | None:
         existing = self.run.main_messages().filter(turn=turn).first()
         if existing is not None and existing.status == Message.Status.COMPLETE:
             return existing
@@ -162,6 +162,8 @@ class AnalystCriticMode(Mode):
             role=role,
             system_prefix=self._system(system, speaker),
         )
+        if message is None:
+            return None  # nothing usable said: the round is assessed on what there is
         # This mode keeps its own point ledger: the dialogue's position ledger skips its messages
         # (so a run after a dead one does not fold them either).
         Message.objects.filter(pk=message.pk).update(ledgered=True)

@@ -48,8 +48,9 @@ class CriticScript:
             if planned == OVERLOADED:
                 return Reply.overloaded()
             return Reply.says(planned) if isinstance(planned, str) else Reply.json(planned)
-        round_number = re.search(r"Round (\d+)\.", said)
-        number = round_number.group(1) if round_number else "?"
+        # The round asked for is the last "Round N." (the instruction); earlier ones are the transcript's.
+        round_numbers = re.findall(r"Round (\d+)\.", said)
+        number = round_numbers[-1] if round_numbers else "?"
         if "You are the Analyst" in system:
             return Reply.says(
                 f"1. Index funds beat most active managers. 2. Fees compound.{self.hostile} Round {number}."

@@ -37,7 +37,7 @@ def test_a_phrase_that_survives_the_regeneration_is_cut_out():
 
     cleaned = remove_forbidden(text, ["That's a great point", "I understand your perspective"])
 
-    assert cleaned == "Bram. But the data says otherwise."
+    assert cleaned == "But the data says otherwise."  # whole sentences go, never half of one
 
 
 RAMBLE = (
