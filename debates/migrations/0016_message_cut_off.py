@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("debates", "0014_message_citations"),
+        ("debates", "0015_debate_recall_all_insights"),
     ]
 
     operations = [
