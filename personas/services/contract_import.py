@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -226,6 +227,10 @@ def _json_load(file: _ContractFile) -> tuple[object, str | None]:
         return None, f"{file.label}: invalid JSON: key '{exc}' appears twice in one object"
     except RecursionError:
         return None, too_deep
+    except ValueError:
+        # Python refuses to turn more than sys.get_int_max_str_digits() digits into an int (the
+        # quadratic-time guard); no contract field is a number, let alone one that long.
+        return None, f"{file.label}: invalid JSON: a number longer than {sys.get_int_max_str_digits()} digits"
     if _nesting_depth(data) > MAX_JSON_NESTING:
         return None, too_deep
     return data, None
