@@ -75,7 +75,7 @@ def _personas(scenario: Scenario) -> list[Persona]:
     personas = []
     for spec in scenario.personas:
         fields = spec.contract()
-        persona, _ = Persona.objects.update_or_create(persona_id=fields.pop("persona_id"), defaults=fields)
+        persona, _ = Persona.objects.update_or_create(persona_id=fields.pop("persona_id"), owner=None, defaults=fields)
         personas.append(persona)
     return personas
 
