@@ -21,6 +21,7 @@ from .framework import ArgumentationFramework
 
 FORMATS = ("apx", "i23")
 MAX_ARGUMENTS = 1_000_000
+MAX_NUMBER_DIGITS = 20
 
 _APX_STATEMENT = re.compile(r"\s*(arg|att)\s*\(([^()]*)\)\s*\.")
 _APX_NAME = re.compile(r"[^\s,()%.]+")
@@ -45,6 +46,18 @@ def _too_many(source: str, line_number: int, count: int) -> TooLargeError:
     return TooLargeError(source, line_number, f"{count} arguments; this solver takes at most {MAX_ARGUMENTS}")
 
 
+def _shown(text: str, limit: int = 60) -> str:
+    """A piece of the input for a message: a whole line can be megabytes long."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def _number(digits: str) -> int | None:
+    """The value of a run of digits, or None when it is too long to be worth converting (past
+    4,300 digits Python refuses to, and nothing past 20 names an argument or fits a message)."""
+    significant = digits.lstrip("0") or "0"
+    return int(significant) if len(significant) <= MAX_NUMBER_DIGITS else None
+
+
 def parse_apx(text: str, source: str = "<apx>") -> ArgumentationFramework:
     arguments: list[str] = []
     attacks: list[tuple[str, str, int]] = []
@@ -57,14 +70,14 @@ def parse_apx(text: str, source: str = "<apx>") -> ArgumentationFramework:
                 raise ParseError(
                     source,
                     line_number,
-                    f"expected arg(NAME). or att(NAME,NAME). but found {content[position:].strip()!r}",
+                    f"expected arg(NAME). or att(NAME,NAME). but found {_shown(content[position:].strip())}",
                 )
             kind, inside = statement.groups()
             names = [name.strip() for name in inside.split(",")]
             expected = 1 if kind == "arg" else 2
             if len(names) != expected or not all(_APX_NAME.fullmatch(name) for name in names):
                 raise ParseError(
-                    source, line_number, f"{kind}(...) needs {expected} argument name(s), got {inside.strip()!r}"
+                    source, line_number, f"{kind}(...) needs {expected} argument name(s), got {_shown(inside.strip())}"
                 )
             if kind == "arg":
                 arguments.append(names[0])
@@ -92,17 +105,25 @@ def parse_i23(text: str, source: str = "<i23>") -> ArgumentationFramework:
         fields = content.split()
         if argument_count is None:
             if len(fields) != 3 or fields[:2] != ["p", "af"] or not _NUMBER.fullmatch(fields[2]):
-                raise ParseError(source, line_number, f"expected header 'p af N' but found {content!r}")
-            argument_count = int(fields[2])
+                raise ParseError(source, line_number, f"expected header 'p af N' but found {_shown(content)}")
+            argument_count = _number(fields[2])
+            if argument_count is None:
+                raise TooLargeError(
+                    source,
+                    line_number,
+                    f"a {len(fields[2])}-digit number of arguments; this solver takes at most {MAX_ARGUMENTS}",
+                )
             if argument_count > MAX_ARGUMENTS:
                 raise _too_many(source, line_number, argument_count)
             continue
         if len(fields) != 2 or not all(_NUMBER.fullmatch(field) for field in fields):
-            raise ParseError(source, line_number, f"expected an attack 'i j' but found {content!r}")
-        attacker, target = (int(field) for field in fields)
-        for number in (attacker, target):
-            if not 1 <= number <= argument_count:
-                raise ParseError(source, line_number, f"argument {number} is outside 1..{argument_count}")
+            raise ParseError(source, line_number, f"expected an attack 'i j' but found {_shown(content)}")
+        numbers = [_number(field) for field in fields]
+        for field, number in zip(fields, numbers, strict=True):
+            if number is None or not 1 <= number <= argument_count:
+                shown = number if number is not None else f"{_shown(field, 12)} ({len(field)} digits)"
+                raise ParseError(source, line_number, f"argument {shown} is outside 1..{argument_count}")
+        attacker, target = numbers
         attacks.append((str(attacker), str(target)))
     if argument_count is None:
         raise ParseError(source, 1, "missing header 'p af N'")

@@ -246,9 +246,13 @@ FAULTLINE_UPLOAD_MAX_MB = env.int("FAULTLINE_UPLOAD_MAX_MB", default=10)
 # document or archive of FAULTLINE_UPLOAD_MAX_MB) and room for the form around it. A longer body
 # is refused with a 413 as it arrives, before it is kept anywhere.
 FAULTLINE_REQUEST_MAX_MB = env.int("FAULTLINE_REQUEST_MAX_MB", default=max(50, FAULTLINE_UPLOAD_MAX_MB) + 1)
-# Folders under which a user may attach a local git repository (comma-separated). In development,
-# empty means anywhere this process can read; in production, empty means local paths are refused.
-FAULTLINE_REPOSITORY_ROOTS = env.list("FAULTLINE_REPOSITORY_ROOTS", default=[])
+# Folders under which a user may attach a local git repository from the web (comma-separated), in
+# every mode: any signed-up user may name a path. Development defaults to the state folder's
+# repositories/ (clone there); production to none (local paths refused). The command line, run by
+# the machine's own user, may read any folder.
+FAULTLINE_REPOSITORY_ROOTS = env.list(
+    "FAULTLINE_REPOSITORY_ROOTS", default=[] if PRODUCTION else [str(embedded.state_dir() / "repositories")]
+)
 # Read GitHub repositories through its API when the network allows (optional; raises rate limits).
 GITHUB_TOKEN = env.str("GITHUB_TOKEN", default="")
 

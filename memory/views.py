@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db.models import F
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -36,7 +38,14 @@ def project_memory(request, project_id):
 
 @login_required
 def persona_memory(request, persona_id):
-    persona = get_object_or_404(Persona.objects.filter(visible_to(request.user)), persona_id=persona_id)
+    # Ids are unique per owner: a shared persona loaded after a user took its id leaves two; theirs wins.
+    persona = (
+        Persona.objects.filter(visible_to(request.user), persona_id=persona_id)
+        .order_by(F("owner_id").asc(nulls_last=True))
+        .first()
+    )
+    if persona is None:
+        raise Http404("No such persona.")
     return render(
         request,
         "memory/persona.html",

@@ -1,5 +1,6 @@
 import contextlib
 import json
+import sys
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -26,6 +27,22 @@ def _contract_part_clean(adapter: TypeAdapter, value, *, empty):
 
 class IndentedJSONField(forms.JSONField):
     """Shows stored JSON indented, one list item per line, so it can be edited by hand."""
+
+    # Django catches only JSONDecodeError; json.loads raises a plain ValueError for a number longer
+    # than sys.get_int_max_str_digits() digits, which would otherwise be a server error.
+    def to_python(self, value):
+        try:
+            return super().to_python(value)
+        except ValueError as exc:
+            raise ValidationError(
+                f"Enter valid JSON: a number is longer than {sys.get_int_max_str_digits()} digits.", code="invalid"
+            ) from exc
+
+    def bound_data(self, data, initial):
+        try:
+            return super().bound_data(data, initial)
+        except ValueError:
+            return InvalidJSONInput(data)
 
     def prepare_value(self, value):
         if isinstance(value, InvalidJSONInput):

@@ -19,8 +19,9 @@ def _validate_string_list(value):
 
 
 class Persona(models.Model):
-    # The seed's personaId: a stable, URL-safe handle ("the-macro-bear").
-    persona_id = models.SlugField(max_length=80, unique=True)
+    # The seed's personaId: a stable, URL-safe handle ("the-macro-bear"). Unique per owner, not
+    # globally: a user can never learn which ids other users' private personas have.
+    persona_id = models.SlugField(max_length=80)
     # None: a seed (public) persona everyone can see and deal; otherwise private to its owner.
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="personas"
@@ -50,6 +51,13 @@ class Persona(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "persona_id"], name="persona_id_once_per_owner"),
+            # NULL owners are never equal to each other: the seed needs its own constraint.
+            models.UniqueConstraint(
+                fields=["persona_id"], condition=models.Q(owner__isnull=True), name="persona_id_once_in_seed"
+            ),
+        ]
 
     def __str__(self):
         return self.name

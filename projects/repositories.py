@@ -1,8 +1,8 @@
 """Reading a repository for a debate: its README (the first ~1,000 characters), its file tree (50
 paths, shallowest first), its languages (top 5, by files) and its recent commits.
 
-Three sources: a local git repository (read with the `git` command, never by running anything the
-repository configures), an uploaded .zip/.tar.gz archive (read without extracting it), and a GitHub
+Three sources: a local git repository (read in Python with dulwich, never running or even reading
+anything the repository configures), an uploaded .zip/.tar.gz archive (read without extracting it), and a GitHub
 address (its public API, when the network allows; a token is optional). Each returns a
 RepositorySnapshot; what could not be read goes in its note, and RepositoryUnreadable is raised
 only when there is nothing at all to show.
@@ -11,11 +11,11 @@ only when there is nothing at all to show.
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import io
 import json
 import os
 import re
-import subprocess
 import tarfile
 import urllib.error
 import urllib.request
@@ -24,11 +24,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from dulwich.index import Index
+from dulwich.object_store import DiskObjectStore
+from dulwich.refs import DiskRefsContainer
+from dulwich.walk import Walker
+
 README_CHARS = 1000
 TREE_PATHS = 50
 TOP_LANGUAGES = 5
 RECENT_COMMITS = 10
-GIT_TIMEOUT_SECONDS = 15
 GITHUB_TIMEOUT_SECONDS = 6
 MAX_ARCHIVE_MEMBERS = 50_000
 README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
@@ -80,50 +84,139 @@ def _clip(text: str) -> str:
 
 
 # ── local git repositories ─────────────────────────────────────────────────────────────────────
+#
+# Read with dulwich, in Python, from the files git keeps: the index, the refs and the objects. The
+# repository's configuration is never even parsed, so nothing it names (gpg.program,
+# core.fsmonitor, core.pager, hooks, filters, diff.external, includes) can run or be read. Every
+# place git would follow out of the folder (a .git file or symlink, a linked worktree's
+# commondir, objects borrowed from another repository) is resolved and checked like the folder.
+
+NOT_ALLOWED = "This site reads local repositories only under FAULTLINE_REPOSITORY_ROOTS; upload an archive instead."
 
 
-def _git(path: Path, *args: str) -> str:
-    # Nothing the repository configures may run: no fsmonitor, no pager, no system or global config.
-    command = ["git", "-c", f"safe.directory={path}", "-c", "core.fsmonitor=false", "-C", str(path), *args]
-    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_PAGER": "cat"}
-    try:
-        result = subprocess.run(command, capture_output=True, timeout=GIT_TIMEOUT_SECONDS, env=env, check=False)
-    except FileNotFoundError as exc:
-        raise RepositoryUnreadable("git is not installed on the server, so a local repository cannot be read.") from exc
-    except subprocess.TimeoutExpired as exc:
-        raise RepositoryUnreadable("git took too long to read this repository.") from exc
-    if result.returncode != 0:
-        detail = result.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise RepositoryUnreadable(f"git failed: {detail[-1] if detail else result.returncode}")
-    return result.stdout.decode("utf-8", "replace")
+@dataclass(frozen=True)
+class LocalRepository:
+    folder: Path  # the working tree, resolved
+    control: Path  # its .git folder (where a .git file or symlink points), resolved
+    common: Path  # where its objects and refs live (another folder for a linked worktree)
+    roots: tuple[Path, ...] | None  # None: anywhere (the command line, run by the machine's own user)
+
+    def allows(self, path: Path) -> bool:
+        return _under(path, self.roots)
 
 
-def check_local_path(path: str, *, allowed_roots: list[str], anywhere: bool) -> Path:
-    """The repository's folder, resolved, if the site lets users read it; RepositoryUnreadable if not."""
+def _under(path: Path, roots: tuple[Path, ...] | None) -> bool:
+    return roots is None or any(path == root or root in path.parents for root in roots)
+
+
+def _pointer(file: Path, prefix: str = "") -> str:
+    """The one-line path a .git file (``gitdir: ...``) or a commondir file holds."""
+    with file.open("rb") as handle:
+        line = handle.read(4096).decode("utf-8", "replace").splitlines()
+    target = line[0].strip() if line else ""
+    if not target.startswith(prefix) or not target[len(prefix) :].strip():
+        raise OSError(f"{file.name} does not name a folder")
+    return target[len(prefix) :].strip()
+
+
+def check_local_path(path: str, *, allowed_roots: list[str], anywhere: bool) -> LocalRepository:
+    """The repository, with every folder it reads resolved, if this caller may read it there;
+    RepositoryUnreadable if not. Outside the roots, the answer is the same whether or not the
+    folder exists, so nobody learns the server's folders by asking."""
     if not path.strip():
         raise RepositoryUnreadable("Give the folder of a local git repository.")
-    folder = Path(path.strip()).expanduser()
+    folder = Path(path.strip())
     if not folder.is_absolute():
         raise RepositoryUnreadable("Give the repository's full path (starting with /).")
+    roots = None if anywhere else tuple(Path(root).expanduser().resolve() for root in allowed_roots if root.strip())
     folder = folder.resolve()
-    if not anywhere:
-        roots = [Path(root).expanduser().resolve() for root in allowed_roots if root.strip()]
-        if not any(folder == root or root in folder.parents for root in roots):
-            raise RepositoryUnreadable(
-                "This site reads local repositories only under FAULTLINE_REPOSITORY_ROOTS; upload an archive instead."
-            )
+    if not _under(folder, roots):
+        raise RepositoryUnreadable(NOT_ALLOWED)
     if not folder.is_dir():
         raise RepositoryUnreadable(f"There is no folder at {folder}.")
-    if not (folder / ".git").exists():
-        raise RepositoryUnreadable(f"{folder} is not a git repository (it has no .git).")
-    return folder
-
-
-def read_local(folder: Path) -> RepositorySnapshot:
+    dot_git = folder / ".git"
+    not_a_repository = RepositoryUnreadable(f"{folder} is not a git repository (it has no .git).")
     try:
-        paths = [line for line in _git(folder, "ls-files", "-z").split("\0") if line]
-    except RepositoryUnreadable as exc:
-        raise RepositoryUnreadable(f"git could not list the files of {folder}.") from exc
+        if dot_git.is_file():
+            control = (folder / _pointer(dot_git, "gitdir:")).resolve()
+        elif dot_git.is_dir():
+            control = dot_git.resolve()
+        else:
+            raise not_a_repository
+        if not _under(control, roots):
+            raise RepositoryUnreadable(NOT_ALLOWED)
+        common = control
+        if (control / "commondir").is_file():
+            common = (control / _pointer(control / "commondir")).resolve()
+    except OSError as exc:
+        raise not_a_repository from exc
+    if not _under(common, roots):
+        raise RepositoryUnreadable(NOT_ALLOWED)
+    return LocalRepository(folder=folder, control=control, common=common, roots=roots)
+
+
+class _ConfinedObjectStore(DiskObjectStore):
+    """Borrows objects (objects/info/alternates) only from folders the caller may read."""
+
+    def __init__(self, path: Path, repository: LocalRepository):
+        super().__init__(str(path))
+        self.repository = repository
+
+    @property
+    def alternates(self):
+        if self._alternates is None:
+            borrowed = (Path(alternate).resolve() for alternate in self._read_alternate_paths())
+            self._alternates = [
+                _ConfinedObjectStore(path, self.repository) for path in borrowed if self.repository.allows(path)
+            ]
+        return self._alternates
+
+
+def _tracked_paths(repository: LocalRepository) -> list[str]:
+    """What ``git ls-files`` lists: the paths in the index."""
+    index_file = repository.control / "index"
+    if not index_file.is_file():
+        return []
+    return [os.fsdecode(path) for path in Index(str(index_file))]
+
+
+def _recent_commits(repository: LocalRepository) -> list[dict]:
+    """What ``git log`` shows first: the commits reachable from HEAD, newest first."""
+    refs = DiskRefsContainer(str(repository.common), worktree_path=str(repository.control))
+    head = refs[b"HEAD"]
+    store = _ConfinedObjectStore(repository.common / "objects", repository)
+    # A shallow clone lacks its oldest parents: the history stops there, as git's does.
+    walker = Walker(
+        store,
+        [head],
+        max_entries=RECENT_COMMITS,
+        get_parents=lambda commit: [parent for parent in commit.parents if parent in store],
+    )
+    commits = []
+    for entry in walker:
+        commit = entry.commit
+        author = commit.author.decode("utf-8", "replace")
+        commits.append(
+            {
+                "sha": commit.id.decode()[:7],
+                "date": dt.datetime.fromtimestamp(
+                    commit.author_time, dt.timezone(dt.timedelta(seconds=commit.author_timezone))
+                )
+                .date()
+                .isoformat(),
+                "author": author.split(" <", 1)[0].strip(),
+                "subject": commit.message.decode("utf-8", "replace").strip().split("\n", 1)[0][:200],
+            }
+        )
+    return commits
+
+
+def read_local(repository: LocalRepository) -> RepositorySnapshot:
+    folder = repository.folder
+    try:
+        paths = _tracked_paths(repository)
+    except Exception as exc:  # dulwich raises many kinds on a damaged index; all mean the same here
+        raise RepositoryUnreadable(f"The files of {folder} could not be listed (its git index is damaged).") from exc
     snapshot = RepositorySnapshot(name=folder.name, tree=top_paths(paths), languages=languages_of(paths))
     if readme := _readme_name(paths):
         # Never follow a README that links out of the repository (to /etc/passwd, say).
@@ -136,13 +229,9 @@ def read_local(folder: Path) -> RepositorySnapshot:
         except OSError:
             snapshot.note = "The README could not be read."
     try:
-        log = _git(folder, "log", f"-n{RECENT_COMMITS}", "--format=%h%x1f%as%x1f%an%x1f%s")
-    except RepositoryUnreadable:
-        log = ""
+        snapshot.commits = _recent_commits(repository)
+    except Exception:  # no HEAD yet, a missing object, a format dulwich does not read: no history shown
         snapshot.note = "No commits yet."
-    for line in log.splitlines():
-        sha, date, author, subject = (line.split("\x1f") + ["", "", ""])[:4]
-        snapshot.commits.append({"sha": sha, "date": date, "author": author, "subject": subject[:200]})
     if not paths and not snapshot.commits:
         raise RepositoryUnreadable(f"{folder} has no files and no commits yet.")
     return snapshot

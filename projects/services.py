@@ -144,13 +144,11 @@ def document_write(*, project: Project, title: str, text: str, filename: str) ->
 # ── repositories ───────────────────────────────────────────────────────────────────────────────
 
 
-def _local_folder(path: str):
+def _local_repository(path: str, *, any_path: bool) -> repositories.LocalRepository:
+    """The web reads local repositories only under FAULTLINE_REPOSITORY_ROOTS, in every mode; the
+    command line (``any_path``), run by the machine's own user, may read any folder that user can."""
     try:
-        return repositories.check_local_path(
-            path,
-            allowed_roots=settings.FAULTLINE_REPOSITORY_ROOTS,
-            anywhere=not settings.PRODUCTION and not settings.FAULTLINE_REPOSITORY_ROOTS,
-        )
+        return repositories.check_local_path(path, allowed_roots=settings.FAULTLINE_REPOSITORY_ROOTS, anywhere=any_path)
     except repositories.RepositoryUnreadable as exc:
         raise ValidationError({"path": str(exc)}) from exc
 
@@ -166,12 +164,14 @@ def _store(repository: Repository, snapshot: repositories.RepositorySnapshot) ->
     return repository
 
 
-def _read(*, source: str, path: str = "", url: str = "", upload=None) -> tuple[repositories.RepositorySnapshot, str]:
+def _read(
+    *, source: str, path: str = "", url: str = "", upload=None, any_path: bool = False
+) -> tuple[repositories.RepositorySnapshot, str]:
     """The snapshot and the local folder (if any) a repository is read from."""
     if source == Repository.Source.LOCAL:
-        folder = _local_folder(path)
+        local = _local_repository(path, any_path=any_path)
         try:
-            return repositories.read_local(folder), str(folder)
+            return repositories.read_local(local), str(local.folder)
         except repositories.RepositoryUnreadable as exc:
             raise ValidationError({"path": str(exc)}) from exc
     if source == Repository.Source.ARCHIVE:
@@ -195,18 +195,28 @@ def _read(*, source: str, path: str = "", url: str = "", upload=None) -> tuple[r
                 raise ValidationError(
                     {"url": f"{exc} Give the path of a local clone too, and it is read from there instead."}
                 ) from exc
-            folder = _local_folder(path)
+            local = _local_repository(path, any_path=any_path)
             try:
-                snapshot = repositories.read_local(folder)
+                snapshot = repositories.read_local(local)
             except repositories.RepositoryUnreadable as local_exc:
                 raise ValidationError({"path": str(local_exc)}) from local_exc
             snapshot.note = f"{exc} Read from the local clone instead."
-            return snapshot, str(folder)
+            return snapshot, str(local.folder)
     raise ValidationError({"source": "Pick where the repository comes from."})
 
 
-def repository_attach(*, project: Project, source: str, name: str = "", path: str = "", url: str = "", upload=None):
-    snapshot, folder = _read(source=source, path=path, url=url, upload=upload)
+def repository_attach(
+    *,
+    project: Project,
+    source: str,
+    name: str = "",
+    path: str = "",
+    url: str = "",
+    upload=None,
+    any_path: bool = False,
+):
+    """``any_path``: the command line's call, which may read a local folder outside the roots."""
+    snapshot, folder = _read(source=source, path=path, url=url, upload=upload, any_path=any_path)
     with transaction.atomic():
         repository = Repository(
             project=project, name=(name.strip() or snapshot.name)[:200], source=source, path=folder, url=url.strip()

@@ -10,9 +10,10 @@ from personas.models import AnchorExcerpt, Deck, Persona
 class PersonaFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Persona
-        django_get_or_create = ["persona_id"]
+        django_get_or_create = ["persona_id", "owner"]  # ids are unique per owner
 
     persona_id = factory.Sequence(lambda n: f"persona-{n}")
+    owner = None  # shared, like the seed
     name = factory.LazyAttribute(lambda persona: persona.persona_id.replace("-", " ").title())
     tagline = "Says what they think."
     version = "2026-11-22T00:00:00Z"

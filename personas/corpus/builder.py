@@ -504,7 +504,9 @@ def save_persona_draft(draft: PersonaDraft, *, owner=None, deck=None):
     needs the ``Persona.owner`` field of the persona pages. A personaId already taken is refused.
     """
     from personas.models import Deck, Persona
+    from personas.selectors import visible_to
     from personas.services import PersonaImportError, persona_import_upload
+    from personas.services.contract_import import persona_import_owned
 
     problems = _contract_problems(draft.contract)
     if problems:
@@ -515,7 +517,8 @@ def save_persona_draft(draft: PersonaDraft, *, owner=None, deck=None):
             + ["Anchor excerpts and voice examples must be quotes from the corpus."]
         )
     persona_id = draft.contract["personaId"]
-    if Persona.objects.filter(persona_id=persona_id).exists():
+    # Taken where the persona will live: among the seed's ids and, for a user, their own.
+    if Persona.objects.filter(visible_to(owner), persona_id=persona_id).exists():
         raise BuildError(f"personaId: '{persona_id}' is already taken; choose another name or id.")
     if isinstance(deck, str):
         slug = deck
@@ -524,14 +527,15 @@ def save_persona_draft(draft: PersonaDraft, *, owner=None, deck=None):
             raise BuildError(f"No deck '{slug}'.")
     corpus_embed(draft.corpus, tag=CallTag(persona=persona_id))  # before the transaction: a model call
     with transaction.atomic():
+        content = draft.contract_json().encode()
         try:
-            persona_import_upload(filename=f"{persona_id}.json", content=draft.contract_json().encode())
+            if owner is None:
+                persona_import_upload(filename=f"{persona_id}.json", content=content)
+                persona = Persona.objects.get(persona_id=persona_id, owner=None)
+            else:
+                persona, _ = persona_import_owned(owner=owner, filename=f"{persona_id}.json", content=content)
         except PersonaImportError as exc:
             raise BuildError(exc.errors) from exc
-        persona = Persona.objects.get(persona_id=persona_id)
-        if owner is not None:
-            Persona.objects.filter(pk=persona.pk).update(owner=owner)
-            persona.refresh_from_db()
         corpus_store(persona=persona, corpus=draft.corpus)
         if deck is not None:
             deck.personas.add(persona)

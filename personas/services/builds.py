@@ -29,6 +29,7 @@ from personas.corpus.builder import BuildError, PersonaDraft, draft_persona, sav
 from personas.corpus.sources import CorpusError, corpus_files_from_uploads
 from personas.corpus.store import PreparedCorpus, corpus_embed, corpus_prepare, corpus_store
 from personas.models import CorpusUpload, Persona, PersonaBuild
+from personas.selectors import visible_to
 from personas.services.studio import check_owner, unique_slug
 
 DRAFT_TASK = "personas.draft_persona_build"
@@ -61,7 +62,7 @@ def persona_build_draft(*, build_id: int) -> None:
     build = PersonaBuild.objects.filter(pk=build_id, status=PersonaBuild.Status.DRAFTING).first()
     if build is None:
         return  # deleted, or a redelivery of a build already drafted
-    persona_id = unique_slug(Persona, field="persona_id", base=build.name)
+    persona_id = unique_slug(Persona, field="persona_id", base=build.name, among=visible_to(build.owner))
     corpus = PreparedCorpus.from_dict(build.corpus)
     # Retrieval picks the quotes by meaning when the chunks have vectors (by word overlap if the
     # embedder fails: the draft's notes say so). The vectors are kept with the draft, so saving

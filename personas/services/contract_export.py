@@ -76,7 +76,7 @@ def persona_export_files(*, personas: Iterable[Persona] | None = None) -> dict[s
     if personas is None:
         selected = list(persona_list())
     else:
-        selected = list(persona_list(persona_ids=[persona.persona_id for persona in personas]))
+        selected = list(persona_list().filter(pk__in=[persona.pk for persona in personas]))
     files = {f"{persona.persona_id}.json": persona_contract_json(persona) for persona in selected}
     exported = {persona.persona_id for persona in selected}
     decks = []

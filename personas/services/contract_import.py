@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -24,7 +25,7 @@ from personas.contracts import (
     contract_error_messages,
 )
 from personas.models import AnchorExcerpt, Deck, Persona
-from personas.selectors import deck_list, persona_list
+from personas.selectors import deck_list, persona_list, visible_to
 from personas.services.contract_export import deck_contract_dict, persona_contract_dict
 
 SEED_DIR = Path(__file__).resolve().parent.parent / "seed"
@@ -99,9 +100,11 @@ def persona_import_upload(*, filename: str, content: bytes) -> ImportResult:
 def persona_import_owned(*, owner, filename: str, content: bytes) -> tuple[Persona, bool]:
     """Import one contract (an upload or pasted text) as ``owner``'s own persona.
 
-    A personaId the owner already has updates that persona in place (excerpts replaced); a free
-    one creates a private persona; one that belongs to the seed or to anyone else is refused, so
-    a user can never overwrite what is not theirs. Returns the persona and whether it was created.
+    A personaId the owner already has updates that persona in place (excerpts replaced); one the
+    seed has is refused, so a user can never overwrite what is not theirs; any other creates a
+    private persona. Ids are unique per owner: other users' private personas are never looked at,
+    so the answer never tells whether one of them has this id. Returns the persona and whether it
+    was created.
     Raises PersonaImportError, having written nothing, naming the file and field of each problem.
     """
     file = _ContractFile(label=filename, name=filename, content=content)
@@ -113,16 +116,17 @@ def persona_import_owned(*, owner, filename: str, content: bytes) -> tuple[Perso
     except ValidationError as exc:
         raise PersonaImportError([f"{filename}: {message}" for message in contract_error_messages(exc)]) from exc
     with transaction.atomic():
-        taken = Persona.objects.select_for_update().filter(persona_id=contract.persona_id).first()
-        if taken is not None and (taken.owner_id is None or taken.owner_id != owner.pk):
+        taken = Persona.objects.select_for_update().filter(visible_to(owner), persona_id=contract.persona_id)
+        if any(persona.owner_id is None for persona in taken):
             raise PersonaImportError(
                 [
-                    f"{filename}: personaId: '{contract.persona_id}' is already taken by another persona; "
+                    f"{filename}: personaId: '{contract.persona_id}' belongs to a shared persona; "
                     "give this contract a personaId of its own (or clone that persona from its page)"
                 ]
             )
+        created = not taken
         persona = _persona_write(contract=contract, result=ImportResult(), owner=owner)
-    return persona, taken is None
+    return persona, created
 
 
 # Older `manage.py evaluate` runs left ownerless "eval-…" personas behind (migration 0005 removes
@@ -233,6 +237,10 @@ def _json_load(file: _ContractFile) -> tuple[object, str | None]:
         return None, f"{file.label}: invalid JSON: key '{exc}' appears twice in one object"
     except RecursionError:
         return None, too_deep
+    except ValueError:
+        # Python refuses to turn more than sys.get_int_max_str_digits() digits into an int (the
+        # quadratic-time guard); no contract field is a number, let alone one that long.
+        return None, f"{file.label}: invalid JSON: a number longer than {sys.get_int_max_str_digits()} digits"
     if _nesting_depth(data) > MAX_JSON_NESTING:
         return None, too_deep
     return data, None
@@ -281,8 +289,11 @@ def _contract_files_import(*, files: list[_ContractFile]) -> ImportResult:
 def _deck_problems(*, decks: list[tuple[str, DeckContract]], imported_ids: set[str]) -> list[str]:
     problems = []
     referenced = {persona_id for _, deck in decks for persona_id in deck.persona_ids}
+    # A deck in an import is a shared deck: its members are shared (seed) personas, never a user's.
     known = imported_ids | set(
-        Persona.objects.filter(persona_id__in=referenced - imported_ids).values_list("persona_id", flat=True)
+        Persona.objects.filter(owner__isnull=True, persona_id__in=referenced - imported_ids).values_list(
+            "persona_id", flat=True
+        )
     )
     seen: dict[str, str] = {}
     for label, deck in decks:
@@ -299,7 +310,7 @@ def _deck_problems(*, decks: list[tuple[str, DeckContract]], imported_ids: set[s
 
 
 def _persona_write(*, contract: PersonaContract, result: ImportResult, owner=None) -> Persona:
-    existing = persona_list(persona_ids=[contract.persona_id]).select_for_update().first()
+    existing = persona_list(persona_ids=[contract.persona_id]).filter(owner=owner).select_for_update().first()
     if existing is not None and _persona_contract(existing) == contract:
         result.unchanged.append(contract.persona_id)
         return existing
@@ -344,7 +355,7 @@ def _persona_contract(persona: Persona) -> PersonaContract | None:
 
 
 def _deck_write(*, deck: DeckContract, label: str, result: ImportResult) -> None:
-    personas = list(Persona.objects.filter(persona_id__in=deck.persona_ids))
+    personas = list(Persona.objects.filter(owner__isnull=True, persona_id__in=deck.persona_ids))
     if len(personas) != len(deck.persona_ids):
         # Checked before the transaction; a persona deleted meanwhile must still roll it all back.
         raise PersonaImportError([f"{label}: deck '{deck.slug}': personaIds: a persona disappeared during the import"])

@@ -32,6 +32,7 @@ def role_personas(mode: str = "analyst_critic") -> list[str]:
     for persona_id, (name, personality) in roles.items():
         Persona.objects.get_or_create(
             persona_id=persona_id,
+            owner=None,  # shared, like the seed
             defaults=dict(
                 name=name,
                 version="2026-11-24T00:00:00Z",

@@ -10,24 +10,25 @@ from collections.abc import Iterable
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import ProtectedError
+from django.db.models import ProtectedError, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
 from personas.corpus.models import CorpusChunk, CorpusDocument
 from personas.models import AnchorExcerpt, Deck, Persona
-from personas.selectors import persona_is_visible_to
+from personas.selectors import persona_is_visible_to, visible_to
 
 SLUG_MAX = 80
 
 
-def unique_slug(model, *, field: str, base: str) -> str:
-    """``base`` trimmed, with a short random suffix: ids are global, and a counter would tell
-    one user how many personas others have made."""
+def unique_slug(model, *, field: str, base: str, among: Q | None = None) -> str:
+    """``base`` trimmed, with a short random suffix (a counter would tell one user how many others
+    have made), free among the rows ``among`` picks (all of them by default)."""
     stem = (slugify(base) or "persona")[: SLUG_MAX - 7].strip("-") or "persona"
+    rows = model.objects.filter(among) if among is not None else model.objects.all()
     while True:
         candidate = f"{stem}-{secrets.token_hex(3)}"
-        if not model.objects.filter(**{field: candidate}).exists():
+        if not rows.filter(**{field: candidate}).exists():
             return candidate
 
 
@@ -53,7 +54,7 @@ def persona_clone(*, persona: Persona, owner) -> Persona:
     with transaction.atomic():
         copy = Persona.objects.get(pk=persona.pk)
         copy.pk = None
-        copy.persona_id = unique_slug(Persona, field="persona_id", base=persona.persona_id)
+        copy.persona_id = unique_slug(Persona, field="persona_id", base=persona.persona_id, among=visible_to(owner))
         copy.owner = owner
         copy.name = f"{persona.name} (copy)"[:120]
         copy.version = contract_version_now()

@@ -58,7 +58,7 @@ def hostile_model(worker_debate_script):
 
 
 @pytest.fixture(scope="session")
-def live_server_url(django_db_setup, django_db_blocker, worker_messages_api):
+def live_server_url(django_db_setup, django_db_blocker, worker_messages_api, tmp_path_factory):
     """daphne (HTTP and websockets, the production ASGI app) on a free localhost port."""
     from django.conf import settings
     from django.db import connection
@@ -73,6 +73,8 @@ def live_server_url(django_db_setup, django_db_blocker, worker_messages_api):
         "DATABASE_URL": test_database_url(connection.settings_dict, settings.DATABASE_URL),
         "REDIS_URL": settings.REDIS_URL,
         "PYTHONUNBUFFERED": "1",
+        # The tests' own folders (each test's tmp_path is under it) are where local repositories are.
+        "FAULTLINE_REPOSITORY_ROOTS": str(tmp_path_factory.getbasetemp()),
         # As in production: the site's own error pages, each with its Content-Security-Policy.
         "DEBUG": "0",
     }

@@ -57,16 +57,22 @@ def test_invalid_json_is_reported_with_its_line(alice):
     assert not Persona.objects.exists()
 
 
-def test_a_seed_or_another_users_persona_id_is_refused(alice, seed_persona, others_persona):
-    for taken in (seed_persona, others_persona):
-        before = (taken.bias, taken.anchor_excerpts.count())
-        content = alice.post(
-            "/personas/import/", {"text": json.dumps(contract_data(taken.persona_id, bias="Overwritten!"))}
-        ).content.decode()
+def test_a_seed_persona_id_is_refused_and_another_users_is_never_touched(alice, user, seed_persona, others_persona):
+    before = (seed_persona.bias, seed_persona.anchor_excerpts.count())
+    content = alice.post(
+        "/personas/import/", {"text": json.dumps(contract_data(seed_persona.persona_id, bias="Overwritten!"))}
+    ).content.decode()
 
-        assert f"personaId: &#x27;{taken.persona_id}&#x27; is already taken by another persona" in content
-        taken.refresh_from_db()
-        assert (taken.bias, taken.anchor_excerpts.count()) == before
+    assert f"personaId: &#x27;{seed_persona.persona_id}&#x27; belongs to a shared persona" in content
+    seed_persona.refresh_from_db()
+    assert (seed_persona.bias, seed_persona.anchor_excerpts.count()) == before
+
+    # Ids are per owner: the same id as Mallory's private persona makes Alice's own (tests/security).
+    before = (others_persona.owner_id, others_persona.bias, others_persona.anchor_excerpts.count())
+    alice.post("/personas/import/", {"text": json.dumps(contract_data(others_persona.persona_id, bias="Mine!"))})
+    others_persona.refresh_from_db()
+    assert (others_persona.owner_id, others_persona.bias, others_persona.anchor_excerpts.count()) == before
+    assert Persona.objects.get(persona_id=others_persona.persona_id, owner=user).bias == "Mine!"
 
 
 def test_nothing_to_import_is_an_error(alice):

@@ -69,8 +69,10 @@ def note(project, finished_debate):
 
 
 @pytest.fixture
-def git_repository(tmp_path):
-    """A small local git repository with a README, some code and two commits."""
+def git_repository(tmp_path, settings):
+    """A small local git repository with a README, some code and two commits, in a folder the web
+    may read local repositories from."""
+    settings.FAULTLINE_REPOSITORY_ROOTS = [str(tmp_path)]
     folder = tmp_path / "widget"
     (folder / "src").mkdir(parents=True)
     (folder / "README.md").write_text("# Widget\n\nWidget turns sprockets into gears, fast.\n" + "More. " * 400)

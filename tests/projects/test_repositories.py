@@ -65,7 +65,7 @@ def test_the_tree_shows_fifty_paths_shallowest_first():
     [
         ("", "Give the folder of a local git repository."),
         ("relative/path", "Give the repository's full path (starting with /)."),
-        ("/no/such/folder", "There is no folder at /no/such/folder."),
+        ("/no/such/folder", "This site reads local repositories only under FAULTLINE_REPOSITORY_ROOTS"),
     ],
 )
 def test_a_bad_local_path_is_refused(owner_client, project, path, message):
@@ -74,9 +74,12 @@ def test_a_bad_local_path_is_refused(owner_client, project, path, message):
     assert not Repository.objects.exists()
 
 
-def test_a_folder_that_is_not_a_repository_is_refused(owner_client, project, tmp_path):
+def test_a_folder_that_is_missing_or_not_a_repository_is_refused(owner_client, project, tmp_path, settings):
+    settings.FAULTLINE_REPOSITORY_ROOTS = [str(tmp_path)]
     response = attach(owner_client, project, source="local", path=str(tmp_path))
     assert f"{tmp_path} is not a git repository (it has no .git)." in response.content.decode()
+    response = attach(owner_client, project, source="local", path=str(tmp_path / "gone"))
+    assert f"There is no folder at {tmp_path / 'gone'}." in unescape(response.content.decode())
     assert not Repository.objects.exists()
 
 

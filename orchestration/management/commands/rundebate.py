@@ -148,7 +148,7 @@ class Command(BaseCommand):
         if existing:
             return existing
         try:
-            return repository_attach(project=project, source=Repository.Source.LOCAL, path=folder)
+            return repository_attach(project=project, source=Repository.Source.LOCAL, path=folder, any_path=True)
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from exc
 
