@@ -40,7 +40,9 @@ def pdf_text(data: bytes) -> str:
 
 
 def text_tidy(text: str) -> str:
-    """Line ends made \\n, trailing spaces cut, runs of blank lines made one, ends stripped."""
+    """Line ends made \\n, trailing spaces cut, runs of blank lines made one, ends stripped, NUL
+    characters removed (PostgreSQL cannot store them; a text file or a PDF may still hold some)."""
+    text = text.replace("\x00", "")
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     tidy, blank = [], 0
     for line in lines:

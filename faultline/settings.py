@@ -253,6 +253,15 @@ FAULTLINE_REQUEST_MAX_MB = env.int("FAULTLINE_REQUEST_MAX_MB", default=max(50, F
 FAULTLINE_REPOSITORY_ROOTS = env.list(
     "FAULTLINE_REPOSITORY_ROOTS", default=[] if PRODUCTION else [str(embedded.state_dir() / "repositories")]
 )
+# Uploaded files (documents, persona corpora, repository archives) are read by a worker in a
+# child process with these limits (faultline/untrusted.py); a file past one is refused, saying which.
+FAULTLINE_READ_CPU_SECONDS = env.int("FAULTLINE_READ_CPU_SECONDS", default=20)
+FAULTLINE_READ_MEMORY_MB = env.int("FAULTLINE_READ_MEMORY_MB", default=1024)
+FAULTLINE_READ_WALL_SECONDS = env.int("FAULTLINE_READ_WALL_SECONDS", default=60)
+FAULTLINE_READ_OUTPUT_MB = env.int("FAULTLINE_READ_OUTPUT_MB", default=64)
+# An uploaded repository archive: every member counts (folders too), and what it unpacks to.
+FAULTLINE_ARCHIVE_MAX_MEMBERS = env.int("FAULTLINE_ARCHIVE_MAX_MEMBERS", default=50_000)
+FAULTLINE_ARCHIVE_MAX_UNPACKED_MB = env.int("FAULTLINE_ARCHIVE_MAX_UNPACKED_MB", default=512)
 # Read GitHub repositories through its API when the network allows (optional; raises rate limits).
 GITHUB_TOKEN = env.str("GITHUB_TOKEN", default="")
 

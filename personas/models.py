@@ -109,9 +109,10 @@ class Deck(models.Model):
 
 
 class PersonaBuild(models.Model):
-    """A persona being built from an uploaded corpus: the parsed corpus waits here while a worker
-    drafts the contract, then the draft waits for its owner's review. Saving it creates the
-    persona (with its corpus); nothing but this row exists before that."""
+    """A persona being built from an uploaded corpus: the uploaded files wait here while a worker
+    reads them (in a limited child process) and drafts the contract, then the draft waits for
+    its owner's review. Saving it creates the persona (with its corpus); nothing but this row
+    exists before that."""
 
     STALE_AFTER = timedelta(minutes=5)
 
@@ -125,7 +126,9 @@ class PersonaBuild(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="persona_builds")
     name = models.CharField(max_length=120)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFTING)
-    # PreparedCorpus.to_dict(): the documents' text, parsed in the upload request.
+    # The uploaded files ([{"name", "data": base64}]) until a worker has read them; then the
+    # PreparedCorpus.to_dict() of their text.
+    files = models.JSONField(default=list, blank=True)
     corpus = models.JSONField(default=dict)
     # PersonaDraft.to_dict() once drafted (the corpus inside it too).
     draft = models.JSONField(null=True, blank=True)
@@ -152,9 +155,9 @@ class PersonaBuild(models.Model):
 
 
 class CorpusUpload(models.Model):
-    """A corpus uploaded for an existing persona, parsed in the request (so a bad file is named at
-    once) and stored by a worker (embedding is the slow part). The persona's previous corpus stays
-    until the new one is stored whole."""
+    """A corpus uploaded for an existing persona, read and stored by a worker (the files in a
+    limited child process; embedding is the slow part). The persona's previous corpus stays until
+    the new one is stored whole."""
 
     class Status(models.TextChoices):
         STORING = "storing", "Storing"
@@ -164,6 +167,7 @@ class CorpusUpload(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     persona = models.ForeignKey(Persona, on_delete=models.CASCADE, related_name="corpus_uploads")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.STORING)
+    files = models.JSONField(default=list, blank=True)  # the uploaded files until a worker reads them
     corpus = models.JSONField(default=dict)  # PreparedCorpus.to_dict() until stored
     # What the owner is told: the summary once stored, or why it failed.
     report = models.JSONField(default=list, blank=True)

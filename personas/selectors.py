@@ -65,11 +65,11 @@ def persona_builds_open(*, user) -> QuerySet[PersonaBuild]:
     return (
         PersonaBuild.objects.filter(owner=user)
         .exclude(status=PersonaBuild.Status.SAVED)
-        .defer("corpus", "draft")
+        .defer("files", "corpus", "draft")
         .order_by("-created_at")
     )
 
 
 def corpus_upload_latest(*, persona: Persona) -> CorpusUpload | None:
     """The persona's last corpus upload (storing, stored or failed), for its owner's page."""
-    return CorpusUpload.objects.filter(persona=persona).defer("corpus").order_by("-created_at").first()
+    return CorpusUpload.objects.filter(persona=persona).defer("files", "corpus").order_by("-created_at").first()

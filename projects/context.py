@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from projects.models import Assignment, Project, Repository
+from projects.models import Assignment, Document, Project, Repository
 
 CHARS_PER_TOKEN = 4
 MAX_ASSIGNMENTS = 10
@@ -98,7 +98,8 @@ def _repository_lines(out: _Budgeted, repository: Repository, *, share: int) -> 
 
 
 def _documents_lines(out: _Budgeted, project: Project, *, share: int) -> None:
-    documents = list(project.documents.order_by("-created_at")[:MAX_DOCUMENTS])
+    ready = project.documents.filter(status=Document.Status.READY).defer("upload")
+    documents = list(ready.order_by("-created_at")[:MAX_DOCUMENTS])
     if not documents:
         return
     out.heading("Documents (excerpts)")

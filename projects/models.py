@@ -61,7 +61,8 @@ class Assignment(models.Model):
 
 
 class Document(models.Model):
-    """An uploaded file, kept as the text read from it (the file itself is not stored)."""
+    """An uploaded file, kept as the text read from it. The file itself is kept only until a worker
+    has read it (reading → ready, or refused saying why)."""
 
     class Kind(models.TextChoices):
         MARKDOWN = "md", "Markdown"
@@ -69,12 +70,21 @@ class Document(models.Model):
         PDF = "pdf", "PDF"
         HTML = "html", "HTML (as text)"
 
+    class Status(models.TextChoices):
+        READING = "reading", "Reading"
+        READY = "ready", "Ready"
+        REFUSED = "refused", "Refused"
+
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="documents")
     title = models.CharField(max_length=200)
     kind = models.CharField(max_length=10, choices=Kind.choices)
     filename = models.CharField(max_length=255)
     size = models.PositiveIntegerField(help_text="Bytes uploaded.")
-    text = models.TextField()
+    text = models.TextField(blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.READY)
+    refusal = models.CharField(max_length=500, blank=True, help_text="Why the file could not be read.")
+    # The uploaded bytes, until a worker has read them (never parsed in the web process).
+    upload = models.BinaryField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -90,12 +100,18 @@ class Document(models.Model):
 
 class Repository(models.Model):
     """A code repository read once when attached (and again on refresh): what a debate needs to
-    know about it, not the code itself."""
+    know about it, not the code itself. An uploaded archive is kept only until a worker has read
+    it (reading → ready, or refused saying why); the other sources are read at once."""
 
     class Source(models.TextChoices):
         LOCAL = "local", "Local git repository"
         ARCHIVE = "archive", "Uploaded archive"
         GITHUB = "github", "GitHub"
+
+    class Status(models.TextChoices):
+        READING = "reading", "Reading"
+        READY = "ready", "Ready"
+        REFUSED = "refused", "Refused"
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="repositories")
     name = models.CharField(max_length=200)
@@ -109,6 +125,11 @@ class Repository(models.Model):
     # What could not be read (the GitHub API unreachable, no git...), shown next to what could.
     read_note = models.CharField(max_length=300, blank=True)
     read_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.READY)
+    refusal = models.CharField(max_length=500, blank=True, help_text="Why the archive could not be read.")
+    filename = models.CharField(max_length=255, blank=True, help_text="An uploaded archive's file name.")
+    # An uploaded archive's bytes, until a worker has read them (never in the web process).
+    upload = models.BinaryField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -2,7 +2,7 @@
 paths, shallowest first), its languages (top 5, by files) and its recent commits.
 
 Three sources: a local git repository (read in Python with dulwich, never running or even reading
-anything the repository configures), an uploaded .zip/.tar.gz archive (read without extracting it), and a GitHub
+anything the repository configures), an uploaded .zip/.tar.gz archive (projects/archives.py), and a GitHub
 address (its public API, when the network allows; a token is optional). Each returns a
 RepositorySnapshot; what could not be read goes in its note, and RepositoryUnreadable is raised
 only when there is nothing at all to show.
@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
-import io
 import json
 import os
 import re
-import tarfile
 import urllib.error
 import urllib.request
-import zipfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -34,7 +31,6 @@ TREE_PATHS = 50
 TOP_LANGUAGES = 5
 RECENT_COMMITS = 10
 GITHUB_TIMEOUT_SECONDS = 6
-MAX_ARCHIVE_MEMBERS = 50_000
 README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
 
 LANGUAGES = {
@@ -235,60 +231,6 @@ def read_local(repository: LocalRepository) -> RepositorySnapshot:
     if not paths and not snapshot.commits:
         raise RepositoryUnreadable(f"{folder} has no files and no commits yet.")
     return snapshot
-
-
-# ── uploaded archives ──────────────────────────────────────────────────────────────────────────
-
-
-def _strip_common_folder(names: list[str]) -> tuple[list[str], str]:
-    """Archives made by GitHub or `git archive --prefix` put everything in one folder: drop it."""
-    firsts = {name.split("/", 1)[0] for name in names}
-    if len(firsts) == 1 and all("/" in name for name in names):
-        prefix = firsts.pop() + "/"
-        return [name[len(prefix) :] for name in names], prefix
-    return names, ""
-
-
-def read_archive(*, filename: str, data: bytes) -> RepositorySnapshot:
-    lowered = filename.lower()
-    name = re.sub(r"\.(zip|tar\.gz|tgz|tar)$", "", PurePosixPath(filename).name, flags=re.I) or "archive"
-    try:
-        if lowered.endswith(".zip"):
-            with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                members = [m.filename for m in archive.infolist() if not m.is_dir()]
-                files, prefix = _strip_common_folder(members)
-                readme = _readme_name(files)
-                if readme:
-                    with archive.open(prefix + readme) as handle:  # a bounded read: no zip bomb unpacks
-                        text = handle.read(README_CHARS * 4)
-                else:
-                    text = b""
-        elif lowered.endswith((".tar.gz", ".tgz", ".tar")):
-            with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as archive:
-                regular = {}
-                for member in archive:
-                    if len(regular) >= MAX_ARCHIVE_MEMBERS:
-                        break
-                    if member.isfile():
-                        regular[member.name.removeprefix("./")] = member
-                files, prefix = _strip_common_folder(list(regular))
-                readme = _readme_name(files)
-                handle = archive.extractfile(regular[prefix + readme]) if readme else None
-                text = handle.read(README_CHARS * 4) if handle else b""
-        else:
-            raise RepositoryUnreadable(f"“{filename}” is not an archive Faultline can read: upload a .zip or .tar.gz.")
-    except (zipfile.BadZipFile, tarfile.TarError, EOFError, OSError, KeyError) as exc:
-        raise RepositoryUnreadable(f"“{filename}” is damaged or not really an archive.") from exc
-    files = [path for path in files if path and not path.startswith(".git/")]
-    if not files:
-        raise RepositoryUnreadable(f"“{filename}” is empty.")
-    return RepositorySnapshot(
-        name=name,
-        readme=_clip(text.decode("utf-8", "replace")),
-        tree=top_paths(files),
-        languages=languages_of(files),
-        note="An archive carries no history: no commits to show.",
-    )
 
 
 # ── GitHub ─────────────────────────────────────────────────────────────────────────────────────

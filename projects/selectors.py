@@ -39,7 +39,7 @@ def project_contents(*, project: Project, query: str = "") -> ProjectContents:
         debates = debates.filter(topic__icontains=query)
         documents = documents.filter(Q(title__icontains=query) | Q(text__icontains=query))
     return ProjectContents(
-        notes=notes, debates=debates.order_by("-created_at"), documents=documents.defer("text"), query=query
+        notes=notes, debates=debates.order_by("-created_at"), documents=documents.defer("text", "upload"), query=query
     )
 
 
@@ -50,7 +50,12 @@ def context_targets_for(*, user) -> list[tuple[str, list[tuple[str, str]]]]:
     assignments = (
         Assignment.objects.filter(project__owner=user).select_related("project").order_by("project__name", "name")
     )
-    repos = Repository.objects.filter(project__owner=user).select_related("project").order_by("project__name", "name")
+    repos = (
+        Repository.objects.filter(project__owner=user, status=Repository.Status.READY)
+        .select_related("project")
+        .defer("upload")
+        .order_by("project__name", "name")
+    )
     groups = []
     if projects:
         groups.append(("Projects", [(f"project:{p.pk}", p.name) for p in projects]))

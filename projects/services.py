@@ -1,21 +1,28 @@
 """Creating and changing a user's projects and what they hold: what the views and the CLI call.
 
-Each change is one transaction: an upload that cannot be read, or is too big, leaves nothing
-behind. Checks raise ValidationError with a message fit to show the user, keyed by form field.
+Each change is one transaction: an upload that is too big, or of a kind Faultline does not read,
+leaves nothing behind. Checks raise ValidationError with a message fit to show the user, keyed by
+form field. Uploaded files are read by a worker in a limited child process (faultline/untrusted.py),
+never in the web process: a document is "reading" until then, and "refused" (saying why) if it
+could not be read.
 """
 
 from __future__ import annotations
 
+from celery import current_app
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from projects import repositories
-from projects.documents import MAX_TEXT_CHARS, DocumentUnreadable, document_text
+from faultline.untrusted import UntrustedRefused, untrusted_read
+from projects import archives, repositories
+from projects.documents import MAX_TEXT_CHARS, DocumentUnreadable, document_kind
 from projects.models import Assignment, Document, Note, Project, Repository
 
 NOTE_TAG_LIMIT = 12
+READ_DOCUMENT_TASK = "projects.read_document"
+READ_ARCHIVE_TASK = "projects.read_repository_archive"
 
 
 def upload_limit_bytes() -> int:
@@ -103,22 +110,47 @@ def assignment_toggle_task(*, assignment: Assignment, index: int) -> Assignment:
 
 
 def document_attach(*, project: Project, upload, title: str = "") -> Document:
-    """Read an uploaded file and keep its text. Too big or unreadable: ValidationError, nothing saved."""
+    """Keep an uploaded file for a worker to read (``document_read``): the document is "reading"
+    until then. Too big, or not a kind of file Faultline reads: ValidationError, nothing saved."""
     _check_size(upload, "file")
-    data = b"".join(upload.chunks())
+    filename = upload.name.replace("\x00", "")
     try:
-        kind, text = document_text(filename=upload.name, data=data)
+        kind = document_kind(filename)
     except DocumentUnreadable as exc:
         raise ValidationError({"file": str(exc)}) from exc
+    data = b"".join(upload.chunks())
     with transaction.atomic():
-        return Document.objects.create(
+        document = Document.objects.create(
             project=project,
-            title=(title.strip() or upload.name)[:200],
+            title=(title.strip() or filename)[:200],
             kind=kind,
-            filename=upload.name[:255],
+            filename=filename[:255],
             size=len(data),
-            text=text,
+            status=Document.Status.READING,
+            upload=data,
         )
+        transaction.on_commit(lambda: current_app.send_task(READ_DOCUMENT_TASK, args=[document.pk]))
+    return document
+
+
+def document_read(*, document_id: int) -> None:
+    """The worker's part: read the file in a limited child process; keep its text, or why not."""
+    document = Document.objects.filter(pk=document_id, status=Document.Status.READING).first()
+    if document is None:
+        return  # deleted, or a redelivery of a document already read
+    try:
+        _, text = untrusted_read(
+            "projects.documents:document_text",
+            expected=(DocumentUnreadable,),
+            filename=document.filename,
+            data=bytes(document.upload or b""),
+        )
+    except UntrustedRefused as exc:
+        document.status, document.refusal = Document.Status.REFUSED, " ".join(exc.lines_for(document.filename))[:500]
+    else:
+        document.status, document.text = Document.Status.READY, text
+    document.upload = None
+    document.save(update_fields=["status", "refusal", "text", "upload"])
 
 
 def document_write(*, project: Project, title: str, text: str, filename: str) -> Document:
@@ -174,14 +206,6 @@ def _read(
             return repositories.read_local(local), str(local.folder)
         except repositories.RepositoryUnreadable as exc:
             raise ValidationError({"path": str(exc)}) from exc
-    if source == Repository.Source.ARCHIVE:
-        if upload is None:
-            raise ValidationError({"archive": "Choose a .zip or .tar.gz archive of the repository."})
-        _check_size(upload, "archive")
-        try:
-            return repositories.read_archive(filename=upload.name, data=b"".join(upload.chunks())), ""
-        except repositories.RepositoryUnreadable as exc:
-            raise ValidationError({"archive": str(exc)}) from exc
     if source == Repository.Source.GITHUB:
         try:
             repositories.github_slug(url)
@@ -216,12 +240,62 @@ def repository_attach(
     any_path: bool = False,
 ):
     """``any_path``: the command line's call, which may read a local folder outside the roots."""
+    if source == Repository.Source.ARCHIVE:
+        return _archive_attach(project=project, name=name, upload=upload)
     snapshot, folder = _read(source=source, path=path, url=url, upload=upload, any_path=any_path)
     with transaction.atomic():
         repository = Repository(
             project=project, name=(name.strip() or snapshot.name)[:200], source=source, path=folder, url=url.strip()
         )
         return _store(repository, snapshot)
+
+
+def _archive_attach(*, project: Project, name: str, upload) -> Repository:
+    """Keep an uploaded archive for a worker to read (``repository_archive_read``): the repository
+    is "reading" until then. No archive, too big or not a .zip/.tar.gz: ValidationError."""
+    if upload is None:
+        raise ValidationError({"archive": "Choose a .zip or .tar.gz archive of the repository."})
+    _check_size(upload, "archive")
+    filename = upload.name.replace("\x00", "")
+    if not filename.lower().endswith(archives.ARCHIVE_SUFFIXES):
+        raise ValidationError(
+            {"archive": f"“{filename}” is not an archive Faultline can read: upload a .zip or .tar.gz."}
+        )
+    with transaction.atomic():
+        repository = Repository.objects.create(
+            project=project,
+            name=(name.strip() or archives.archive_name(filename))[:200],
+            source=Repository.Source.ARCHIVE,
+            filename=filename[:255],
+            status=Repository.Status.READING,
+            upload=b"".join(upload.chunks()),
+        )
+        transaction.on_commit(lambda: current_app.send_task(READ_ARCHIVE_TASK, args=[repository.pk]))
+    return repository
+
+
+def repository_archive_read(*, repository_id: int) -> None:
+    """The worker's part: read the archive in a limited child process (every member and every
+    unpacked byte counted); keep what it shows, or why it could not be read."""
+    repository = Repository.objects.filter(pk=repository_id, status=Repository.Status.READING).first()
+    if repository is None:
+        return  # deleted, or a redelivery of an archive already read
+    try:
+        snapshot = untrusted_read(
+            "projects.archives:archive_read",
+            expected=(repositories.RepositoryUnreadable,),
+            filename=repository.filename,
+            data=bytes(repository.upload or b""),
+            max_members=settings.FAULTLINE_ARCHIVE_MAX_MEMBERS,
+            max_unpacked_bytes=settings.FAULTLINE_ARCHIVE_MAX_UNPACKED_MB * 1024 * 1024,
+        )
+    except UntrustedRefused as exc:
+        reason = " ".join(exc.lines_for(repository.filename))[:500]
+        repository.status, repository.refusal, repository.upload = Repository.Status.REFUSED, reason, None
+        repository.save(update_fields=["status", "refusal", "upload"])
+        return
+    repository.status, repository.upload = Repository.Status.READY, None
+    _store(repository, repositories.RepositorySnapshot(**snapshot))
 
 
 def repository_refresh(*, repository: Repository) -> Repository:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -63,7 +64,7 @@ def project_detail(request, project_id):
             "project": project,
             "contents": contents,
             "assignments": project.assignments.all(),
-            "repositories": project.repositories.all(),
+            "repositories": project.repositories.defer("upload"),
         },
     )
 
@@ -152,8 +153,8 @@ def document_new(request, project_id):
         document = services.document_attach(
             project=project, upload=form.cleaned_data["file"], title=form.cleaned_data["title"]
         )
-        messages.success(request, f"Attached “{document.title}” ({document.get_kind_display()}).")
-        return redirect("project_detail", project_id=project.pk)
+        messages.success(request, f"Attached “{document.title}” ({document.get_kind_display()}): reading it…")
+        return redirect(reverse("project_detail", args=[project.pk]) + "#documents")
 
     form = DocumentForm(request.POST or None, request.FILES or None)
     return _form_page(request, form, save=save, title="Attach a document", project=project, upload=True)
@@ -163,6 +164,13 @@ def document_new(request, project_id):
 def document_detail(request, project_id, document_id):
     document = _part(Document, request, project_id, document_id)
     return render(request, "projects/document.html", {"document": document, "project": document.project})
+
+
+@login_required
+def document_row(request, project_id, document_id):
+    """What a document's row polls while a worker reads it: the same row, then ready or refused."""
+    document = _part(Document, request, project_id, document_id)
+    return render(request, "projects/partials/document_row.html", {"document": document, "project": document.project})
 
 
 @login_required
@@ -201,6 +209,19 @@ def repository_new(request, project_id):
 def repository_detail(request, project_id, repository_id):
     repository = _part(Repository, request, project_id, repository_id)
     return render(request, "projects/repository.html", {"repository": repository, "project": repository.project})
+
+
+@login_required
+def repository_status(request, project_id, repository_id):
+    """What a repository's page polls while a worker reads its archive: the same notice, then a
+    full reload to show what was read (or why not)."""
+    repository = _part(Repository, request, project_id, repository_id)
+    if repository.status == Repository.Status.READING:
+        context = {"repository": repository, "project": repository.project}
+        return render(request, "projects/partials/repository_reading.html", context)
+    response = HttpResponse("")
+    response["HX-Refresh"] = "true"
+    return response
 
 
 @login_required

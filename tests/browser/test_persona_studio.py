@@ -53,11 +53,13 @@ def test_build_a_persona_edit_it_and_see_it_cite_its_writing_in_a_debate(
     assert_accessible(page, "the personas page")
     page.click("#build-persona")
     page.fill("#id_name", "Ada Ledger")
-    # a corrupt file is named, and nothing is stored
+    # a corrupt file: the worker reads it (the page waits), names it, and nothing is stored
     (tmp_path / "scan.pdf").write_bytes(b"%PDF-1.7 not really a pdf")
     page.set_input_files("#id_files", [str(tmp_path / "scan.pdf")])
     page.click("#build-submit")
+    page.wait_for_selector("#upload-errors", timeout=120_000)
     assert "scan.pdf: not a PDF Faultline can read" in page.locator("#upload-errors").text_content()
+    page.click("text=Start again")
     # the whole folder, subfolders included (an <input webkitdirectory>)
     page.fill("#id_name", "Ada Ledger")
     page.set_input_files("#id_files", [])

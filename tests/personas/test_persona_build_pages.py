@@ -61,9 +61,11 @@ def test_upload_queues_a_draft_and_shows_a_spinner(alice, user, django_capture_o
     build = PersonaBuild.objects.get(owner=user)
     assert response.status_code == 302 and response["Location"] == f"/personas/build/{build.pk}/"
     assert sent == [("personas.draft_persona_build", [build.pk])]
-    assert [d["source"] for d in build.corpus["documents"]] == ["essay.md", "memos.zip/memo.txt"]
+    # The request only keeps the files: the worker reads them.
+    assert [file["name"] for file in build.files] == ["essay.md", "memos.zip"] and build.corpus == {}
     page = alice.get(f"/personas/build/{build.pk}/").content.decode()
     assert 'class="spinner"' in page and f'hx-get="/personas/build/{build.pk}/status/"' in page
+    assert "Reading the 2 uploaded files" in page
     assert not Persona.objects.exists()
 
 
@@ -146,12 +148,24 @@ def test_a_voice_example_edited_into_a_made_up_quote_is_refused(alice, user, bui
     assert not Persona.objects.exists()
 
 
-def test_an_unreadable_file_is_named_and_nothing_is_stored(alice):
+def test_an_unreadable_file_is_named_and_nothing_is_stored(alice, builder_api):
     response = _start(alice, files=[SimpleUploadedFile("scan.pdf", b"%PDF-1.7 not really a pdf")])
+    build = PersonaBuild.objects.get()
+    draft_persona_build(build.pk)
 
-    content = response.content.decode()
+    build.refresh_from_db()
+    assert (build.status, build.files, build.corpus) == ("failed", [], {})
+    assert build.errors[0].startswith("scan.pdf: not a PDF Faultline can read")
+    page = alice.get(response["Location"]).content.decode()
+    assert "scan.pdf: not a PDF Faultline can read" in page and "nothing was stored" in page
+    assert not Persona.objects.exists() and not ModelCall.objects.exists()
+
+
+def test_a_file_of_another_kind_is_named_on_the_form(alice):
+    response = _start(alice, files=[SimpleUploadedFile("slides.pptx", b"PK...")])
+
     assert response.status_code == 200
-    assert "scan.pdf: not a PDF Faultline can read" in content
+    assert "slides.pptx: not a file Faultline can read" in response.content.decode()
     assert not PersonaBuild.objects.exists()
 
 
@@ -217,7 +231,7 @@ def test_a_draft_the_worker_cannot_store_goes_back_for_review(alice, user, build
 def test_the_corpus_is_embedded_once_for_the_draft_and_stored_with_those_vectors(alice, user, builder_api):
     corpus_embeddings = ModelCall.objects.filter(role="embedding", phase="corpus")  # not the quote queries
     build = PersonaBuild.objects.get(pk=_start(alice)["Location"].split("/")[-2])
-    assert not corpus_embeddings.exists()  # reading the upload embeds nothing
+    assert not corpus_embeddings.exists()  # keeping the upload embeds nothing
 
     draft_persona_build(build.pk)
     assert corpus_embeddings.filter(error="").count() == 1

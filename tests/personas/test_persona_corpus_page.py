@@ -55,16 +55,30 @@ def test_re_upload_replaces(alice, own_persona):
 def test_a_bad_file_is_named_and_the_old_corpus_kept(alice, own_persona):
     _stored(alice.post(f"/personas/{own_persona.pk}/corpus/", {"files": [SimpleUploadedFile("a.txt", b"Old words.")]}))
 
-    response = alice.post(
-        f"/personas/{own_persona.pk}/corpus/",
-        {"files": [SimpleUploadedFile("c.txt", b"New words."), SimpleUploadedFile("bad.pdf", b"%PDF-garbage")]},
+    response = _stored(
+        alice.post(
+            f"/personas/{own_persona.pk}/corpus/",
+            {"files": [SimpleUploadedFile("c.txt", b"New words."), SimpleUploadedFile("bad.pdf", b"%PDF-garbage")]},
+        )
     )
 
-    content = response.content.decode()
-    assert response.status_code == 200
+    assert response.status_code == 302
+    upload = CorpusUpload.objects.order_by("-created_at").first()
+    assert upload.status == "failed" and upload.report[0].startswith("bad.pdf: not a PDF Faultline can read")
+    assert upload.files == []
+    content = alice.get(f"/personas/{own_persona.pk}/").content.decode()
     assert "bad.pdf: not a PDF Faultline can read" in content
-    assert "Nothing was stored" in content
+    assert "The last upload was not stored; the corpus is as it was" in content
     assert _sources(own_persona) == ["a.txt"]
+
+
+def test_a_file_of_another_kind_is_named_on_the_form(alice, own_persona):
+    response = alice.post(f"/personas/{own_persona.pk}/corpus/", {"files": [SimpleUploadedFile("deck.pptx", b"PK")]})
+
+    assert response.status_code == 200
+    assert "deck.pptx: not a file Faultline can read" in response.content.decode()
+    assert "Nothing was stored" in response.content.decode()
+    assert not CorpusUpload.objects.exists()
 
 
 def test_an_empty_upload_is_an_error(alice, own_persona):

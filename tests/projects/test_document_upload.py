@@ -1,11 +1,14 @@
-"""Uploading documents into a project: what can be read is kept as text; what is too big or
-cannot be read is refused with a message that says why, and nothing is saved."""
+"""Uploading documents into a project: the request keeps the file and a worker reads it (run here
+directly); what can be read is kept as text. What is too big, or not a kind of file Faultline
+reads, is refused on the form and nothing is saved; what cannot be read is refused on the
+document, saying why."""
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from projects.models import Document, Project
+from projects.tasks import read_document
 from tests.support.documents import pdf_with_text
 
 pytestmark = pytest.mark.django_db
@@ -17,9 +20,31 @@ def empty_project(user):
 
 
 def upload(client, project, name, data, title=""):
-    return client.post(
+    """Upload, then run the worker's part for what the upload left reading."""
+    response = client.post(
         reverse("document_new", args=[project.pk]), {"title": title, "file": SimpleUploadedFile(name, data)}
     )
+    for document in Document.objects.filter(status="reading"):
+        read_document(document.pk)
+    return response
+
+
+def test_the_request_keeps_the_file_and_the_page_shows_it_reading(owner_client, empty_project):
+    response = owner_client.post(
+        reverse("document_new", args=[empty_project.pk]), {"file": SimpleUploadedFile("plan.md", b"# Plan")}
+    )
+
+    document = Document.objects.get()
+    assert response.status_code == 302
+    assert (document.status, document.text, bytes(document.upload)) == ("reading", "", b"# Plan")
+    page = owner_client.get(reverse("project_detail", args=[empty_project.pk])).content.decode()
+    row = f'hx-get="{reverse("document_row", args=[empty_project.pk, document.pk])}"'
+    assert "reading…" in page and row in page
+    read_document(document.pk)
+    document.refresh_from_db()
+    assert (document.status, document.text, document.upload) == ("ready", "# Plan", None)
+    row = owner_client.get(reverse("document_row", args=[empty_project.pk, document.pk])).content.decode()
+    assert "reading…" not in row and "hx-get" not in row and "plan.md" in row
 
 
 def test_a_markdown_document_is_kept_as_text(owner_client, empty_project):
@@ -59,22 +84,34 @@ def test_a_30_mb_upload_is_refused_and_nothing_is_saved(owner_client, empty_proj
     assert not Document.objects.exists()
 
 
+def test_a_file_of_another_kind_is_refused_on_the_form(owner_client, empty_project):
+    response = upload(owner_client, empty_project, "tool.exe", b"MZ...")
+
+    assert response.status_code == 200
+    message = "“tool.exe” is not a file Faultline can read: upload a .md, .txt, .pdf or .html file."
+    assert message in response.content.decode()
+    assert not Document.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("name", "data", "message"),
     [
         ("broken.pdf", b"%PDF-1.7 this is not really a PDF", "“broken.pdf” is not a PDF Faultline can read"),
         ("scan.pdf", pdf_with_text(""), "“scan.pdf” has no text layer (a scanned PDF?)"),
         ("binary.txt", b"\x00\x01\x02" * 100, "“binary.txt” looks like a binary file, not text."),
-        ("tool.exe", b"MZ...", "“tool.exe” is not a file Faultline can read: upload a .md, .txt, .pdf or .html file."),
         ("blank.md", b"   \n\n  ", "“blank.md” has no text"),
     ],
 )
 def test_an_unreadable_upload_is_refused_with_a_clear_message(owner_client, empty_project, name, data, message):
-    response = upload(owner_client, empty_project, name, data)
+    upload(owner_client, empty_project, name, data)
 
-    assert response.status_code == 200
-    assert message in response.content.decode()
-    assert not Document.objects.exists()
+    document = Document.objects.get()
+    assert (document.status, document.text, document.upload) == ("refused", "", None)
+    assert document.refusal.startswith(message)
+    page = owner_client.get(reverse("project_detail", args=[empty_project.pk])).content.decode()
+    assert f"not read: {message}" in page
+    detail = owner_client.get(reverse("document_detail", args=[empty_project.pk, document.pk])).content.decode()
+    assert message in detail
 
 
 def test_a_plain_text_document_is_shown_as_it_is_escaped(owner_client, empty_project):

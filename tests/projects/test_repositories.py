@@ -13,12 +13,17 @@ from django.urls import reverse
 
 from projects import repositories
 from projects.models import Repository
+from projects.tasks import read_repository_archive
 
 pytestmark = pytest.mark.django_db
 
 
 def attach(client, project, **data):
-    return client.post(reverse("repository_new", args=[project.pk]), {"name": "", "path": "", "url": "", **data})
+    """Attach, then run the worker's part for an archive the upload left reading."""
+    response = client.post(reverse("repository_new", args=[project.pk]), {"name": "", "path": "", "url": "", **data})
+    for repository in Repository.objects.filter(status="reading"):
+        read_repository_archive(repository.pk)
+    return response
 
 
 def test_a_local_git_repository_is_read(owner_client, project, git_repository):
@@ -118,9 +123,33 @@ def test_an_uploaded_archive_is_read_without_history(owner_client, project):
     assert repository.commits == [] and "no history" in repository.read_note
 
 
+def test_an_archive_is_kept_for_a_worker_and_its_page_waits(owner_client, project):
+    data = zip_of({"README.md": "# Gadget"})
+    response = owner_client.post(
+        reverse("repository_new", args=[project.pk]),
+        {"source": "archive", "name": "", "path": "", "url": "", "archive": SimpleUploadedFile("gadget.zip", data)},
+    )
+
+    repository = Repository.objects.get()
+    assert (repository.status, repository.name, repository.filename) == ("reading", "gadget", "gadget.zip")
+    assert bytes(repository.upload) == data and repository.readme == ""
+    status_url = reverse("repository_status", args=[project.pk, repository.pk])
+    assert response["Location"] == reverse("repository_detail", args=[project.pk, repository.pk])
+    assert f'hx-get="{status_url}"' in owner_client.get(response["Location"]).content.decode()
+    assert "reading…" in owner_client.get(reverse("project_detail", args=[project.pk])).content.decode()
+    read_repository_archive(repository.pk)
+    repository.refresh_from_db()
+    assert (repository.status, repository.readme, repository.upload) == ("ready", "# Gadget", None)
+    assert owner_client.get(status_url)["HX-Refresh"] == "true"
+
+
 def test_a_damaged_or_too_big_archive_is_refused(owner_client, project, settings):
-    response = attach(owner_client, project, source="archive", archive=SimpleUploadedFile("x.zip", b"PK\x03\x04junk"))
-    assert "“x.zip” is damaged or not really an archive." in response.content.decode()
+    attach(owner_client, project, source="archive", archive=SimpleUploadedFile("x.zip", b"PK\x03\x04junk"))
+    repository = Repository.objects.get()
+    assert (repository.status, repository.refusal) == ("refused", "“x.zip” is damaged or not really an archive.")
+    page = owner_client.get(reverse("repository_detail", args=[project.pk, repository.pk])).content.decode()
+    assert "“x.zip” is damaged or not really an archive." in page
+    repository.delete()
 
     settings.FAULTLINE_UPLOAD_MAX_MB = 1
     big = SimpleUploadedFile("big.zip", b"0" * (2 * 1024 * 1024))
