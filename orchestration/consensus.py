@@ -433,6 +433,27 @@ def negates(a: str, b: str) -> bool:
     return _same_claim_but_polarity(positive, negative)
 
 
+_CLAUSE_END = re.compile(r"(?<=[.!?;:,])\s+|\n+")
+
+
+def states(text: str, statement: str) -> bool:
+    """Whether some clause of ``text`` makes ``statement``'s claim: the same polarity, and every
+    content word and number of the statement (the clause may say more around it)."""
+    claim = claim_of(statement)
+    if not claim.content:
+        return False
+    for clause in _CLAUSE_END.split(text or ""):
+        if same_point(clause, statement):
+            return True
+        said = claim_of(clause)
+        words_said = all(
+            any(word == other or _same_word(word, other) for other in said.content) for word in claim.content
+        )
+        if said.negated == claim.negated and claim.numbers <= said.numbers and words_said:
+            return True
+    return False
+
+
 # ── the ledger ────────────────────────────────────────────────────────────────────────────────
 
 
@@ -487,10 +508,20 @@ class PointLedger:
         """The open point that says the same thing as ``text``."""
         return next((point for point in self.open_points() if same_point(text, point.text)), None)
 
-    def record(self, text: str, status: str, note: str, round_number: int, confidence: float | None = None) -> Point:
+    def record(
+        self,
+        text: str,
+        status: str,
+        note: str,
+        round_number: int,
+        confidence: float | None = None,
+        proposer_text: str = "",
+    ) -> Point:
         """One assessed point: an open point it restates takes the new status; an accepted negation
-        of one supersedes it; anything else is a new point. An established fact keeps its status:
-        a flip of it is recorded as a challenge."""
+        of one supersedes it when the proposer (the Analyst) now says the negation itself, and
+        otherwise contests it (the Critic "agreeing" with the opposite of what the Analyst still
+        holds is a disagreement, not a consensus); anything else is a new point. An established
+        fact keeps its status: a flip of it is recorded as a challenge."""
         text = " ".join(text.split())
         point = self.match(text)
         if point is not None and point.from_memory:
@@ -506,6 +537,11 @@ class PointLedger:
         opposite = next((old for old in self.open_points() if negates(text, old.text)), None)
         if opposite is not None and status == AGREED and opposite.from_memory:
             opposite.challenges.append(Challenge(round=round_number, status=NEGATED, text=text, note=note))
+            return opposite
+        if opposite is not None and status == AGREED and not states(proposer_text, text):
+            opposite.status, opposite.last_round, opposite.was_contested = CONTESTED, round_number, True
+            opposite.note = f"The Critic holds the opposite: “{text}”. {note}".strip()
+            opposite.confidence = confidence if confidence is not None else opposite.confidence
             return opposite
         point = Point(
             text=text,
@@ -523,10 +559,11 @@ class PointLedger:
             opposite.last_round = round_number
         return point
 
-    def fold(self, assessment, round_number: int) -> None:
-        """An AgreementAssessment (orchestration.schemas) into the ledger."""
+    def fold(self, assessment, round_number: int, proposer_text: str = "") -> None:
+        """An AgreementAssessment (orchestration.schemas) into the ledger; ``proposer_text``: what
+        the Analyst said this round (whether it now holds a negation the Critic accepted)."""
         for item in assessment.agreed:
-            self.record(item.point, AGREED, item.reasoning, round_number, item.confidence)
+            self.record(item.point, AGREED, item.reasoning, round_number, item.confidence, proposer_text)
         for item in assessment.disagreed:
             self.record(item.point, CONTESTED, item.counter_argument, round_number, item.confidence)
         for item in assessment.unverifiable:

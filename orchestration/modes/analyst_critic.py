@@ -198,7 +198,8 @@ class AnalystCriticMode(Mode):
         self.run.check_stop()
         assessment = self._assess(number)
         if assessment is not None:
-            self.ledger.fold(assessment, number)
+            analysis = self.run.main_messages([Message.Kind.ANALYSIS]).filter(turn=2 * number - 1).first()
+            self.ledger.fold(assessment, number, proposer_text=analysis.text if analysis else "")
         self.rounds_done = number
         self.last_assessed = assessment is not None
         self.reached_consensus = verdict(self._evidence()) == CONSENSUS

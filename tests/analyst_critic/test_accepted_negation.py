@@ -30,14 +30,16 @@ def scored(debate) -> list:
     return [parse_payload(event.kind, event.payload) for event in events]
 
 
-def test_a_critic_accepting_the_negation_ends_with_the_negation_agreed_and_no_false_consensus(
+def test_a_critic_accepting_the_negation_the_analyst_came_round_to_ends_with_the_negation_agreed(
     critic_api, new_ac_debate
 ):
     critic_api(
         [
             assessment(agreed=[SAFER], disagreed=[HIRING]),
             assessment(agreed=[NOT_SAFER, HIRING], unverifiable=[BY_2030], confidence=0.8),
-        ]
+        ],
+        # What the scripted Analyst adds to every answer: the negation (round 2's is the one assessed with it).
+        " On reflection, Rust is not safer than C for systems code.",
     )
     debate = debate_run(debate_id=new_ac_debate(max_rounds=3, topic="Is Rust safer than C?").id)
 
@@ -61,6 +63,17 @@ def test_a_critic_accepting_the_negation_ends_with_the_negation_agreed_and_no_fa
     # What the owner's later debates would take as settled: the negation, never the original.
     remembered = {draft.text for draft in ledger_insights(results["points"])}
     assert remembered == {HIRING, NOT_SAFER}
+
+
+def test_a_critic_agreeing_with_the_negation_of_what_the_analyst_still_holds_is_no_consensus(critic_api, new_ac_debate):
+    critic_api([assessment(agreed=[SAFER], disagreed=[HIRING]), assessment(agreed=[NOT_SAFER, HIRING])])
+    debate = debate_run(debate_id=new_ac_debate(max_rounds=2, topic="Is Rust safer than C?").id)
+
+    assert [(r.round, r.score, r.consensus) for r in scored(debate)] == [(1, 50.0, False), (2, 50.0, False)]
+    results = debate.results
+    assert results["status"] == "max_rounds" and results["regime"] != "consensus"
+    assert results["contested"] == [SAFER] and results["agreed"] == [HIRING] and results["superseded"] == []
+    assert NOT_SAFER not in results["agreed"]
 
 
 def test_a_critic_flipping_an_established_fact_is_shown_as_a_challenge_and_the_fact_stands(

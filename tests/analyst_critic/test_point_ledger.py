@@ -16,9 +16,15 @@ FACT = "Low costs matter most for long-run returns"
 NOT_FACT = "Low costs do not matter most for long-run returns"
 
 
-def fold(ledger: PointLedger, number: int, **points) -> PointLedger:
-    ledger.fold(AgreementAssessment.model_validate(assessment(**points)), number)
+def fold(ledger: PointLedger, number: int, said: str = "", **points) -> PointLedger:
+    """``said``: the Analyst's answer of that round, which the Critic assessed."""
+    ledger.fold(AgreementAssessment.model_validate(assessment(**points)), number, proposer_text=said)
     return ledger
+
+
+# The Analyst comes round, in its own words.
+CONCEDES = "I was wrong there: Rust is not safer than C for systems code, once you count unsafe blocks."
+CONCEDES_EVERY = "Fair enough. No service needs its own database, on reflection."
 
 
 def rows(ledger: PointLedger) -> list[tuple]:
@@ -31,7 +37,7 @@ def with_fact() -> PointLedger:
 
 def test_an_accepted_negation_is_a_new_point_that_supersedes_the_old_one():
     ledger = fold(PointLedger(), 1, agreed=[SAFER], disagreed=[HIRING])
-    fold(ledger, 2, agreed=[NOT_SAFER, HIRING])
+    fold(ledger, 2, said=CONCEDES, agreed=[NOT_SAFER, HIRING])
 
     assert rows(ledger) == [
         (SAFER, SUPERSEDED, None, 2),
@@ -44,9 +50,26 @@ def test_an_accepted_negation_is_a_new_point_that_supersedes_the_old_one():
 
 def test_an_accepted_denial_of_every_case_supersedes_the_universal_point():
     ledger = fold(PointLedger(), 1, agreed=["Every service needs its own database"])
-    fold(ledger, 2, agreed=["No service needs its own database"])
+    fold(ledger, 2, said=CONCEDES_EVERY, agreed=["No service needs its own database"])
 
     assert [(point.status, point.supersedes) for point in ledger.points] == [(SUPERSEDED, None), (AGREED, 0)]
+
+
+@pytest.mark.parametrize(
+    "analyst_said",
+    [
+        "Rust is safer than C for systems code, and I keep that.",
+        "1. Rust is safer than C for systems code, not slower. 2. Hiring is harder.",
+        "",  # not known: never taken for a concession
+    ],
+)
+def test_agreeing_with_the_negation_of_what_the_analyst_still_holds_contests_the_point(analyst_said):
+    ledger = fold(PointLedger(), 1, agreed=[SAFER, HIRING])
+    fold(ledger, 2, said=analyst_said, agreed=[NOT_SAFER, HIRING])
+
+    assert rows(ledger) == [(SAFER, CONTESTED, None, None), (HIRING, AGREED, None, None)]
+    assert NOT_SAFER in ledger.points[0].note
+    assert ledger.score == 50.0 and not ledger.consensus  # a disagreement, not an agreement on anything
 
 
 def test_a_rejected_negation_is_a_point_of_its_own_and_the_original_keeps_its_status():
@@ -59,8 +82,8 @@ def test_a_rejected_negation_is_a_point_of_its_own_and_the_original_keeps_its_st
 
 def test_a_negated_point_that_comes_back_supersedes_its_negation_in_turn():
     ledger = fold(PointLedger(), 1, agreed=[SAFER])
-    fold(ledger, 2, agreed=[NOT_SAFER])
-    fold(ledger, 3, agreed=["Rust is safer than C for systems code."])
+    fold(ledger, 2, said=CONCEDES, agreed=[NOT_SAFER])
+    fold(ledger, 3, said="Back to where I started: Rust is safer than C for systems code.", agreed=[SAFER + "."])
 
     assert [(point.status, point.supersedes) for point in ledger.points] == [
         (SUPERSEDED, None),
@@ -191,7 +214,7 @@ def test_a_ledger_stored_before_confidence_supersession_and_challenges_still_loa
         }
     ]
     ledger = PointLedger.from_dicts(stored)
-    fold(ledger, 3, agreed=[NOT_SAFER], confidence=0.7)
+    fold(ledger, 3, said=CONCEDES, agreed=[NOT_SAFER], confidence=0.7)
 
     assert rows(ledger) == [(SAFER, SUPERSEDED, None, 1), (NOT_SAFER, AGREED, 0, None)]
     assert PointLedger.from_dicts(ledger.as_dicts()).as_dicts() == ledger.as_dicts()
