@@ -15,7 +15,7 @@ import re
 from debates.models import Debate
 from debates.payloads import EventKind
 from debates.regime import SIDE_LABELS, regime_label
-from debates.state import DebateView, fold
+from debates.state import DebateView, fold, unanswered_notice
 
 JSON_FORMAT = "faultline-debate/1"
 
@@ -47,6 +47,8 @@ def _message_md(message) -> list[str]:
         header += " · (unfinished)"
     elif message.cut_off:
         header += " · (cut off at the length limit)"
+    if notice := unanswered_notice(message):
+        return [header, f"_{md_escape(notice)}_", ""]
     cited = [
         f"> — {md_escape(c.get('tag', ''))}: “{md_escape(c.get('excerpt', ''))}” ({md_escape(c.get('source', ''))})"
         for c in getattr(message, "citations", None) or []

@@ -179,6 +179,13 @@ class Message(models.Model):
         STREAMING = "streaming"
         COMPLETE = "complete"
 
+    class Unanswered(models.TextChoices):
+        """Why a finished output holds no words of its speaker (Collaborate mode): the page and the
+        exports say so, and no placeholder ever stands in the text as if the role had said it."""
+
+        WROTE_NOTHING = "wrote_nothing"  # the model's reply was empty
+        CALL_FAILED = "call_failed"  # the model call failed (not an outage, which is waited out)
+
     debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="messages")
     room = models.ForeignKey("crux.CruxRoom", null=True, blank=True, on_delete=models.CASCADE, related_name="messages")
     persona = models.ForeignKey("personas.Persona", on_delete=models.PROTECT)
@@ -199,6 +206,8 @@ class Message(models.Model):
     # The token limit cut the reply short: its text ends at its last whole sentence, and the page and
     # the exports say it was cut.
     cut_off = models.BooleanField(default=False)
+    # Set when the speaker said nothing (its text then stays empty); "" for a message with words.
+    unanswered = models.CharField(max_length=16, choices=Unanswered.choices, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -9,7 +9,7 @@ added to a payload gets a default, so events already in the log still read.
 from __future__ import annotations
 
 import enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -142,6 +142,8 @@ class MessageCompleted(Payload):
     text: str
     citations: list[Citation] = []
     cut_off: bool = False  # the token limit cut it short (its text ends at its last whole sentence)
+    # The speaker said nothing (Message.Unanswered: "wrote_nothing", "call_failed"); its text is "".
+    unanswered: Literal["", "wrote_nothing", "call_failed"] = ""
 
 
 class MessageWithdrawn(Payload):

@@ -45,6 +45,26 @@ class MessageView:
     aspect_index: int | None = None
     citations: list[dict] = field(default_factory=list)  # [{"tag", "chunk_id", "source", "excerpt"}]
     cut_off: bool = False  # the token limit cut it short
+    unanswered: str = ""  # the speaker said nothing: "wrote_nothing" or "call_failed" (Message.Unanswered)
+
+
+# The Collaborate mode's two roles, by seat, and the kinds of their outputs
+# (orchestration/modes/collaborate.py).
+COLLABORATION_ROLES = ("Architect", "Reviewer")
+COLLABORATION_KINDS = ("draft", "revision")
+
+
+def unanswered_notice(message: MessageView) -> str:
+    """What the page and the exports say in place of a message whose speaker said nothing: a note
+    about the role, in the page's voice, never words put in its mouth ("" for a message with words)."""
+    if not message.unanswered:
+        return ""
+    seat = message.seat
+    in_role = message.kind in COLLABORATION_KINDS and 0 <= seat < len(COLLABORATION_ROLES)
+    who = f"The {COLLABORATION_ROLES[seat]}" if in_role else message.persona_name
+    if message.unanswered == "call_failed":
+        return f"{who} could not answer: its model call failed."
+    return f"{who} wrote nothing this round."
 
 
 @dataclass
@@ -203,6 +223,7 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
                 message.streaming = False
                 message.citations = [citation.model_dump() for citation in event.citations]
                 message.cut_off = event.cut_off
+                message.unanswered = event.unanswered
         case p.MessageWithdrawn():
             view.chat = [item for item in view.chat if not (item.message and item.message.id == event.message_id)]
             for room in view.rooms:

@@ -23,10 +23,12 @@ def artifact_markdown(text: str) -> str:
 
 def artifact_fallback(brief: str, answers: list[tuple[str, str]]) -> str:
     """The artifact when the synthesis could not be written: the brief as the title and each role's
-    latest answer under its name, so the run still ends with one document."""
+    latest answer under its name, so the run still ends with one document. A role that wrote
+    nothing gets a note in the document's own voice (italic, naming the role), never words put in
+    its mouth."""
     parts = [f"# {_one_line(brief)}", "_The synthesis could not be written; the two revised answers follow._"]
     for name, answer in answers:
-        parts.append(f"## {name}\n\n{answer.strip() or '(no answer)'}")
+        parts.append(f"## {name}\n\n{answer.strip() or f'_(The {name} wrote nothing.)_'}")
     return "\n\n".join(parts)
 
 

@@ -38,8 +38,6 @@ from orchestration.voice import (
 
 logger = logging.getLogger(__name__)
 
-NO_ANSWER = "(no answer)"  # the Collaborate mode's record of a role that wrote nothing (see write)
-
 
 @dataclass(frozen=True)
 class Speaker:
@@ -333,7 +331,8 @@ def write(
     as it is written, word for word, with no sentence cap and no voice guard, so its Markdown stays
     whole. The message row is created before the first token (its column shows at once) and marked
     as ledgered (the position ledger is the dialogue's, not this). ``clean(text)`` shapes the final
-    text (an empty result becomes NO_ANSWER). An output the token limit cut off ends at its last whole
+    text; an empty result finishes the message with no text, marked ``unanswered`` ("wrote
+    nothing": the page says so, no placeholder speaks for the role). An output the token limit cut off ends at its last whole
     line or sentence and is marked ``cut_off``. Returns the finished message and the model's raw text.
 
     A model error leaves the message ``streaming`` (the caller decides: say it again, or finish it
@@ -368,6 +367,6 @@ def write(
     cut_off = reply.stop_reason == "max_tokens"
     raw = end_at_whole_sentence(reply.text) if cut_off else reply.text
     text = (clean(raw) if clean else raw).strip()
-    message_finish(message=message, text=text or NO_ANSWER, cut_off=cut_off)
-    message.text, message.status, message.cut_off = text or NO_ANSWER, Message.Status.COMPLETE, cut_off
+    unanswered = "" if text else Message.Unanswered.WROTE_NOTHING
+    message_finish(message=message, text=text, cut_off=cut_off, unanswered=unanswered)
     return message, reply.text

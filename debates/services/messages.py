@@ -38,16 +38,21 @@ def message_begin(*, debate: Debate, persona, seat: int, kind: str, turn: int, r
     return message
 
 
-def message_finish(*, message: Message, text: str, citations: list[Citation] = (), cut_off: bool = False) -> None:
+def message_finish(
+    *, message: Message, text: str, citations: list[Citation] = (), cut_off: bool = False, unanswered: str = ""
+) -> None:
     """citations: the passages of the speaker's own corpus the turn leaned on (already checked
     against what the turn was given, see orchestration/citing.py). cut_off: the token limit cut
-    the reply short (``text`` already ends at its last whole sentence)."""
+    the reply short (``text`` already ends at its last whole sentence). unanswered: why the
+    speaker said nothing (Message.Unanswered); the message is then finished with no text at all."""
+    text = "" if unanswered else text
     with transaction.atomic():
         message.text = text
         message.status = Message.Status.COMPLETE
         message.citations = [citation.model_dump() for citation in citations]
         message.cut_off = cut_off
-        message.save(update_fields=["text", "status", "citations", "cut_off"])
+        message.unanswered = unanswered
+        message.save(update_fields=["text", "status", "citations", "cut_off", "unanswered"])
         event_append(
             debate_id=message.debate_id,
             payload=MessageCompleted(
@@ -55,6 +60,7 @@ def message_finish(*, message: Message, text: str, citations: list[Citation] = (
                 text=text,
                 citations=list(citations),
                 cut_off=cut_off,
+                unanswered=unanswered,
                 totals=debate_totals(message.debate_id),
             ),
         )
@@ -83,6 +89,7 @@ def message_say(*, message: Message, seat: int, citations: list[Citation] = ()) 
                 text=message.text,
                 citations=list(citations),
                 cut_off=message.cut_off,
+                unanswered=message.unanswered,
                 totals=debate_totals(message.debate_id),
             ),
         )

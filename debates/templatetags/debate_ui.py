@@ -5,7 +5,7 @@ from django import template
 
 from debates.regime import SIDE_LABELS
 from debates.regime import regime_label as verdict_label
-from debates.state import SUITS
+from debates.state import COLLABORATION_KINDS, COLLABORATION_ROLES, SUITS, unanswered_notice
 from debates.turns import DIALOGUE_KINDS, TURN_KINDS
 
 register = template.Library()
@@ -191,9 +191,10 @@ def points_by_status(points) -> list[tuple[str, list]]:
     return [(title, [point for point in shown if point.get("status") == status]) for title, status in LEDGER_GROUPS]
 
 
-# The Collaborate mode's two roles, by seat (orchestration/modes/collaborate.py).
-COLLABORATION_ROLES = ("Architect", "Reviewer")
-COLLABORATION_KINDS = ("draft", "revision")
+@register.filter
+def unanswered(message) -> str:
+    """The notice shown instead of the text of a message whose speaker said nothing."""
+    return unanswered_notice(message)
 
 
 @register.filter

@@ -307,8 +307,8 @@ class AnalystCriticMode(Mode):
 
     def _evidence(self) -> Evidence:
         """The ledger's counts and whether each role's final answer is recorded, for the verdict."""
-        # The last round's two turns, finished (a turn the guards emptied to NO_ANSWER still
-        # stands: the role kept what it said before).
+        # The last round's two turns, finished (a turn the guards emptied is withdrawn, never
+        # shown as a placeholder, so it is not among them).
         last = (2 * self.rounds_done - 1, 2 * self.rounds_done)
         said = set(
             self.run.main_messages()

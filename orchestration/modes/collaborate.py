@@ -9,8 +9,9 @@ own model, work on one brief in parallel, not in turns, and a synthesis writes o
 Their personas' worldviews only colour the roles. Each output is a message: begun (its event)
 before the first token, finished (its event) when written, so a run that follows a dead one reads
 which are done and says again only what was cut off; finished phases are never repeated. A role
-whose model fails (other than an outage, which is waited out and tried again) is noted in its
-column and the collaboration goes on; an artifact that cannot be written is stood in for by the
+that writes nothing, or whose model fails (other than an outage, which is waited out and tried
+again), is recorded as such (``Message.unanswered``, the text left empty: no placeholder speaks for
+it), its column says so, and the collaboration goes on; an artifact that cannot be written is stood in for by the
 two revised answers.
 """
 
@@ -29,7 +30,7 @@ from faultline.llm.types import ModelError, ModelUnavailable, Role
 from orchestration.collaboration import artifact_fallback, artifact_markdown, artifact_title, open_questions
 from orchestration.lanes import RunCancelled
 from orchestration.modes.base import Mode
-from orchestration.speaking import NO_ANSWER, Speaker, write
+from orchestration.speaking import Speaker, write
 
 logger = logging.getLogger(__name__)
 
@@ -45,8 +46,6 @@ ARTIFACT_SYSTEM = """You write the artifact of a collaboration between an Archit
 one Markdown document that answers the brief, merging their two revised answers into a single
 coherent whole (not two halves side by side). Start with a "# " title. Where they still disagree,
 say so in an "Open questions" section. Output only the document."""
-
-FAILED = "(The {name} could not answer: its model call failed.)"
 
 # Main-channel turn numbers: the drafts, the revisions, the artifact.
 DRAFT_TURNS = (1, 2)
@@ -127,16 +126,18 @@ class CollaborateMode(Mode):
             logger.warning(
                 "Debate %s: the %s's %s failed; it goes on without it: %s", self.run.debate.id, role.name, kind, exc
             )
-            self._finish_unwritten(role.speaker, kind, turn, FAILED.format(name=role.name))
+            self._finish_unwritten(role.speaker, kind, turn, unanswered=Message.Unanswered.CALL_FAILED)
 
-    def _finish_unwritten(self, speaker: Speaker, kind: str, turn: int, text: str) -> Message:
+    def _finish_unwritten(
+        self, speaker: Speaker, kind: str, turn: int, text: str = "", unanswered: str = ""
+    ) -> Message:
         message = self.run.main_messages().filter(turn=turn).first()
         if message is None:
             message = message_begin(
                 debate=self.run.debate, persona=speaker.persona, seat=speaker.seat, kind=kind, turn=turn
             )
         Message.objects.filter(pk=message.pk).update(ledgered=True)
-        message_finish(message=message, text=text)
+        message_finish(message=message, text=text, unanswered=unanswered)
         return message
 
     # ── the artifact ──────────────────────────────────────────────────────────────────────────
@@ -169,7 +170,7 @@ class CollaborateMode(Mode):
             logger.warning(
                 "Debate %s: the artifact could not be written; the answers stand in: %s", self.run.debate.id, exc
             )
-            self._finish_unwritten(writer, Message.Kind.ARTIFACT, ARTIFACT_TURN, fallback)
+            self._finish_unwritten(writer, Message.Kind.ARTIFACT, ARTIFACT_TURN, text=fallback)
 
     # ── what each call reads ──────────────────────────────────────────────────────────────────
 
@@ -184,7 +185,8 @@ class CollaborateMode(Mode):
             return f"{brief}\n\nAs the {role.name}: {turn_kind(kind).instruction}"
         other = next(r for r in self.roles if r is not role)
         drafts = self._texts(DRAFT_TURNS)
-        own, theirs = drafts.get(role.speaker.seat, NO_ANSWER), drafts.get(other.speaker.seat, NO_ANSWER)
+        own = drafts.get(role.speaker.seat) or "(You wrote nothing.)"
+        theirs = drafts.get(other.speaker.seat) or f"(The {other.name} wrote nothing.)"
         return (
             f"{brief}\n\nYour first answer (the {role.name}'s):\n\n{own}\n\n"
             f"The {other.name}'s first answer:\n\n{theirs}\n\n"
@@ -192,22 +194,22 @@ class CollaborateMode(Mode):
         )
 
     def _artifact_instruction(self) -> str:
-        answers = "\n\n".join(f"The {name}'s revised answer:\n\n{text}" for name, text in self._latest_answers())
+        answers = "\n\n".join(
+            f"The {name}'s revised answer:\n\n{text or f'(The {name} wrote nothing.)'}"
+            for name, text in self._latest_answers()
+        )
         return f"Brief: {self.run.debate.topic}\n\n{answers}\n\n{turn_kind(Message.Kind.ARTIFACT).instruction}"
 
     def _latest_answers(self) -> list[tuple[str, str]]:
-        """Each role's revised answer (its first one where the revision has no text)."""
+        """Each role's revised answer (its first one where the revision has no text; "" where the
+        role wrote nothing at all)."""
         drafts, revisions = self._texts(DRAFT_TURNS), self._texts(REVISION_TURNS)
-        answers = []
-        for role in self.roles:
-            seat = role.speaker.seat
-            revised = revisions.get(seat, "")
-            usable = revised and revised != NO_ANSWER and revised != FAILED.format(name=role.name)
-            answers.append((role.name, revised if usable else drafts.get(seat, NO_ANSWER)))
-        return answers
+        return [
+            (role.name, revisions.get(role.speaker.seat) or drafts.get(role.speaker.seat, "")) for role in self.roles
+        ]
 
     def _texts(self, turns: tuple[int, ...]) -> dict[int, str]:
-        """seat -> text of the finished messages of ``turns``."""
+        """seat -> text of the finished messages of ``turns`` (an unanswered one's is "")."""
         seats = {s.persona.id: s.seat for s in self.run.speakers}
         finished = self.run.main_messages().filter(turn__in=turns, status=Message.Status.COMPLETE)
         return {seats[m.persona_id]: m.text for m in finished}
@@ -229,7 +231,7 @@ class CollaborateMode(Mode):
                 ("first answer", DRAFT_TURNS[role.speaker.seat]),
                 ("revision", REVISION_TURNS[role.speaker.seat]),
             )
-            if turn in messages and messages[turn].text in (NO_ANSWER, FAILED.format(name=role.name))
+            if turn in messages and messages[turn].unanswered
         ]
         synthesised = bool(text) and text != artifact_fallback(self.run.debate.topic, self._latest_answers())
         evidence = collaborate_evidence(

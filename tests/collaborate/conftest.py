@@ -26,13 +26,22 @@ ARTIFACT = "# URL shortener design\n\n## Storage\n\n- Postgres, base62 keys\n\n#
 class CollaborationScript:
     """Answers each role's calls; ``artifact`` is what the synthesis says (a Reply or a string),
     ``fail`` names roles ("architect", "reviewer", "synthesis") whose calls get an HTTP 400,
-    ``overloaded_once`` roles whose first call gets an HTTP 529."""
+    ``overloaded_once`` roles whose first call gets an HTTP 529, ``silent`` roles whose calls answer
+    with no text at all."""
 
     def __init__(
-        self, *, artifact=ARTIFACT, fail=(), overloaded_once=(), hostile: str = "", chunk_delay: float = 0.02
+        self,
+        *,
+        artifact=ARTIFACT,
+        fail=(),
+        overloaded_once=(),
+        silent=(),
+        hostile: str = "",
+        chunk_delay: float = 0.02,
     ) -> None:
         self.artifact = artifact
         self.fail = set(fail)
+        self.silent = set(silent)
         self.overloaded_once = set(overloaded_once)
         self.hostile = hostile
         self.chunk_delay = chunk_delay
@@ -63,6 +72,8 @@ class CollaborationScript:
                 return Reply.overloaded()
         if role in self.fail:
             return Reply(status=400, error_type="invalid_request_error")
+        if role in self.silent:
+            return Reply.says("")
         said = "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
         revising = "first answer:" in said
         if role == "synthesis":

@@ -44,5 +44,5 @@ def test_the_stand_in_holds_the_brief_and_each_answer_under_its_role():
     text = artifact_fallback("Design\na shortener", [("Architect", "A's answer\n"), ("Reviewer", "  ")])
     assert text == (
         "# Design a shortener\n\n_The synthesis could not be written; the two revised answers follow._\n\n"
-        "## Architect\n\nA's answer\n\n## Reviewer\n\n(no answer)"
+        "## Architect\n\nA's answer\n\n## Reviewer\n\n_(The Reviewer wrote nothing.)_"
     )

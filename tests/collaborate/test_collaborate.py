@@ -126,9 +126,9 @@ def test_a_role_whose_model_fails_is_noted_and_the_collaboration_goes_on(collab_
 
     assert debate.status == Debate.Status.COMPLETED
     reviewer = Message.objects.filter(debate=debate, persona__name="Reviewer").order_by("turn")
-    assert [m.text for m in reviewer] == ["(The Reviewer could not answer: its model call failed.)"] * 2
+    assert [(m.text, m.unanswered) for m in reviewer] == [("", Message.Unanswered.CALL_FAILED)] * 2
     assert debate.results["unanswered"] == ["Reviewer first answer", "Reviewer revision"]
-    assert "The Reviewer's first answer:\n\n(The Reviewer could not answer" in user_text(script.bodies("architect")[1])
+    assert "The Reviewer's first answer:\n\n(The Reviewer wrote nothing.)" in user_text(script.bodies("architect")[1])
     assert debate.results["artifact"] == ARTIFACT
     failed = ModelCall.objects.filter(debate_id=debate.id, role="reviewer").exclude(error="")
     assert failed.count() == 2
