@@ -8,10 +8,11 @@ import re
 import pytest
 
 from debates import fragments
+from debates.exports import _message_md, md_escape
 from debates.models import Message
 from debates.payloads import EventKind
 from debates.selectors import debate_events, debate_view
-from debates.state import DebateView, apply
+from debates.state import DebateView, MessageView, apply, unanswered_notice
 from faultline.llm.fake_messages_api import Reply
 from orchestration.run import debate_run
 
@@ -103,3 +104,28 @@ def test_a_stand_in_artifact_notes_a_role_that_wrote_nothing_without_speaking_fo
     assert "## Architect\n\n_(The Architect wrote nothing.)_\n\n## Reviewer\n\n## Reviewer: Revised answer" in text
     assert "(no answer)" not in text and not debate.results["synthesised"]
     assert debate.results["unanswered"] == ["Architect first answer", "Architect revision"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "seat", "unanswered", "shown"),
+    [
+        ("draft", 0, "wrote_nothing", "The Architect wrote nothing this round."),
+        ("revision", 1, "call_failed", "The Reviewer could not answer: its model call failed."),
+        # Outside the two roles' columns the notice names the persona, escaped like any name.
+        ("opening", 2, "wrote_nothing", "&lt;img src=x onerror=alert(1)&gt; wrote nothing this round."),
+    ],
+)
+def test_the_notice_names_the_role_and_is_escaped(kind, seat, unanswered, shown):
+    message = MessageView(
+        id=7,
+        persona_id=1,
+        persona_name="<img src=x onerror=alert(1)>",
+        seat=seat,
+        kind=kind,
+        turn=1,
+        streaming=False,
+        unanswered=unanswered,
+    )
+    assert notices(fragments.message(message)) == [shown]
+    assert "<img" not in fragments.message(message)
+    assert f"_{md_escape(unanswered_notice(message))}_" in "\n".join(_message_md(message))
