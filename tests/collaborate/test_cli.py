@@ -26,6 +26,16 @@ def test_the_cli_prints_the_artifact_at_the_end(collab_api, capsys):
     ]
 
 
+def test_the_cli_notes_a_role_that_said_nothing_instead_of_printing_a_placeholder(collab_api, capsys):
+    collab_api(silent=["architect"], fail=["reviewer"])
+    call_command("rundebate", "--mode", "collaborate", "--topic", BRIEF)
+
+    out = capsys.readouterr().out
+    assert out.count("Architect (draft): [wrote nothing this round]") == 1
+    assert out.count("Reviewer (revision): [could not answer: its model call failed]") == 1
+    assert "(no answer)" not in out and "(The Reviewer could not answer" not in out
+
+
 def test_the_cli_saves_the_artifact_to_the_project_as_a_document(collab_api, capsys):
     collab_api()
     call_command(

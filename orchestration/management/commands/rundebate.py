@@ -25,6 +25,13 @@ from projects.cli import cli_user
 from projects.models import Repository
 from projects.services import project_get_or_create, repository_attach
 
+# What the transcript says for an output whose speaker said nothing (Message.unanswered): a note in
+# brackets, never words in the speaker's mouth.
+UNANSWERED_NOTES = {
+    Message.Unanswered.WROTE_NOTHING: "[wrote nothing this round]",
+    Message.Unanswered.CALL_FAILED: "[could not answer: its model call failed]",
+}
+
 
 class Command(BaseCommand):
     help = "Run a debate in the foreground and print its transcript and crux cards."
@@ -246,7 +253,8 @@ class Command(BaseCommand):
             .select_related("persona")
             .order_by("turn")
         ):
-            write(f"[{message.turn:>3}] {message.persona.name} ({message.kind}): {message.text}")
+            said = UNANSWERED_NOTES.get(message.unanswered, message.text)
+            write(f"[{message.turn:>3}] {message.persona.name} ({message.kind}): {said}")
         for room in debate.crux_rooms.select_related("persona_a", "persona_b").order_by("created_at"):
             write(f"\n## Crux room {room.suit}: {room.persona_a.name} vs {room.persona_b.name} — {room.question}")
             for message in room.messages.select_related("persona").order_by("turn"):
