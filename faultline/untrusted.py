@@ -78,12 +78,13 @@ def _limit_reason(limit: str, limits: ReadLimits) -> str:
     }[limit]
 
 
+_INHERITED = frozenset(["PATH"])  # the system's, not a setting of ours
+
+
 def _child_env() -> dict[str, str]:
     """Only what Python needs: the child has no business with the site's secrets."""
-    env = {"PYTHONPATH": str(_ROOT), "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
-    if "PATH" in os.environ:
-        env["PATH"] = os.environ["PATH"]
-    return env
+    inherited = {name: value for name, value in os.environ.items() if name in _INHERITED}
+    return {**inherited, "PYTHONPATH": str(_ROOT), "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
 
 
 def _qualified(cls: type) -> str:

@@ -27,7 +27,9 @@ from debates.services.lifecycle import debate_create
 from faultline.embeddings import gateway as embeddings
 from faultline.llm import gateway
 from faultline.llm.fake_messages_api import FakeMessagesAPI
+from memory.models import Insight
 from memory.services.recall import debate_recall, recalled_for
+from memory.services.review import fact_confirm
 from orchestration.evaluation import truth_metrics
 from orchestration.evaluation.owner import owned_persona, throwaway_owner
 from orchestration.evaluation.truth_scenarios import (
@@ -114,11 +116,18 @@ def _reported(debate: Debate, mode: str, results: dict) -> tuple[str, list[str],
 
 
 def _probe(scenario: TruthScenario, *, owner, personas) -> list[dict]:
-    """Debates on related and unrelated topics, started (recalled) but not run: what each recalls."""
+    """Debates on related and unrelated topics, started (recalled) but not run: what each recalls.
+
+    The worst case for false facts: the owner confirms every candidate fact the debate left for
+    review, and opts in to recall across all their debates (the probes have no context)."""
+    for candidate in Insight.objects.filter(owner=owner, review=Insight.Review.CANDIDATE):
+        fact_confirm(insight=candidate)
     probes = []
     topics = [(t, True) for t in scenario.recall.related] + [(t, False) for t in scenario.recall.unrelated]
     for topic, related in topics:
-        debate = debate_create(owner=owner, topic=topic, personas=personas, length=Debate.Length.SHORT)
+        debate = debate_create(
+            owner=owner, topic=topic, personas=personas, length=Debate.Length.SHORT, recall_all_insights=True
+        )
         debate_recall(debate=debate)
         facts, _, _ = recalled_for(debate=debate)
         probes.append({"topic": topic, "related": related, "facts": [item.insight.text for item in facts]})

@@ -15,15 +15,19 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-long-test-passphrase-42"
 
 
-def finished_debate() -> str:
-    owner = get_user_model().objects.create_user("viewer", password=PASSWORD)
-    return scenario_run(scenario("flips_on_evidence"), keep=True, owner=owner)["debate_id"]
+def finished_debate() -> tuple[str, str]:
+    """A kept run's debate and its owner (the evaluation's own user), given a password to log in with."""
+    record = scenario_run(scenario("flips_on_evidence"), keep=True)
+    owner = get_user_model().objects.get(username=record["owner"])
+    owner.set_password(PASSWORD)
+    owner.save(update_fields=["password"])
+    return owner.username, record["debate_id"]
 
 
 def test_the_results_page_shows_the_position_map_and_how_stances_moved(page, live_server_url, server_side, screenshot):
-    debate_id = server_side(finished_debate)
+    username, debate_id = server_side(finished_debate)
     page.goto(f"{live_server_url}/accounts/login/")
-    page.fill("#id_username", "viewer")
+    page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit]")
     page.wait_for_url(re.compile(r".*/debates/new/$"))
