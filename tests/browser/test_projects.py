@@ -12,6 +12,7 @@ from django.core.management import call_command
 from tests.browser.checks import assert_accessible
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+READ_TIMEOUT_MS = 30_000  # a worker's child process starts and reads the upload
 PASSWORD = "a-long-test-passphrase-42"
 DEBATE_TIMEOUT_MS = 240_000
 MARKER = "Our plant in Porto ships 40 pallets a day"
@@ -71,8 +72,11 @@ def test_a_project_from_creation_to_a_saved_and_copied_note(
     document.write_text(f"# Dock report\n\n{MARKER}, and half of them wait over an hour.\n")
     page.set_input_files("#id_file", str(document))
     page.click("button[type=submit]")
-    page.wait_for_url(project_url)
-    assert "dock-report.md" in page.locator("#documents").text_content()
+    page.wait_for_url(project_url + "#documents")
+    # a worker reads it (in a child process with limits) while the row says so, then the row is redrawn
+    row = page.locator("#documents li", has_text="dock-report.md")
+    row.locator("[role=status]", has_text="reading…").wait_for(state="detached", timeout=READ_TIMEOUT_MS)
+    assert row.locator("[role=alert]").count() == 0
 
     # an unreadable file is refused, with why
     page.click("#documents >> text=Attach")
@@ -80,7 +84,10 @@ def test_a_project_from_creation_to_a_saved_and_copied_note(
     bad.write_bytes(b"%PDF-1.7 not really")
     page.set_input_files("#id_file", str(bad))
     page.click("button[type=submit]")
-    assert "“scan.pdf” is not a PDF Faultline can read" in page.locator(".field-errors").text_content()
+    page.wait_for_url(project_url + "#documents")
+    refused = page.locator("#documents li", has_text="scan.pdf").locator("[role=alert]")
+    refused.wait_for(timeout=READ_TIMEOUT_MS)
+    assert "“scan.pdf” is not a PDF Faultline can read" in refused.text_content()
     page.goto(project_url)
 
     # ── attach a local repository ─────────────────────────────────────────────────────────────
