@@ -41,7 +41,14 @@ def test_development_defaults_to_a_folder_in_the_state_dir(tmp_path):
     shown = subprocess.run(
         [sys.executable, "-c", "from faultline import settings; print(settings.FAULTLINE_REPOSITORY_ROOTS)"],
         cwd=django_settings.BASE_DIR,
-        env={**env, "FAULTLINE_ENV": "development", "FAULTLINE_STATE_DIR": str(tmp_path)},
+        # The suite's own services, so that importing the settings starts no embedded ones in tmp_path.
+        env={
+            **env,
+            "FAULTLINE_ENV": "development",
+            "FAULTLINE_STATE_DIR": str(tmp_path),
+            "DATABASE_URL": django_settings.DATABASE_URL,
+            "REDIS_URL": django_settings.REDIS_URL,
+        },
         capture_output=True,
         text=True,
         check=True,
