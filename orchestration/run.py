@@ -27,10 +27,10 @@ from debates.services.events import event_append
 from debates.services.leases import DebateBusy, LeaseLost, debate_is_being_run, debate_lease
 from faultline.llm.types import ModelError, ModelUnavailable
 from orchestration.loop import DebateRun, RunCancelled
-from orchestration.modes.analyst_critic import AnalystCriticMode
-from orchestration.modes.collaborate import CollaborateMode
-from orchestration.modes.dialogue import DialogueMode
-from orchestration.modes.graph import GraphMode
+from orchestration.modes.analyst_critic.mode import AnalystCriticMode
+from orchestration.modes.collaborate.mode import CollaborateMode
+from orchestration.modes.dialogue.mode import DialogueMode
+from orchestration.modes.graph.mode import GraphMode
 from orchestration.patience import model_wait_delays
 from orchestration.recovery import requeue_marker_clear
 

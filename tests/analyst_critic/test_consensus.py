@@ -1,4 +1,4 @@
-from orchestration.consensus import (
+from orchestration.modes.analyst_critic.consensus import (
     AGREED,
     CONTESTED,
     SUMMARY_LIMIT_CHARS,

@@ -5,7 +5,7 @@ points count against consensus, and an established fact is challenged, never fli
 import pytest
 from pydantic import ValidationError
 
-from orchestration.consensus import AGREED, CONTESTED, SUPERSEDED, UNVERIFIABLE, Point, PointLedger
+from orchestration.modes.analyst_critic.consensus import AGREED, CONTESTED, SUPERSEDED, UNVERIFIABLE, Point, PointLedger
 from orchestration.schemas import AgreementAssessment
 from tests.analyst_critic.conftest import assessment
 

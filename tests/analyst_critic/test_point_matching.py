@@ -5,7 +5,7 @@ each pair read both ways."""
 
 import pytest
 
-from orchestration.consensus import negates, same_point
+from orchestration.modes.analyst_critic.consensus import negates, same_point
 
 RESTATEMENTS = [
     # the passive voice, words moved round

@@ -2,7 +2,7 @@
 
 import pytest
 
-from orchestration.collaboration import artifact_fallback, artifact_markdown, artifact_title
+from orchestration.modes.collaborate.artifact import artifact_fallback, artifact_markdown, artifact_title
 
 DOC = "# Plan\n\n- one\n- two"
 

@@ -3,7 +3,7 @@ open-questions heading, whatever a synthesis model calls it, and nothing when it
 
 import pytest
 
-from orchestration.collaboration import open_questions
+from orchestration.modes.collaborate.artifact import open_questions
 
 CASES = [
     (

@@ -10,7 +10,7 @@ from debates.models import Debate, Event
 from debates.selectors import debate_view
 from debates.services.lifecycle import debate_create
 from orchestration.loop import DebateRun
-from orchestration.modes.graph import GraphMode
+from orchestration.modes.graph.mode import GraphMode
 from tests.debates.log_builder import HOSTILE, DebateLog
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ import pytest
 from debates.models import Message
 from orchestration import loop
 from orchestration.loop import DebateRun
-from orchestration.modes.dialogue import DialogueMode
+from orchestration.modes.dialogue.mode import DialogueMode
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

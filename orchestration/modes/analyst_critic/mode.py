@@ -39,7 +39,8 @@ from debates.state import EventKind
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, Prompt, Role
 from memory.services.recall import recalled_for
-from orchestration.consensus import (
+from orchestration.loop import DebatePaused
+from orchestration.modes.analyst_critic.consensus import (
     AGREED,
     CONTESTED,
     SUPERSEDED,
@@ -48,7 +49,6 @@ from orchestration.consensus import (
     PointLedger,
     condensed_summary,
 )
-from orchestration.loop import DebatePaused
 from orchestration.modes.base import Mode
 from orchestration.schemas import AgreementAssessment
 from orchestration.speaking import Speaker, speak
@@ -262,7 +262,7 @@ class AnalystCriticMode(Mode):
 
     def transcript(self) -> str:
         """The debate so far: past SUMMARISE_AFTER messages, the last KEEP_IN_FULL word for word and
-        the older ones condensed (orchestration.consensus.condensed_summary)."""
+        the older ones condensed (orchestration.modes.analyst_critic.consensus.condensed_summary)."""
         messages = list(
             self.run.main_messages([Message.Kind.ANALYSIS, Message.Kind.CRITIQUE])
             .filter(status=Message.Status.COMPLETE)

@@ -27,9 +27,14 @@ from debates.services.messages import message_begin, message_finish
 from debates.turns import turn_kind
 from faultline.llm import gateway
 from faultline.llm.types import ModelError, ModelUnavailable, Role
-from orchestration.collaboration import artifact_fallback, artifact_markdown, artifact_title, open_questions
 from orchestration.lanes import RunCancelled
 from orchestration.modes.base import Mode
+from orchestration.modes.collaborate.artifact import (
+    artifact_fallback,
+    artifact_markdown,
+    artifact_title,
+    open_questions,
+)
 from orchestration.speaking import Speaker, write
 
 logger = logging.getLogger(__name__)

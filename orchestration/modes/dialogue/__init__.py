@@ -1,0 +1,1 @@
+"""The dialogue mode: its behaviour, prompts, schemas, CLI printer and templates live in this folder."""
