@@ -1,6 +1,6 @@
 """The big owner's top-10 query at 1M rows, timed back to back and right after the 1 GB
-brute-force product that benchmarks/recall.py computes before each timed query (see
-benchmarks/README.md, "Found at the very end of the day"). Needs the table kept by
+brute-force product that benchmarks/recall.py once computed before each timed query (see
+docs/benchmarks-history.md, "Long-term memory"). Needs the table kept by
 `recall.py --sizes 1000000 --keep`.
 
     .venv/bin/python benchmarks/recall_interleaved.py

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from faultline.words import STOP_WORDS
+
 SIMILAR_WORDING = 0.5  # Jaccard overlap of content words above which two disputes are one
 
 
@@ -42,31 +44,8 @@ class Thresholds:
     pair_cooldown_seconds: float = 300
 
 
-_STOP = {
-    "the",
-    "a",
-    "an",
-    "is",
-    "are",
-    "of",
-    "to",
-    "in",
-    "on",
-    "for",
-    "and",
-    "or",
-    "be",
-    "it",
-    "does",
-    "do",
-    "will",
-    "should",
-    "can",
-}
-
-
 def _words(text: str) -> set[str]:
-    return {word for word in re.findall(r"[a-z0-9]+", text.lower()) if word not in _STOP}
+    return {word for word in re.findall(r"[a-z0-9]+", text.lower()) if word not in STOP_WORDS}
 
 
 def similar(a: str, b: str) -> bool:

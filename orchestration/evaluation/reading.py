@@ -13,18 +13,11 @@ from __future__ import annotations
 
 import re
 
+from faultline.words import STOP_WORDS
+
 YES, NO, NUANCED = "YES", "NO", "NUANCED"
 ACCEPT, REJECT = "accept", "reject"
 
-_STOP = frozenset(
-    re.findall(
-        r"\S+",
-        "a an the of to in on for and or but is are was were be been it its this that these those with as by at "
-        "from than then so do does did can could should would will may might must we you they he she i our your "
-        "their there here which who what when where why how all any more most very just also only over into about "
-        "what's it's i'm i'd i'll",
-    )
-)
 _NEGATORS = frozenset(re.findall(r"\S+", "not no never hardly barely cannot nobody nothing neither nor without"))
 _AFFIRM = (
     "yes",
@@ -112,7 +105,7 @@ def words(text: str) -> list[str]:
 def content_words(text: str) -> set[str]:
     """Words that carry meaning, crudely stemmed (plural s off, then the first five letters), so
     "publishes", "published" and "publishing" meet."""
-    return {w.rstrip("s")[:5] for w in words(text) if w not in _STOP and len(w) > 2}
+    return {w.rstrip("s")[:5] for w in words(text) if w not in STOP_WORDS and len(w) > 2}
 
 
 def _has(phrase: str, tokens: list[str]) -> list[int]:
@@ -195,7 +188,7 @@ def _compared(question: str) -> tuple[set[str], set[str]]:
     before, than, after = question.lower().partition(" than ")
     if not than:
         return set(), set()
-    first = [w for w in words(before) if w not in _STOP and len(w) > 2][:1]
+    first = [w for w in words(before) if w not in STOP_WORDS and len(w) > 2][:1]
     return content_words(" ".join(first)), content_words(after)
 
 

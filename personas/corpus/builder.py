@@ -31,6 +31,7 @@ from faultline.embeddings import gateway as embeddings
 from faultline.embeddings.types import EmbeddingError, Purpose
 from faultline.llm import gateway
 from faultline.llm.types import CallTag, ModelError, Prompt, Role
+from faultline.words import STOP_WORDS
 from personas.contracts import PersonaContract, contract_error_messages
 from personas.corpus.chunking import Span, sentences
 from personas.corpus.prompts import BUILDER_SYSTEM, BUILDER_USER
@@ -288,89 +289,10 @@ def _spread_order(count: int) -> list[int]:
 # ── quotes ─────────────────────────────────────────────────────────────────────────────────
 
 _WORD = re.compile(r"[a-z0-9’']+")
-_STOP = set(
-    [
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "but",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "for",
-        "with",
-        "by",
-        "from",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "as",
-        "not",
-        "no",
-        "they",
-        "them",
-        "their",
-        "he",
-        "she",
-        "his",
-        "her",
-        "we",
-        "our",
-        "you",
-        "your",
-        "i",
-        "my",
-        "me",
-        "what",
-        "which",
-        "who",
-        "whom",
-        "how",
-        "why",
-        "when",
-        "where",
-        "than",
-        "then",
-        "so",
-        "if",
-        "do",
-        "does",
-        "did",
-        "have",
-        "has",
-        "had",
-        "will",
-        "would",
-        "can",
-        "could",
-        "should",
-        "may",
-        "might",
-        "must",
-        "about",
-        "into",
-        "over",
-        "more",
-        "most",
-    ]
-)
 
 
 def _words(text: str) -> set[str]:
-    return {word for word in _WORD.findall(text.lower()) if word not in _STOP and len(word) > 2}
+    return {word for word in _WORD.findall(text.lower()) if word not in STOP_WORDS and len(word) > 2}
 
 
 class _QuotePicker:

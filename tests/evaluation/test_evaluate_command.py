@@ -1,10 +1,12 @@
 import json
+import subprocess
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from debates.models import Debate
+from orchestration.management.commands.evaluate import REPORT_DIR
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,3 +46,10 @@ def test_it_refuses_an_unknown_scenario_or_threshold():
         call_command("evaluate", "--suite=core", "--scenario=nope")
     with pytest.raises(CommandError, match="NAME=VALUE"):
         call_command("evaluate", "--suite=core", "--set=SECRET_KEY=1")
+
+
+def test_its_reports_go_to_a_folder_git_ignores():
+    # Reports are outputs named by commit: written where git will not pick them up.
+    probe = REPORT_DIR / "core-fake-0000000.json"
+    done = subprocess.run(["git", "check-ignore", "-q", str(probe)], cwd=REPORT_DIR.parent.parent, timeout=10)
+    assert done.returncode == 0, f"{probe} is not ignored by git"

@@ -1,3 +1,5 @@
+import pytest
+
 from crux.staging import Finding, Thresholds, TrackedCandidate, observe, ready_to_open
 
 PAIR = (1, 2)
@@ -59,3 +61,25 @@ def test_an_existing_room_or_a_cooling_pair_blocks_another():
 
 def test_a_self_dispute_is_ignored():
     assert run_windows([[Finding((1, 1), "Am I right?", 0.99)]]) == []
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "one_dispute"),
+    [
+        # Reworded with words that carry no topic (pronouns, hedges, "as they say"): the same dispute.
+        ("Is nuclear power safe?", "Is nuclear power safe, as they say it has been?", True),
+        (
+            "Does rent control reduce housing supply?",
+            "Would rent control really reduce the housing supply, as you claim?",
+            True,
+        ),
+        # Another question between the same pair: a dispute of its own.
+        ("Is nuclear power safe?", "Should the state pay for new reactors?", False),
+        ("Does rent control reduce housing supply?", "Do landlords deserve their profits?", False),
+    ],
+)
+def test_a_dispute_reported_without_its_id_is_matched_by_the_words_that_carry_its_topic(first, later, one_dispute):
+    tracked = run_windows([[Finding(PAIR, first, 0.9)], [Finding(PAIR, later, 0.9)]])
+
+    assert len(tracked) == (1 if one_dispute else 2)
+    assert tracked[-1].consecutive_windows == (2 if one_dispute else 1)  # a run grows, or a new one starts

@@ -23,7 +23,7 @@ from orchestration.evaluation.truth_scenarios import MODES, SCENARIOS_BY_NAME
 
 TRUTH = "truth"
 
-REPORT_DIR = Path(settings.BASE_DIR) / "benchmarks" / "quality"
+REPORT_DIR = Path(settings.BASE_DIR) / "benchmarks" / "reports"  # git-ignored: reports are outputs, not sources
 
 
 def _commit() -> str:
@@ -60,7 +60,7 @@ class Command(BaseCommand):
         parser.add_argument("--model", choices=harness.MODELS, default="fake")
         parser.add_argument("--seeds", default="0,1,2", help="Comma-separated seeds (default 0,1,2)")
         parser.add_argument("--scenario", action="append", help="Run only this scenario (repeatable)")
-        parser.add_argument("--json", help="Write the JSON report here (default: benchmarks/quality/)")
+        parser.add_argument("--json", help="Write the JSON report here (default: benchmarks/reports/)")
         parser.add_argument("--html", help="Write the HTML report here (default: next to the JSON)")
         parser.add_argument(
             "--set", action="append", default=[], metavar="NAME=VALUE", help="Override a detection threshold"
