@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from faultline.words import STOP_WORDS
 
-SIMILAR_WORDING = 0.5  # Jaccard overlap of content words above which two disputes are one
+SIMILAR_WORDING = 0.6  # Jaccard overlap of content words from which two disputes are one: "nuclear power safe" vs "nuclear power cheap" (0.5) stays two
 
 
 @dataclass

@@ -76,6 +76,9 @@ def test_a_self_dispute_is_ignored():
         # Another question between the same pair: a dispute of its own.
         ("Is nuclear power safe?", "Should the state pay for new reactors?", False),
         ("Does rent control reduce housing supply?", "Do landlords deserve their profits?", False),
+        # Decoys: most words shared, but the one that carries the topic differs.
+        ("Is nuclear power safe?", "Is nuclear power cheap?", False),
+        ("Should central banks target asset prices?", "Should central banks target inflation at all?", False),
     ],
 )
 def test_a_dispute_reported_without_its_id_is_matched_by_the_words_that_carry_its_topic(first, later, one_dispute):
