@@ -5,4 +5,4 @@ class DebatesConfig(AppConfig):
     name = "debates"
 
     def ready(self):
-        from debates import signals  # noqa: F401  (connects the receivers)
+        from debates import modes, signals  # noqa: F401  (the mode table's rows; connects the receivers)

@@ -13,6 +13,7 @@ import json
 import re
 
 from debates.models import Debate
+from debates.modes import mode_label
 from debates.payloads import EventKind
 from debates.regime import SIDE_LABELS, regime_label
 from debates.state import DebateView, fold, unanswered_notice
@@ -245,7 +246,7 @@ def debate_results_markdown(*, debate: Debate, view: DebateView, with_context: b
     lines = [f"# {md_escape(debate.topic)}", ""]
     if personas:
         lines.append("- Personas: " + ", ".join(md_escape(p.name) for p in personas))
-    lines.append(f"- Mode: {md_escape(debate.get_mode_display())} · Status: {md_escape(debate.get_status_display())}")
+    lines.append(f"- Mode: {md_escape(mode_label(debate.mode))} · Status: {md_escape(debate.get_status_display())}")
     if with_context:
         lines += _context_md(debate)
     lines.append(f"- Debated: {debate.created_at:%Y-%m-%d %H:%M} UTC")

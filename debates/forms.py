@@ -2,15 +2,12 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from debates.models import Debate
-from debates.services.lifecycle import COLLABORATE_HAND, MAX_HAND, MAX_TOPIC_LENGTH, MIN_HAND
+from debates.modes import DEFAULT_MODE, MAX_HAND, MIN_HAND, hand_problem, mode_find, modes_available
+from debates.services.lifecycle import MAX_TOPIC_LENGTH
 from faultline.pages import service_errors_add
 from personas.models import Deck, Persona
 from personas.selectors import deck_personas_for, decks_visible_to
 from projects.selectors import context_target, context_targets_for
-
-# Modes a user can start today (each has a mode in orchestration/modes/). A mode of
-# Debate.Mode that is not listed here is shown on the setup page as "coming soon".
-AVAILABLE_MODES = [Debate.Mode.DIALOGUE, Debate.Mode.GRAPH, Debate.Mode.ANALYST_CRITIC, Debate.Mode.COLLABORATE]
 
 
 class SignupForm(UserCreationForm):
@@ -19,8 +16,6 @@ class SignupForm(UserCreationForm):
 
 
 class DebateSetupForm(forms.Form):
-    available_modes = [mode.value for mode in AVAILABLE_MODES]
-
     deck = forms.ModelChoiceField(
         queryset=Deck.objects.none(),
         empty_label=None,
@@ -44,8 +39,8 @@ class DebateSetupForm(forms.Form):
     )
     length = forms.ChoiceField(choices=Debate.Length.choices, initial=Debate.Length.STANDARD, widget=forms.RadioSelect)
     mode = forms.ChoiceField(
-        choices=[(mode.value, mode.label) for mode in AVAILABLE_MODES],
-        initial=Debate.Mode.DIALOGUE,
+        choices=(),  # the registered modes (debates/modes.py), read per form
+        initial=DEFAULT_MODE,
         widget=forms.RadioSelect,
         error_messages={"invalid_choice": "Pick one of the modes."},
     )
@@ -74,6 +69,9 @@ class DebateSetupForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.deck = deck
         self.user = user
+        # Every registered mode can be started (one added by a spec row, too): its row is its offer.
+        self.fields["mode"].choices = [(spec.key, spec.label) for spec in modes_available()]
+        self.available_modes = [spec.key for spec in modes_available()]
         # The seed's decks and personas and the user's own: anyone else's is an invalid choice.
         self.fields["deck"].queryset = decks_visible_to(user=user)
         if deck is not None:
@@ -95,20 +93,15 @@ class DebateSetupForm(forms.Form):
 
     def clean_personas(self):
         personas = self.cleaned_data["personas"]
-        if not MIN_HAND <= len(personas) <= MAX_HAND:
-            raise forms.ValidationError(
-                f"Pick between {MIN_HAND} and {MAX_HAND} personas (you picked {len(personas)})."
-            )
+        if problem := hand_problem(None, len(personas)):
+            raise forms.ValidationError(problem)
         return personas
 
     def clean(self):
         data = super().clean()
-        personas = data.get("personas")
-        if data.get("mode") == Debate.Mode.ANALYST_CRITIC and personas is not None and len(personas) != 2:
-            # Seat 0 plays the Analyst, seat 1 the Critic; their worldviews colour the two roles.
-            self.add_error("personas", "The Analyst vs Critic mode takes a hand of two: the Analyst and the Critic.")
-        if data.get("mode") == Debate.Mode.COLLABORATE and personas is not None and len(personas) != 2:
-            self.add_error("personas", COLLABORATE_HAND)  # the Architect (seat 0) and the Reviewer
+        personas, spec = data.get("personas"), mode_find(data.get("mode"))
+        if personas is not None and spec is not None and (problem := hand_problem(spec, len(personas))):
+            self.add_error("personas", problem)  # a fixed-seat mode's hand (its spec row says which)
         return data
 
     def add_service_errors(self, error) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 
 from debates import payloads as p
+from debates.modes import mode_find
 from debates.state import CardView, DebateView, MessageView, RoomView
 
 P = "debates/partials/"
@@ -34,6 +35,12 @@ def message_text(message: MessageView) -> str:
 def collaboration_target(message: MessageView) -> str:
     """Where a collaboration's message goes: the artifact below, or its role's column."""
     return "collab-artifact" if message.kind == "artifact" else f"collab-column-{message.seat}"
+
+
+def _seat_columns(view: DebateView) -> bool:
+    """The mode draws its main channel as one column per seat (its spec row says so)."""
+    spec = mode_find(view.mode)
+    return spec is not None and spec.seat_columns
 
 
 def status_line(view: DebateView) -> str:
@@ -76,7 +83,7 @@ def for_event(view: DebateView, kind: str, payload: dict | p.Payload, *, with_ba
     match event:
         case p.MessageStarted():
             msg = view.message(event.message_id)
-            if msg is not None and msg.room_id is None and view.mode == "collaborate":
+            if msg is not None and msg.room_id is None and _seat_columns(view):
                 parts.append(_append(collaboration_target(msg), message(msg)))
             elif msg is not None and msg.room_id is None:
                 item = view.chat[-1] if view.chat and view.chat[-1].message is msg else None

@@ -190,32 +190,24 @@ FAULTLINE_LLM = env.str("FAULTLINE_LLM", default="anthropic" if ANTHROPIC_API_KE
 if FAULTLINE_LLM not in {"anthropic", "local"}:
     raise environ.ImproperlyConfigured("FAULTLINE_LLM must be 'anthropic' or 'local'")
 
-# Which model serves which role, per provider. Override one with FAULTLINE_MODEL_<ROLE>.
+# Which model serves which role, per provider. Override one with FAULTLINE_MODEL_<ROLE>. A mode's
+# own roles (the Analyst/Critic mode's analyst and critic, ...) come with their defaults in its spec
+# row (debates/modes.py) and read their FAULTLINE_MODEL_<ROLE> there (faultline/llm/roles.py).
 FAULTLINE_MODELS = {
     "anthropic": {
         "persona": "claude-sonnet-5-5",
         "extraction": "claude-haiku-5-5",
         "judging": "claude-haiku-5-5",
         "synthesis": "claude-sonnet-5-5",
-        # Analyst/Critic mode: two different models really argue.
-        "analyst": "claude-sonnet-5-5",
-        "critic": "claude-opus-5-1",
-        # Collaborate mode: two different models answer the same brief side by side.
-        "architect": "claude-sonnet-5-5",
-        "reviewer": "claude-opus-5-1",
     },
     "local": {
         "persona": "SmolLM2-135M-Instruct",
         "extraction": "SmolLM2-135M-Instruct",
         "judging": "SmolLM2-135M-Instruct",
         "synthesis": "SmolLM2-135M-Instruct",
-        "analyst": "SmolLM2-135M-Instruct",
-        "critic": "SmolLM2-135M-Instruct",
-        "architect": "SmolLM2-135M-Instruct",
-        "reviewer": "SmolLM2-135M-Instruct",
     },
 }
-for _role in ("persona", "extraction", "judging", "synthesis", "analyst", "critic", "architect", "reviewer"):
+for _role in FAULTLINE_MODELS["local"]:
     _override = env.str(f"FAULTLINE_MODEL_{_role.upper()}", default="")
     if _override:
         FAULTLINE_MODELS[FAULTLINE_LLM][_role] = _override

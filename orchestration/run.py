@@ -20,30 +20,27 @@ import time
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from debates.models import Debate
+from debates.modes import mode_spec
 from debates.payloads import DebateFailed, ModelWaiting
 from debates.services.events import event_append
 from debates.services.leases import DebateBusy, LeaseLost, debate_is_being_run, debate_lease
 from faultline.llm.types import ModelError, ModelUnavailable
 from orchestration.loop import DebateRun, RunCancelled
-from orchestration.modes.analyst_critic.mode import AnalystCriticMode
-from orchestration.modes.collaborate.mode import CollaborateMode
-from orchestration.modes.dialogue.mode import DialogueMode
-from orchestration.modes.graph.mode import GraphMode
 from orchestration.patience import model_wait_delays
 from orchestration.recovery import requeue_marker_clear
 
 logger = logging.getLogger(__name__)
 
-MODES = {
-    Debate.Mode.DIALOGUE: DialogueMode,
-    Debate.Mode.GRAPH: GraphMode,
-    Debate.Mode.ANALYST_CRITIC: AnalystCriticMode,
-    Debate.Mode.COLLABORATE: CollaborateMode,
-}
+__all__ = ["DebateBusy", "debate_fail", "debate_is_being_run", "debate_run", "mode_behaviour"]
 
-__all__ = ["DebateBusy", "debate_fail", "debate_is_being_run", "debate_run"]
+
+def mode_behaviour(mode: str):
+    """The Mode class a mode's spec row names (debates/modes.py): the record layer names it by
+    dotted path, as it may not import orchestration."""
+    return import_string(mode_spec(mode).behaviour)
 
 
 def debate_fail(*, debate_id, reason: str) -> None:
@@ -106,7 +103,7 @@ def _run_with_patience(debate: Debate, lease) -> None:
     waited = 0.0
     while True:
         try:
-            DebateRun(debate, MODES[debate.mode], lease=lease).execute()
+            DebateRun(debate, mode_behaviour(debate.mode), lease=lease).execute()
             return
         except ModelUnavailable as exc:
             delay = next(delays, None)

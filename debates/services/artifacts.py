@@ -8,14 +8,16 @@ import re
 from django.core.exceptions import ValidationError
 
 from debates.models import Debate
+from debates.modes import mode_find
 from projects.models import Document, Project
 from projects.services import document_write
 
 
 def debate_artifact(debate: Debate) -> str:
-    """The artifact's Markdown ("" while there is none: not a collaboration, or not finished)."""
+    """The artifact's Markdown ("" while there is none: not a mode that writes one, or not finished)."""
     results = debate.results or {}
-    return results.get("artifact", "") if results.get("mode") == Debate.Mode.COLLABORATE else ""
+    spec = mode_find(results.get("mode"))
+    return results.get("artifact", "") if spec is not None and spec.artifact else ""
 
 
 def debate_artifact_filename(debate: Debate) -> str:

@@ -12,11 +12,11 @@ from django.utils import timezone
 
 from debates import broadcast
 from debates.models import Debate, Participant
+from debates.modes import DEFAULT_MODE, hand_problem, mode_find
 from debates.services.leases import debate_is_being_run
 from personas.models import Deck, Persona
 from personas.selectors import persona_is_visible_to
 
-MIN_HAND, MAX_HAND = 2, 6
 MAX_TOPIC_LENGTH = 500
 # A debate still queued after this long, with no orchestrator on it, may be resumed by hand.
 STALE_AFTER_SECONDS = 90
@@ -32,9 +32,6 @@ def _clean_topic(topic: str) -> str:
     return topic
 
 
-COLLABORATE_HAND = "The Collaborate mode takes a hand of two: the Architect and the Reviewer."
-
-
 def debate_create(
     *,
     owner,
@@ -42,7 +39,7 @@ def debate_create(
     personas: Sequence[Persona],
     deck: Deck | None = None,
     length: str = Debate.Length.STANDARD,
-    mode: str = Debate.Mode.DIALOGUE,
+    mode: str = DEFAULT_MODE,
     max_turns: int | None = None,
     context=None,
     auto_continue: bool = False,
@@ -52,17 +49,12 @@ def debate_create(
     auto_continue: an Analyst/Critic debate runs every round without pausing after each one.
     recall_all_insights: with no context, recall insights from all the owner's debates (memory/)."""
     topic = _clean_topic(topic)
+    spec = mode_find(mode)
+    if spec is None:
+        raise ValidationError({"mode": "Pick one of the modes."})
     unique = list(dict.fromkeys(personas))
-    if not MIN_HAND <= len(unique) <= MAX_HAND:
-        raise ValidationError({"personas": f"Pick between {MIN_HAND} and {MAX_HAND} personas."})
-    if mode == Debate.Mode.ANALYST_CRITIC and len(unique) != 2:
-        # Seat 0 plays the Analyst, seat 1 the Critic (orchestration/modes/analyst_critic.py).
-        raise ValidationError(
-            {"personas": "The Analyst vs Critic mode takes a hand of two: the Analyst and the Critic."}
-        )
-    if mode == Debate.Mode.COLLABORATE and len(unique) != 2:
-        # Seat 0 plays the Architect, seat 1 the Reviewer (orchestration/modes/collaborate.py).
-        raise ValidationError({"personas": COLLABORATE_HAND})
+    if problem := hand_problem(spec, len(unique)):
+        raise ValidationError({"personas": problem})
     if length not in Debate.TURNS_FOR_LENGTH:
         raise ValidationError({"length": "Pick a length."})
     # A private persona or deck (one with an owner) is its owner's alone to deal.
@@ -74,8 +66,8 @@ def debate_create(
 
     from debates.services.context import context_fields
 
-    if mode == Debate.Mode.ANALYST_CRITIC and not max_turns:
-        max_turns = settings.FAULTLINE_ANALYST_MAX_ROUNDS  # this mode's turn budget is its rounds
+    if spec.rounds_setting and not max_turns:
+        max_turns = getattr(settings, spec.rounds_setting)  # this mode's turn budget is its rounds
     with transaction.atomic():
         debate = Debate.objects.create(
             **context_fields(owner=owner, target=context),

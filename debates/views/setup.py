@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from debates.forms import DebateSetupForm
 from debates.models import Debate
+from debates.modes import DEFAULT_MODE, MAX_HAND, MIN_HAND, modes_available
 from debates.services import lifecycle, quotas
 from debates.services.context import context_value
 from debates.state import SUITS
@@ -73,7 +74,7 @@ def debate_new(request):
         initial = {
             "deck": deck,
             "length": params.get("length", Debate.Length.STANDARD),
-            "mode": params.get("mode", Debate.Mode.DIALOGUE),
+            "mode": params.get("mode", DEFAULT_MODE),
             "topic": params.get("topic", ""),
             "context": params.get("context", ""),
             "auto_continue": params.get("auto_continue") == "1",
@@ -95,15 +96,16 @@ def debate_new(request):
             "picked": picked,
             "show_errors": show_errors,
             "estimate": estimate,
-            "estimate_hand": max(picked, lifecycle.MIN_HAND),
+            "estimate_hand": max(picked, MIN_HAND),
             "estimate_usd": estimate.for_debate(
-                hand=max(picked, lifecycle.MIN_HAND), max_turns=Debate.TURNS_FOR_LENGTH.get(length, 30)
+                hand=max(picked, MIN_HAND), max_turns=Debate.TURNS_FOR_LENGTH.get(length, 30)
             ),
             "turns_for_length": Debate.TURNS_FOR_LENGTH,
             "limits": quotas.quota_limits_for(user=request.user),
-            "modes": Debate.Mode.choices,
-            "hand_min": lifecycle.MIN_HAND,
-            "hand_max": lifecycle.MAX_HAND,
+            "modes": [(spec.key, spec.label) for spec in modes_available()],
+            "mode_specs": modes_available(),
+            "hand_min": MIN_HAND,
+            "hand_max": MAX_HAND,
         },
     )
 
@@ -122,8 +124,8 @@ def debate_hand(request):
             "deck": deck,
             "hand": hand,
             "picked": sum(card["checked"] for card in hand),
-            "hand_min": lifecycle.MIN_HAND,
-            "hand_max": lifecycle.MAX_HAND,
+            "hand_min": MIN_HAND,
+            "hand_max": MAX_HAND,
         },
     )
 
@@ -133,7 +135,7 @@ def debate_ask_again(request, debate_id):
     """ "Ask a new question" after a synthesis: the setup page with the same context, deck, hand and
     mode, the topic left for the new question."""
     debate = debate_for_owner(request, debate_id)
-    params = [("mode", Debate.Mode.ANALYST_CRITIC.value)]
+    params = [("mode", debate.mode)]
     if debate.deck_id:
         params.append(("deck", debate.deck_id))
     params += [("personas", persona_id) for persona_id in debate.participants.values_list("persona_id", flat=True)]

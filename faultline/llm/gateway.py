@@ -4,7 +4,8 @@
     gateway.stream(role=Role.PERSONA, prompt=..., on_text=push_delta, tag=...)
     gateway.extract(role=Role.EXTRACTION, prompt=..., schema=CruxCheck, tag=...)
 
-Roles map to models in settings.FAULTLINE_MODELS; the provider is settings.FAULTLINE_LLM.
+Roles map to models in settings.FAULTLINE_MODELS and the roles modes register (faultline/llm/roles.py);
+the provider is settings.FAULTLINE_LLM.
 Every call, failed ones included, is written to the ModelCall ledger, and observers registered
 with ``trace_calls`` see the full prompt (the CLI's --trace uses that).
 """
@@ -25,6 +26,7 @@ from django.conf import settings
 from django.utils import timezone
 from pydantic import BaseModel, ValidationError
 
+from faultline.llm import roles
 from faultline.llm.models import ModelCall
 from faultline.llm.pricing import estimate_cost
 from faultline.llm.types import (
@@ -102,8 +104,8 @@ def provider_status() -> ProviderStatus:
     return provider().status()
 
 
-def model_for(role: Role) -> str:
-    return settings.FAULTLINE_MODELS[settings.FAULTLINE_LLM][Role(role).value]
+def model_for(role: Role | str) -> str:
+    return roles.model_for(role)
 
 
 # ── Observers ─────────────────────────────────────────────────────────────────────────────────
@@ -311,7 +313,7 @@ def _record(role, provider_name, model, tag, prompt, result, error, started, str
     call = ModelCall(
         created_at=timezone.now(),
         debate_id=tag.debate_id,
-        role=Role(role).value,
+        role=roles.model_role_name(role),
         provider=provider_name,
         model=result.model if result else model,
         persona=tag.persona,
@@ -336,7 +338,7 @@ def _record(role, provider_name, model, tag, prompt, result, error, started, str
     else:  # written a moment later, with the time the call ended (raw: created_at as set here)
         record_with(lambda: call.save_base(raw=True, force_insert=True))
     record = CallRecord(
-        role=Role(role).value,
+        role=roles.model_role_name(role),
         provider=provider_name,
         model=call.model,
         tag=tag,

@@ -8,16 +8,13 @@ from dataclasses import dataclass, field
 
 
 class Role(enum.StrEnum):
-    """What a call is for; settings map each role to a model per provider."""
+    """What a call is for; settings map each role to a model per provider. A mode's own roles
+    (the Analyst's, the Critic's, ...) are plain names its spec registers (faultline/llm/roles.py)."""
 
     PERSONA = "persona"  # a persona speaking (streamed)
     EXTRACTION = "extraction"  # cheap structured reads of what was said
     JUDGING = "judging"  # yes/no checks such as "has the crux surfaced?"
     SYNTHESIS = "synthesis"  # cards and summaries that need a stronger model
-    ANALYST = "analyst"  # Analyst/Critic mode: the Analyst's answers (streamed)
-    CRITIC = "critic"  # Analyst/Critic mode: the Critic's evaluations and agreement assessments
-    ARCHITECT = "architect"  # Collaborate mode: the Architect's answers (streamed)
-    REVIEWER = "reviewer"  # Collaborate mode: the Reviewer's answers (streamed)
 
 
 @dataclass(frozen=True)

@@ -43,13 +43,6 @@ from orchestration.evaluation.truth_scenarios import (
 from orchestration.evaluation.truth_script import TruthScript, role_models
 from orchestration.run import debate_run
 
-DEBATE_MODES = {
-    "dialogue": Debate.Mode.DIALOGUE,
-    "graph": Debate.Mode.GRAPH,
-    ANALYST_CRITIC: Debate.Mode.ANALYST_CRITIC,
-    COLLABORATE: Debate.Mode.COLLABORATE,
-}
-
 
 @contextlib.contextmanager
 def _scripted(scenario: TruthScenario):
@@ -100,19 +93,35 @@ def _open_questions(artifact: str) -> list[str]:
     return [line[2:].strip() for line in body.splitlines() if line.startswith("- ")]
 
 
-def _reported(debate: Debate, mode: str, results: dict) -> tuple[str, list[str], list[dict]]:
-    """(outcome, the cruxes the run reported, the Analyst/Critic ledger's points)."""
-    if mode == ANALYST_CRITIC:
-        points = results.get("points", [])
-        outcome = "consensus" if results.get("status") == "consensus" else "no_consensus"
-        return outcome, [p["text"] for p in points if p["status"] == "contested"], points
-    if mode == COLLABORATE:
-        questions = _open_questions(results.get("artifact", ""))
-        return ("open_questions" if questions else "consensus"), questions, []
-    # The cards the debate dealt, as its page shows them: crux rooms' cards, or the map's cruxes.
+def _ledger_reported(debate: Debate, results: dict) -> tuple[str, list[str], list[dict]]:
+    """The Analyst/Critic mode reports its point ledger: the contested points are its cruxes."""
+    points = results.get("points", [])
+    outcome = "consensus" if results.get("status") == "consensus" else "no_consensus"
+    return outcome, [p["text"] for p in points if p["status"] == "contested"], points
+
+
+def _artifact_reported(debate: Debate, results: dict) -> tuple[str, list[str], list[dict]]:
+    """The Collaborate mode reports its artifact's open questions."""
+    questions = _open_questions(results.get("artifact", ""))
+    return ("open_questions" if questions else "consensus"), questions, []
+
+
+def _cards_reported(debate: Debate, results: dict) -> tuple[str, list[str], list[dict]]:
+    """The cards the debate dealt, as its page shows them: crux rooms' cards, or the map's cruxes."""
     posted = Event.objects.filter(debate=debate, kind=EventKind.CARD_POSTED).order_by("seq")
     questions = dict.fromkeys(payload["card"]["question"] for payload in posted.values_list("payload", flat=True))
     return results.get("regime", ""), list(questions), []
+
+
+# What each mode reports as its cruxes (the crux cards, unless listed here).
+REPORTED = {ANALYST_CRITIC: _ledger_reported, COLLABORATE: _artifact_reported}
+# Modes no recall probe follows (a collaboration writes an artifact, not a ledger of positions).
+NOT_RECALLED = {COLLABORATE}
+
+
+def _reported(debate: Debate, mode: str, results: dict) -> tuple[str, list[str], list[dict]]:
+    """(outcome, the cruxes the run reported, the Analyst/Critic ledger's points)."""
+    return REPORTED.get(mode, _cards_reported)(debate, results)
 
 
 def _probe(scenario: TruthScenario, *, owner, personas) -> list[dict]:
@@ -143,7 +152,7 @@ def truth_run(scenario: TruthScenario, mode: str) -> dict:
             owner=owner,
             topic=scenario.topic,
             personas=personas,
-            mode=DEBATE_MODES[mode],
+            mode=mode,
             max_turns=scenario.max_turns,
             length=Debate.Length.SHORT,
             auto_continue=True,
@@ -151,7 +160,9 @@ def truth_run(scenario: TruthScenario, mode: str) -> dict:
         debate = debate_run(debate_id=debate.id)
         results = debate.results or {}
         outcome, reported, points = _reported(debate, mode, results)
-        probes = _probe(scenario, owner=owner, personas=personas) if scenario.recall and mode != COLLABORATE else []
+        probes = (
+            _probe(scenario, owner=owner, personas=personas) if scenario.recall and mode not in NOT_RECALLED else []
+        )
         record = {
             "scenario": scenario.name,
             "mode": mode,

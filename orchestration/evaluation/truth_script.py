@@ -17,17 +17,20 @@ import re
 import threading
 
 from faultline.llm.fake_messages_api import Reply
+from faultline.llm.roles import model_roles
 from faultline.llm.types import Role
 from orchestration.evaluation import reading
 from orchestration.evaluation.reading import NO, NUANCED, REJECT, YES
 from orchestration.evaluation.truth_scenarios import COLLABORATE, TruthScenario, Voice
+from orchestration.modes.analyst_critic.mode import ANALYST, CRITIC
+from orchestration.modes.collaborate.mode import ARCHITECT, REVIEWER
 
 MODEL_PREFIX = "truth-"
 
 
 def role_models() -> dict[str, str]:
     """The anthropic provider's role -> model table for a truth run: one model name per role."""
-    return {role.value: f"{MODEL_PREFIX}{role.value}" for role in Role}
+    return {role: f"{MODEL_PREFIX}{role}" for role in model_roles()}
 
 
 def _text_of(body: dict, who: str) -> str:
@@ -84,9 +87,9 @@ class TruthScript:
 
     def _speak(self, role: str, body: dict) -> str:
         voices = self.scenario.voices
-        if role in (Role.ANALYST, Role.ARCHITECT):
-            return self._next(voices[0], role, voices[0].lines[:-1] if role == Role.ANALYST else voices[0].lines)
-        if role in (Role.CRITIC, Role.REVIEWER):
+        if role in (ANALYST, ARCHITECT):
+            return self._next(voices[0], role, voices[0].lines[:-1] if role == ANALYST else voices[0].lines)
+        if role in (CRITIC, REVIEWER):
             return self._next(voices[1], role, voices[1].lines)
         if role == Role.SYNTHESIS:  # the Analyst/Critic synthesis
             return voices[0].lines[-1]

@@ -26,7 +26,7 @@ from personas.services.contract_import import (
     persona_import_upload,
     persona_seed_load,
 )
-from personas.services.roles import role_personas
+from personas.services.roles import RoleSeat, role_personas
 
 __all__ = [
     "MAX_ARCHIVE_BYTES",
@@ -43,5 +43,6 @@ __all__ = [
     "persona_import",
     "persona_import_upload",
     "persona_seed_load",
+    "RoleSeat",
     "role_personas",
 ]

@@ -1,43 +1,37 @@
-"""The plain roles of the Analyst/Critic and Collaborate modes, for a debate without a hand of personas."""
+"""The plain role personas of a fixed-seat mode (the Analyst and Critic, the Architect and
+Reviewer, ...), for a debate without a hand of personas. Which seats a mode has is its spec row's
+(debates/modes.py); this layer, below the record, only makes the personas."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from personas.models import Persona
 
-_ROLE_PERSONAS = {
-    "analyst": (
-        "Analyst",
-        "A careful analyst who answers with concrete, reasoned points and refines them on criticism.",
-    ),
-    "critic": ("Critic", "A fair, exacting critic who accepts what holds and says precisely what does not, and why."),
-}
+
+@dataclass(frozen=True)
+class RoleSeat:
+    """One seat of a fixed-seat mode, played by a plain persona when no hand is given."""
+
+    key: str  # the persona's persona_id
+    name: str
+    personality: str
+    tagline: str  # e.g. "The Analyst of an Analyst/Critic debate"
 
 
-# The Collaborate mode's plain roles.
-_COLLABORATION_PERSONAS = {
-    "architect": (
-        "Architect",
-        "A pragmatic architect who shapes a clear structure and a concrete plan that will scale.",
-    ),
-    "reviewer": (
-        "Reviewer",
-        "A thorough reviewer who looks for edge cases, failure modes and security holes, and how to close them.",
-    ),
-}
-
-
-def role_personas(mode: str = "analyst_critic") -> list[str]:
-    """The persona ids of the plain roles of ``mode``: the Analyst and Critic, or (collaborate) the
-    Architect and Reviewer; created the first time they are needed."""
-    roles = _COLLABORATION_PERSONAS if mode == "collaborate" else _ROLE_PERSONAS
-    what = "Architect/Reviewer collaboration" if mode == "collaborate" else "Analyst/Critic debate"
-    for persona_id, (name, personality) in roles.items():
+def role_personas(seats: Sequence[RoleSeat]) -> list[str]:
+    """The persona ids of ``seats``' plain personas, in seat order; created the first time they are
+    needed."""
+    for seat in seats:
         Persona.objects.get_or_create(
-            persona_id=persona_id,
+            persona_id=seat.key,
             owner=None,  # shared, like the seed
             defaults=dict(
-                name=name,
+                name=seat.name,
                 version="2026-11-24T00:00:00Z",
-                tagline=f"The {name} of an {what}",
-                personality=personality,
+                tagline=seat.tagline,
+                personality=seat.personality,
                 bias="None declared.",
                 stakes="Getting the answer right.",
                 epistemology="Weighs evidence and reasoning, says what cannot be checked.",
@@ -45,4 +39,4 @@ def role_personas(mode: str = "analyst_critic") -> list[str]:
                 flip_conditions="A better argument or evidence.",
             ),
         )
-    return list(roles)
+    return [seat.key for seat in seats]

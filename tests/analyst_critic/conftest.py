@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from debates.models import Debate
+from debates.modes import mode_spec
 from debates.services.lifecycle import debate_create
 from faultline.llm.fake_messages_api import Reply
 from personas.models import Persona
@@ -102,12 +102,12 @@ def critic_api(settings):
 @pytest.fixture
 def new_ac_debate(db):
     def create(max_rounds=5, topic="Should a saver buy index funds?", owner=None, auto_continue=True, context=None):
-        roles = [Persona.objects.get(persona_id=pid) for pid in role_personas()]
+        roles = [Persona.objects.get(persona_id=pid) for pid in role_personas(mode_spec("analyst_critic").seats)]
         return debate_create(
             owner=owner,
             topic=topic,
             personas=roles,
-            mode=Debate.Mode.ANALYST_CRITIC,
+            mode="analyst_critic",
             max_turns=max_rounds,
             auto_continue=auto_continue,
             context=context,

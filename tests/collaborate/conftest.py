@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from debates.models import Debate
+from debates.modes import mode_spec
 from debates.services.lifecycle import debate_create
 from faultline.llm.fake_messages_api import Reply
 from personas.models import Persona
@@ -115,7 +115,7 @@ def collab_api(settings):
 @pytest.fixture
 def new_collaboration(db):
     def create(topic=BRIEF, owner=None):
-        roles = [Persona.objects.get(persona_id=pid) for pid in role_personas("collaborate")]
-        return debate_create(owner=owner, topic=topic, personas=roles, mode=Debate.Mode.COLLABORATE)
+        roles = [Persona.objects.get(persona_id=pid) for pid in role_personas(mode_spec("collaborate").seats)]
+        return debate_create(owner=owner, topic=topic, personas=roles, mode="collaborate")
 
     return create

@@ -25,7 +25,7 @@ def graph_debate(personas):
             topic="Is hard money the future?",
             personas=personas,
             max_turns=max_turns,
-            mode=Debate.Mode.GRAPH,
+            mode="graph",
         )
 
     return create
@@ -187,7 +187,7 @@ def test_rundebate_runs_the_graph_mode_and_prints_what_the_map_computed(scripted
 
     out = capsys.readouterr().out
     debate = Debate.objects.get()
-    assert debate.mode == Debate.Mode.GRAPH and debate.status == Debate.Status.COMPLETED
+    assert debate.mode == "graph" and debate.status == Debate.Status.COMPLETED
     assert "Argument map:" in out and "CAMP 1" in out and "CONCESSION (round" in out
     assert not CruxRoom.objects.filter(debate=debate).exists()
     markdown = debate_markdown(debate=debate, view=debate_view(debate_id=debate.id))

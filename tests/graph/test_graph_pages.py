@@ -45,13 +45,13 @@ def test_setup_starts_a_graph_debate(owner_client, deck, personas, monkeypatch):
     assert '<input type="radio" name="mode" value="graph"' in page and "coming soon" not in page
     debate = Debate.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/debates/{debate.id}/"
-    assert debate.mode == Debate.Mode.GRAPH and queued == [str(debate.id)]
+    assert debate.mode == "graph" and queued == [str(debate.id)]
 
 
 def test_a_graph_debate_no_worker_has_started_yet_already_shows_the_map_and_no_room_drawer(
     owner_client, user, personas
 ):
-    debate = debate_create(owner=user, topic="Is hard money the future?", personas=personas, mode=Debate.Mode.GRAPH)
+    debate = debate_create(owner=user, topic="Is hard money the future?", personas=personas, mode="graph")
     assert not Event.objects.filter(debate=debate).exists()  # nothing folded says "graph" yet
 
     live = owner_client.get(f"/debates/{debate.id}/").content.decode()
@@ -67,7 +67,7 @@ def test_a_graph_debate_no_worker_has_started_yet_already_shows_the_map_and_no_r
 def mapped(user, personas, monkeypatch):
     """A graph debate whose map was crystallized (through the real service) from hostile text."""
     ada, bram, _ = personas
-    debate = debate_create(owner=user, topic="Is hard money the future?", personas=personas, mode=Debate.Mode.GRAPH)
+    debate = debate_create(owner=user, topic="Is hard money the future?", personas=personas, mode="graph")
     log = DebateLog(debate).start()
     log.say(ada, f"Hard money wins {HOSTILE}", kind="opening")
     log.say(bram, "Liquidity wins.", kind="opening")

@@ -11,6 +11,7 @@ import httpx2  # the SDK's HTTP library (a dependency of anthropic): the warm-up
 from django.conf import settings
 
 from faultline.llm.fake_messages_api import Reply, reply_message, sse_event, stream_events
+from faultline.llm.roles import models_of
 from faultline.llm.types import ModelUnavailable, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
 
 
@@ -45,7 +46,7 @@ class AnthropicProvider:
     def status(self) -> ProviderStatus:
         if not settings.ANTHROPIC_API_KEY:
             return ProviderStatus(self.name, False, "FAULTLINE_LLM=anthropic but ANTHROPIC_API_KEY is not set")
-        models = ", ".join(sorted(set(settings.FAULTLINE_MODELS["anthropic"].values())))
+        models = ", ".join(sorted(models_of("anthropic")))
         return ProviderStatus(self.name, True, f"Claude via the anthropic SDK ({models})")
 
     def complete(self, *, model: str, prompt: Prompt) -> ProviderResult:

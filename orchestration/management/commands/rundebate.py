@@ -10,14 +10,15 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.db.models import Q
+from django.utils.module_loading import import_string
 
 from debates.models import Debate, Message
-from debates.payloads import EventKind, parse_payload
-from debates.regime import regime_label
-from debates.services.artifacts import debate_artifact, debate_artifact_save
+from debates.modes import DEFAULT_MODE, mode_find, mode_spec, modes_available
+from debates.services.artifacts import debate_artifact_save
 from debates.services.lifecycle import debate_can_resume, debate_continue, debate_create
 from debates.services.notes import debate_note_save
 from faultline.llm import gateway
+from orchestration.modes.printing import print_outcome
 from orchestration.run import DebateBusy, debate_run
 from personas.models import Deck, Persona
 from personas.services import role_personas
@@ -44,18 +45,16 @@ class Command(BaseCommand):
         parser.add_argument(
             "--mode",
             type=lambda value: value.replace("_", "-"),  # analyst_critic (the stored value) is accepted too
-            choices=[mode.replace("_", "-") for mode in Debate.Mode.values],
-            default=Debate.Mode.DIALOGUE.value,
-            help="dialogue (crux rooms and cards), graph (an argument map, Dung semantics), analyst-critic "
-            "(two models argue to a consensus score, then a synthesis) or collaborate (an Architect and a "
-            "Reviewer answer side by side, revise on each other's answers, and a synthesis writes one "
-            "Markdown artifact, printed at the end)",
+            choices=[spec.key.replace("_", "-") for spec in modes_available()],
+            default=DEFAULT_MODE,
+            help="; ".join(f"{spec.key.replace('_', '-')}: {spec.help}" for spec in modes_available()),
         )
         parser.add_argument(
             "--max-rounds",
             type=int,
             default=None,
-            help="analyst-critic: rounds before the synthesis without consensus (default: FAULTLINE_ANALYST_MAX_ROUNDS)",
+            help="a mode whose budget is rounds (analyst-critic): rounds before the synthesis without consensus "
+            "(default: its setting, FAULTLINE_ANALYST_MAX_ROUNDS)",
         )
         parser.add_argument(
             "--auto-continue",
@@ -81,7 +80,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--save-document",
             action="store_true",
-            help="collaborate: save the artifact to the project as a Markdown document and print its id",
+            help="a mode that writes an artifact (collaborate): save it to the project as a Markdown document "
+            "and print its id",
         )
         parser.add_argument("--user", help="Whose project (default: your login name; created if it does not exist)")
 
@@ -180,10 +180,12 @@ class Command(BaseCommand):
         self.stdout.write(f"Document {document.pk} saved to project '{project.name}'")
 
     def _created(self, options) -> Debate:
-        if options["save_document"] and options["mode"] != Debate.Mode.COLLABORATE:
-            raise CommandError("--save-document saves a collaboration's artifact: use it with --mode collaborate")
-        if options["mode"] in (Debate.Mode.ANALYST_CRITIC, Debate.Mode.COLLABORATE) and not options["personas"]:
-            options["personas"] = ",".join(role_personas(options["mode"]))
+        spec = mode_spec(options["mode"])
+        if options["save_document"] and not spec.artifact:
+            writers = " or ".join(s.key.replace("_", "-") for s in modes_available() if s.artifact)
+            raise CommandError(f"--save-document saves a collaboration's artifact: use it with --mode {writers}")
+        if spec.seats and not options["personas"]:  # a fixed-seat mode's plain role personas
+            options["personas"] = ",".join(role_personas(spec.seats))
         if not options["personas"] or not options["topic"]:
             raise CommandError('give --personas A,B[,C...] and --topic "..." (or --resume DEBATE_ID)')
         deck = None
@@ -213,7 +215,7 @@ class Command(BaseCommand):
                     topic=options["topic"],
                     personas=personas,
                     deck=deck,
-                    max_turns=self._budget(options),
+                    max_turns=self._budget(spec, options),
                     length=Debate.Length.SHORT,
                     mode=options["mode"],
                     auto_continue=options["auto_continue"],
@@ -224,9 +226,9 @@ class Command(BaseCommand):
             ) from exc
 
     @staticmethod
-    def _budget(options) -> int:
-        if options["mode"] == Debate.Mode.ANALYST_CRITIC:  # this mode's budget is its rounds
-            return options["max_rounds"] or settings.FAULTLINE_ANALYST_MAX_ROUNDS
+    def _budget(spec, options) -> int:
+        if spec.rounds_setting:  # this mode's budget is its rounds
+            return options["max_rounds"] or getattr(settings, spec.rounds_setting)
         return options["max_turns"] or 12
 
     def _resumed(self, debate_id: str, *, auto_continue: bool = False) -> Debate:
@@ -268,89 +270,6 @@ class Command(BaseCommand):
                         f"(would change mind if: {position['falsifier']})"
                     )
                 write(f"    diagnosis: {card.diagnosis}")
-        if debate.mode == Debate.Mode.ANALYST_CRITIC:
-            self._print_analyst_critic(debate)
-            return
-        if debate.mode == Debate.Mode.COLLABORATE:
-            self._print_collaboration(debate)
-            return
-        if debate.results:
-            self._print_verdict(debate.results)
-            if graph := debate.results.get("graph"):
-                self._print_graph(graph)
-        write(f"Status: {debate.status}")
-
-    def _print_analyst_critic(self, debate: Debate) -> None:
-        write = self.stdout.write
-        for event in debate.events.filter(kind=EventKind.ROUND_SCORED).order_by("seq"):
-            scored = parse_payload(event.kind, event.payload)
-            if scored.round == 0:
-                write(f"Before round 1: {scored.agreed} established fact(s) from memory taken as agreed")
-                continue
-            note = "" if scored.assessed else " (assessment skipped)"
-            write(
-                f"Round {scored.round}: consensus score {scored.score:.0f}% — {scored.agreed} agreed, "
-                f"{scored.contested} contested, {scored.unverifiable} unverifiable{note}"
-            )
-        results = debate.results or {}
-        lists = ("AGREED", "agreed"), ("CONTESTED", "contested"), ("UNVERIFIABLE", "unverifiable")
-        for label, key in (*lists, ("SUPERSEDED (its negation was agreed)", "superseded")):
-            for point in results.get(key, []):
-                write(f"  {label}: {point}")
-        for point in results.get("points", []):
-            for challenge in point.get("challenges") or []:
-                write(
-                    f"  CHALLENGED in round {challenge['round']} ({challenge['status']}), the fact stands: {point['text']}"
-                )
-        write(f"Status: {debate.status}")
-        if debate.status == Debate.Status.PAUSED:
-            last = debate.events.filter(kind=EventKind.DEBATE_PAUSED).order_by("-seq").first()
-            paused = parse_payload(last.kind, last.payload) if last else None
-            write(
-                f"Paused after round {paused.round if paused else '?'}. Continue with: python manage.py rundebate "
-                f"--resume {debate.id}   (or add --auto-continue to run every round left)"
-            )
-        elif results:
-            self._print_verdict(results)
-            write(f"Final consensus score: {results.get('score', 0):.0f}% (status: {results.get('status')})")
-
-    def _print_collaboration(self, debate: Debate) -> None:
-        """The status, then the artifact itself, last, as the Markdown it is."""
-        write = self.stdout.write
-        results = debate.results or {}
-        for name in results.get("unanswered", []):
-            write(f"  WITHOUT AN ANSWER: {name}")
-        if results:
-            self._print_verdict(results)
-        write(f"Status: {debate.status}")
-        artifact = debate_artifact(debate)
-        if artifact:
-            note = "" if results.get("synthesised", True) else " (the synthesis failed: the two revised answers)"
-            write(f"\n===== Artifact: {results.get('title', '')}{note} =====\n")
-            write(artifact)
-
-    def _print_verdict(self, results: dict) -> None:
-        """Where it landed, by its label (debates/regime.py), and what that rests on."""
-        if regime := results.get("regime"):
-            self.stdout.write(f"\nRegime: {regime_label(regime)}")
-        if basis := results.get("regime_basis"):
-            self.stdout.write(basis)
-
-    def _print_graph(self, graph: dict) -> None:
-        write = self.stdout.write
-        counts = graph.get("counts", {})
-        write(f"Argument map: {counts.get('IN', 0)} IN, {counts.get('OUT', 0)} OUT, {counts.get('UNDEC', 0)} UNDEC")
-        for item in graph.get("common_ground", []):
-            write(f"  COMMON GROUND: {item['text']} ({item['holder']})")
-        for number, camp in enumerate(graph.get("camps", []), start=1):
-            write(
-                f"  CAMP {number} ({', '.join(camp['personas']) or '-'}): "
-                + "; ".join(argument["text"] for argument in camp["arguments"])
-            )
-        for item in graph.get("crux_assumptions", []):
-            write(f"  CRUX ASSUMPTION: {item['assumption']} — settle it by asking: {item['settling_question']}")
-        for item in graph.get("concession_trail", []):
-            write(
-                f"  CONCESSION (round {item['round']}): {item['persona']} {item.get('effect', 'conceded')} "
-                f'"{item["target_text"]}"'
-            )
+        spec = mode_find(debate.mode)
+        printer = import_string(spec.printer) if spec is not None and spec.printer else print_outcome
+        printer(debate, write)

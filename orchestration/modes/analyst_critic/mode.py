@@ -55,6 +55,9 @@ from orchestration.speaking import Speaker, speak
 
 logger = logging.getLogger(__name__)
 
+# Its model roles: its spec row (debates/modes.py) registers them with their default models.
+ANALYST, CRITIC = "analyst", "critic"
+
 SUMMARISE_AFTER = 8  # messages: past this, older ones are condensed
 KEEP_IN_FULL = 6  # the most recent messages always given word for word
 
@@ -112,8 +115,8 @@ class AnalystCriticMode(Mode):
                 raise DebatePaused("round", round=self.rounds_done)
             number = self.rounds_done + 1
             self.run.phase("round", number - 1)
-            self._turn(self.analyst, Message.Kind.ANALYSIS, 2 * number - 1, Role.ANALYST, ANALYST_SYSTEM, number)
-            self._turn(self.critic, Message.Kind.CRITIQUE, 2 * number, Role.CRITIC, CRITIC_SYSTEM, number)
+            self._turn(self.analyst, Message.Kind.ANALYSIS, 2 * number - 1, ANALYST, ANALYST_SYSTEM, number)
+            self._turn(self.critic, Message.Kind.CRITIQUE, 2 * number, CRITIC, CRITIC_SYSTEM, number)
             self._score(number)
 
     def _pause_due(self) -> bool:
@@ -144,7 +147,9 @@ class AnalystCriticMode(Mode):
         if self.ledger.points:
             self._scored(0, None)
 
-    def _turn(self, speaker: Speaker, kind: str, turn: int, role: Role, system: str, number: int) -> Message | None:
+    def _turn(
+        self, speaker: Speaker, kind: str, turn: int, role: Role | str, system: str, number: int
+    ) -> Message | None:
         existing = self.run.main_messages().filter(turn=turn).first()
         if existing is not None and existing.status == Message.Status.COMPLETE:
             return existing
@@ -236,7 +241,7 @@ class AnalystCriticMode(Mode):
             temperature=0.1,
         )
         return gateway.extract_or_skip(
-            role=Role.CRITIC,
+            role=CRITIC,
             prompt=prompt,
             schema=AgreementAssessment,
             tag=CallTag(debate_id=self.run.debate.id, persona=self.critic.persona.persona_id, phase="assessment"),
@@ -343,7 +348,7 @@ class AnalystCriticMode(Mode):
             "superseded": [point.text for point in self.ledger.with_status(SUPERSEDED)],
             "points": self.ledger.as_dicts(),
             "synthesis": synthesis.text if synthesis else "",
-            "models": {"analyst": gateway.model_for(Role.ANALYST), "critic": gateway.model_for(Role.CRITIC)},
+            "models": {"analyst": gateway.model_for(ANALYST), "critic": gateway.model_for(CRITIC)},
         }
 
 

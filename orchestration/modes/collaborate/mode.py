@@ -52,6 +52,9 @@ one Markdown document that answers the brief, merging their two revised answers 
 coherent whole (not two halves side by side). Start with a "# " title. Where they still disagree,
 say so in an "Open questions" section. Output only the document."""
 
+# Its model roles: its spec row (debates/modes.py) registers them with their default models.
+ARCHITECT, REVIEWER = "architect", "reviewer"
+
 # Main-channel turn numbers: the drafts, the revisions, the artifact.
 DRAFT_TURNS = (1, 2)
 REVISION_TURNS = (3, 4)
@@ -61,7 +64,7 @@ ARTIFACT_TURN = 5
 @dataclass(frozen=True)
 class CollaborationRole:
     name: str
-    model_role: Role
+    model_role: str
     system: str
     speaker: Speaker
 
@@ -75,8 +78,8 @@ class CollaborateMode(Mode):
         if len(run.speakers) < 2:
             raise ValueError("a collaboration needs two participants (Architect, Reviewer)")
         self.roles = [
-            CollaborationRole("Architect", Role.ARCHITECT, ARCHITECT_SYSTEM, run.speakers[0]),
-            CollaborationRole("Reviewer", Role.REVIEWER, REVIEWER_SYSTEM, run.speakers[1]),
+            CollaborationRole("Architect", ARCHITECT, ARCHITECT_SYSTEM, run.speakers[0]),
+            CollaborationRole("Reviewer", REVIEWER, REVIEWER_SYSTEM, run.speakers[1]),
         ]
 
     def phases(self):
@@ -259,8 +262,8 @@ class CollaborateMode(Mode):
             "unanswered": unanswered,
             "roles": {role.name.lower(): role.speaker.name for role in self.roles},
             "models": {
-                "architect": gateway.model_for(Role.ARCHITECT),
-                "reviewer": gateway.model_for(Role.REVIEWER),
+                "architect": gateway.model_for(ARCHITECT),
+                "reviewer": gateway.model_for(REVIEWER),
                 "synthesis": gateway.model_for(Role.SYNTHESIS),
             },
         }
