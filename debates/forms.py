@@ -71,7 +71,6 @@ class DebateSetupForm(forms.Form):
         self.user = user
         # Every registered mode can be started (one added by a spec row, too): its row is its offer.
         self.fields["mode"].choices = [(spec.key, spec.label) for spec in modes_available()]
-        self.available_modes = [spec.key for spec in modes_available()]
         # The seed's decks and personas and the user's own: anyone else's is an invalid choice.
         self.fields["deck"].queryset = decks_visible_to(user=user)
         if deck is not None:

@@ -116,9 +116,9 @@ def for_event(view: DebateView, kind: str, payload: dict | p.Payload, *, with_ba
         case p.LedgerUpdated():
             parts.append(_render("positions.html", view=view, oob=True))
         case p.GraphUpdated():
-            parts.append(_render("graph_panel.html", view=view, oob=True))
+            parts.append(render_to_string("modes/graph/panel.html", {"view": view, "oob": True}))
         case p.RoundScored():
-            parts.append(_render("consensus_panel.html", view=view, oob=True))
+            parts.append(render_to_string("modes/analyst_critic/consensus_panel.html", {"view": view, "oob": True}))
         case p.MemoryRecalled():
             parts.append(_render("memory.html", view=view, oob=True))
         case p.DebateFinished() | p.DebateFailed():

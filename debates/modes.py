@@ -102,6 +102,12 @@ def mode_label(key: str) -> str:
     return spec.label if spec is not None else key
 
 
+def mode_panels(key: str) -> Panels:
+    """What a debate of this mode draws; a mode no longer registered gets the plain dialogue page."""
+    spec = _modes.get(key)
+    return spec.panels if spec is not None else Panels()
+
+
 def modes_available() -> list[ModeSpec]:
     return list(_modes.values())
 
@@ -138,6 +144,13 @@ mode_register(
         "reasons, and the cruxes are computed from the map.",
         behaviour="orchestration.modes.graph.mode.GraphMode",
         printer="orchestration.modes.graph.printer.print_graph",
+        panels=Panels(
+            side_panels=("modes/graph/panel.html",),
+            crux_rooms=False,
+            live_sentence="the personas are talking. The argument map grows beside them.",
+            cards_empty="Crux cards are dealt from the argument map when the debate ends.",
+            results_detail="modes/graph/results.html",
+        ),
         turn_kinds=(Message.Kind.OPENING, Message.Kind.KEY_ARGUMENT, Message.Kind.REPLY, Message.Kind.CLOSING),
     )
 )
@@ -173,6 +186,14 @@ mode_register(
         },
         turn_kinds=(Message.Kind.ANALYSIS, Message.Kind.CRITIQUE, Message.Kind.SYNTHESIS),
         rounds_setting="FAULTLINE_ANALYST_MAX_ROUNDS",
+        panels=Panels(
+            side_panels=("modes/analyst_critic/consensus_panel.html",),
+            counter="modes/analyst_critic/round_counter.html",
+            status_extras=("modes/analyst_critic/consensus_status.html",),
+            live_sentence="the Analyst and the Critic argue to a consensus.",
+            paused_suffix=" for the next round",
+            results="modes/analyst_critic/results.html",
+        ),
     )
 )
 mode_register(
@@ -208,5 +229,18 @@ mode_register(
         turn_kinds=(Message.Kind.DRAFT, Message.Kind.REVISION, Message.Kind.ARTIFACT),
         artifact=True,
         seat_columns=True,
+        panels=Panels(
+            body="modes/collaborate/collaboration.html",
+            channel="modes/collaborate/collaboration.html",
+            crux_cards=False,
+            crux_rooms=False,
+            counter="",
+            live_sentence="the Architect and the Reviewer work side by side; a synthesis writes the artifact.",
+            completed_href="#collab-artifact",
+            completed_text="See the artifact",
+            results="modes/collaborate/results.html",
+            results_lead="modes/collaborate/results_artifact.html",
+            owner_actions=("modes/collaborate/artifact_actions.html",),
+        ),
     )
 )

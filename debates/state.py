@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from debates import payloads as p
+from debates.modes import mode_panels
+from debates.panels import Panels
 from debates.payloads import EventKind, Totals
 
 logger = logging.getLogger(__name__)
@@ -135,6 +137,11 @@ class DebateView:
     # Paused: the latest debate_paused payload (reason, round, turn); empty while it runs.
     paused: dict = field(default_factory=dict)
     last_seq: int = 0
+
+    @property
+    def panels(self) -> Panels:
+        """What this debate's page draws, by its mode (debates/panels.py)."""
+        return mode_panels(self.mode)
 
     @property
     def turn_count(self) -> int:

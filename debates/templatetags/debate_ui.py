@@ -3,12 +3,21 @@ autoescaped wherever it is shown."""
 
 from django import template
 
+from debates.modes import mode_find
 from debates.regime import SIDE_LABELS
 from debates.regime import regime_label as verdict_label
 from debates.state import COLLABORATION_KINDS, COLLABORATION_ROLES, SUITS, unanswered_notice
 from debates.turns import DIALOGUE_KINDS, TURN_KINDS
 
 register = template.Library()
+
+
+@register.filter
+def mode_help(key: str) -> str:
+    """A registered mode's one-sentence help (the setup page's hint)."""
+    spec = mode_find(key)
+    return spec.help if spec is not None else ""
+
 
 RED_SUITS = {"♥", "♦"}
 PHASE_LABELS = {

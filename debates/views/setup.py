@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from debates.forms import DebateSetupForm
 from debates.models import Debate
-from debates.modes import DEFAULT_MODE, MAX_HAND, MIN_HAND, modes_available
+from debates.modes import DEFAULT_MODE, MAX_HAND, MIN_HAND
 from debates.services import lifecycle, quotas
 from debates.services.context import context_value
 from debates.state import SUITS
@@ -102,8 +102,6 @@ def debate_new(request):
             ),
             "turns_for_length": Debate.TURNS_FOR_LENGTH,
             "limits": quotas.quota_limits_for(user=request.user),
-            "modes": [(spec.key, spec.label) for spec in modes_available()],
-            "mode_specs": modes_available(),
             "hand_min": MIN_HAND,
             "hand_max": MAX_HAND,
         },
