@@ -6,8 +6,8 @@ from pydantic import BaseModel
 from devtools.fake_messages_api import Reply
 from faultline.llm import gateway
 from faultline.llm.models import ModelCall
-from faultline.llm.selectors import debate_cost
 from faultline.llm.types import Prompt, Role, StructuredOutputError
+from tests.support.spend import debate_cost
 
 pytestmark = pytest.mark.django_db
 
