@@ -63,8 +63,8 @@ def padded(script):
     """The scripted replies, persona turns lengthened to a realistic 3-4 sentences."""
     filler = itertools.cycle(PADDING)
 
-    def respond(body):
-        reply = script.respond(body)
+    def respond(body, call):
+        reply = script.respond(body, call)
         if not (body.get("output_config") or {}).get("format") and reply.status == 200:
             reply.text = " ".join([reply.text, next(filler), next(filler)])
         return reply
@@ -78,11 +78,11 @@ def run_debate(messages: int) -> tuple[list[str], str, int]:
     from debates.models import Message
     from debates.services.lifecycle import debate_create
     from debates.services.transcripts import transcript_of
+    from devtools.fake_messages_api import FakeMessagesAPI
+    from devtools.scripted_debate import DebateScript
     from faultline.llm import gateway
-    from faultline.llm.fake_messages_api import FakeMessagesAPI
     from orchestration.run import debate_run
     from personas.models import Deck
-    from tests.support.scripted_debate import DebateScript
 
     hand = list(Deck.objects.get(slug="money-and-markets").personas.order_by("name")[:3])
     script = DebateScript(memory=True, dispute="persistent", surface_after=4, chunk_size=200)

@@ -47,12 +47,12 @@ def main() -> None:
     call_command("loadseed", verbosity=0)
 
     from debates.services.lifecycle import debate_create
+    from devtools.fake_messages_api import FakeMessagesAPI
+    from devtools.scripted_debate import DebateScript
     from faultline.llm import gateway
-    from faultline.llm.fake_messages_api import FakeMessagesAPI
     from faultline.llm.models import ModelCall
     from orchestration.run import debate_run
     from personas.models import Deck
-    from tests.support.scripted_debate import DebateScript
 
     hand = list(Deck.objects.get(slug="money-and-markets").personas.order_by("name")[:3])
     rows = []

@@ -5,7 +5,7 @@ worker processes (thread pool) running the real orchestrator, daphne serving the
 and one plain Python websocket client per debate that behaves like the live page (it takes the
 snapshot, follows the events, reports which event it shows every 5 s and reconnects when its
 socket closes). Model calls go through the real anthropic SDK to a local fake Messages API
-scripted by tests/support/scripted_debate.py. Nobody resumes anything by hand: a worker's
+scripted by devtools/scripted_debate.py. Nobody resumes anything by hand: a worker's
 recovery sweep (every FAULTLINE_RECOVERY_SWEEP_SECONDS, 2 s here) is the only way back.
 
 Scenarios (each runs --debates debates at once, then checks the database and the clients):
@@ -175,14 +175,14 @@ class Model:
     def storm(self, seconds: float) -> None:
         self.storm_until = time.monotonic() + seconds
 
-    def respond(self, body: dict):
-        from faultline.llm.fake_messages_api import Reply
+    def respond(self, body: dict, call):
+        from devtools.fake_messages_api import Reply
 
         if time.monotonic() < self.storm_until:
             with self._lock:
                 self.storm_answers += 1
             return Reply.overloaded()
-        return self.script.respond(body)
+        return self.script.respond(body, call)
 
 
 # ── plain websocket clients that behave like the live page ────────────────────────────────────
@@ -799,9 +799,9 @@ def main() -> None:
         from django.test import Client
 
         from debates.models import Debate
+        from devtools.fake_messages_api import FakeMessagesAPI
+        from devtools.scripted_debate import DebateScript
         from faultline.celery import app as celery_app
-        from faultline.llm.fake_messages_api import FakeMessagesAPI
-        from tests.support.scripted_debate import DebateScript
 
         call_command("migrate", verbosity=0)
         call_command("loadseed", verbosity=0)

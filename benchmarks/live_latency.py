@@ -3,7 +3,7 @@
 Everything runs as in production, on this machine: the embedded PostgreSQL and Redis, a Celery
 worker running the real orchestrator, daphne serving the live pages, and headless chromium with
 one page per debate. Model calls go through the real anthropic SDK to a local fake Messages API
-that answers every call after a fixed latency and streams its text (tests/support/scripted_debate.py).
+that answers every call after a fixed latency and streams its text (devtools/scripted_debate.py).
 
 Each page records, in a MutationObserver, when a fragment carrying an event's sequence number
 landed in its DOM (the status line every event redraws carries ``data-seq``). That moment is
@@ -662,9 +662,9 @@ def main() -> None:
         from django.contrib.auth import get_user_model
         from django.core.management import call_command
 
+        from devtools.fake_messages_api import FakeMessagesAPI
+        from devtools.scripted_debate import DebateScript
         from faultline.celery import app as celery_app
-        from faultline.llm.fake_messages_api import FakeMessagesAPI
-        from tests.support.scripted_debate import DebateScript
 
         call_command("migrate", verbosity=0)
         call_command("loadseed", verbosity=0)

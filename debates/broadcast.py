@@ -20,7 +20,6 @@ import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import connection
 
 logger = logging.getLogger(__name__)
 
@@ -64,16 +63,6 @@ def progress_notice(*, debate_id, message_id: int, text: str) -> str:
     overwrites a finished message)."""
     head = f"{debate_id} {message_id}"
     return _fits(f"{head} {text}", head)
-
-
-def message_progress(*, debate_id, message_id: int, text: str) -> None:
-    """Announce a streaming message's text so far that is already saved on its row (the writer
-    saves and announces in one statement: debates/services/messages.py, message_text_save)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_notify(%s, %s)",
-            [PROGRESS_CHANNEL, progress_notice(debate_id=debate_id, message_id=message_id, text=text)],
-        )
 
 
 def _send_now(group: str, message: dict) -> None:

@@ -3,8 +3,8 @@ import tempfile
 
 import pytest
 
+from devtools.fake_messages_api import FakeMessagesAPI
 from faultline.llm import gateway
-from faultline.llm.fake_messages_api import FakeMessagesAPI
 
 # user and other_user (Alice and Mallory), for every package's owner-scoping tests.
 pytest_plugins = ["tests.support.people"]
@@ -57,7 +57,7 @@ def test_database_url(settings_dict: dict, base_url: str) -> str:
 @pytest.fixture(scope="session")
 def worker_debate_script():
     """The scripted debate the test worker's model calls are answered from (see DebateScript)."""
-    from tests.support.scripted_debate import DebateScript
+    from devtools.scripted_debate import DebateScript
 
     return DebateScript(dispute="persistent", surface_after=4, latency=0.05, chunk_size=8, chunk_delay=0.04)
 

@@ -1,5 +1,6 @@
-"""The import-linter contracts in pyproject.toml hold: layers run one way, and the argumentation
-engine stays plain Python. A new upward import fails here (and so in CI)."""
+"""The import-linter contracts in pyproject.toml hold: layers run one way, the argumentation engine
+stays plain Python, and no production code runs on the development tools (devtools/). A new upward
+import fails here (and so in CI)."""
 
 import subprocess
 import sys
@@ -33,6 +34,8 @@ def test_the_layer_contracts_are_kept():
         ("projects", "debates", "models"),  # a user's material imports the record it sits below
         ("crux", "memory", "models"),  # disputes import the long-term memory built on them
         ("faultline.llm", "faultline.embeddings", "gateway"),  # the model gateway depends on embeddings
+        ("faultline.llm.providers", "devtools", "fake_messages_api"),  # production runs on a fake
+        ("debates", "devtools", "scripted_debate"),
     ],
 )
 def test_an_upward_import_breaks_the_layers(tmp_path, lower, higher, module):
@@ -40,7 +43,8 @@ def test_an_upward_import_breaks_the_layers(tmp_path, lower, higher, module):
     import shutil
 
     tree = tmp_path / "tree"
-    for package in ("faultline", "personas", "projects", "debates", "crux", "memory", "orchestration", "argumentation"):
+    packages = ("faultline", "personas", "projects", "debates", "crux", "memory", "orchestration", "argumentation")
+    for package in (*packages, "devtools"):
         shutil.copytree(ROOT / package, tree / package, ignore=shutil.ignore_patterns("__pycache__", "migrations"))
     shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
     (tree / lower.replace(".", "/") / "upward.py").write_text(f"from {higher} import {module}  # noqa: F401\n")

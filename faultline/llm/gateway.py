@@ -140,7 +140,7 @@ def trace_calls(observer: Callable[[CallRecord], None]) -> Iterator[None]:
 
 
 def generate(*, role: Role, prompt: Prompt, tag: CallTag = CallTag()) -> Completion:
-    return _call(role, prompt, tag, lambda p, model: p.complete(model=model, prompt=prompt))
+    return _call(role, prompt, tag, lambda p, model: p.complete(model=model, prompt=prompt, role=role, tag=tag))
 
 
 def stream(
@@ -160,7 +160,7 @@ def stream(
         role,
         prompt,
         tag,
-        lambda p, model: p.stream(model=model, prompt=prompt, on_text=on_text),
+        lambda p, model: p.stream(model=model, prompt=prompt, on_text=on_text, role=role, tag=tag),
         True,
         record_with=record_with,
     )
@@ -176,7 +176,7 @@ def extract(
         role,
         prompt,
         tag,
-        lambda p, model: p.complete_json(model=model, prompt=prompt, schema=json_schema),
+        lambda p, model: p.complete_json(model=model, prompt=prompt, schema=json_schema, role=role, tag=tag),
         record_with=record_with,
     )
     try:
@@ -202,7 +202,7 @@ def extract(
             role,
             repair,
             tag,
-            lambda p, model: p.complete_json(model=model, prompt=repair, schema=json_schema),
+            lambda p, model: p.complete_json(model=model, prompt=repair, schema=json_schema, role=role, tag=tag),
             record_with=record_with,
         )
         try:

@@ -1,5 +1,8 @@
 """The scripted model of the evaluation harness: a stand-in for Claude behind the fake Messages API
-(faultline/llm/fake_messages_api.py), so the real SDK and the real orchestrator are exercised.
+(devtools/fake_messages_api.py), so the real SDK and the real orchestrator are exercised.
+
+What a call is comes from the call (a structured call's schema title; a turn's phase, from the
+gateway's X-Faultline-Call header), never from the prompt's wording.
 
 It knows nothing of the scenario it plays. Each persona speaks from its own contract, read from the
 system prompt like a real model would ("On "..." you say YES: ..."), and changes its mind only when
@@ -20,7 +23,7 @@ import random
 import re
 import threading
 
-from faultline.llm.fake_messages_api import Reply
+from devtools.fake_messages_api import Call, Reply
 from orchestration.evaluation.scenarios import NO, NUANCED, YES, Scenario
 
 SAID = {YES: "yes", NO: "no", NUANCED: "it depends"}
@@ -62,7 +65,7 @@ class ScriptedModel:
         digest = hashlib.sha256(repr((self.scenario.seed, *key)).encode()).hexdigest()
         return random.Random(int(digest[:16], 16))
 
-    def respond(self, body: dict) -> Reply:
+    def respond(self, body: dict, call: Call) -> Reply:
         output = (body.get("output_config") or {}).get("format")
         kind = output.get("schema", {}).get("title", "") if output else "persona"
         with self._lock:
@@ -70,7 +73,7 @@ class ScriptedModel:
         if output:
             handler = getattr(self, f"_structured_{kind}", None)
             return Reply.json(handler(body) if handler else {})
-        return Reply.says(self._persona_turn(body), chunk_size=24)
+        return Reply.says(self._persona_turn(body, call.phase), chunk_size=24)
 
     # ── persona turns ─────────────────────────────────────────────────────────────────────────
 
@@ -83,13 +86,13 @@ class ScriptedModel:
         system = body.get("system") or ""
         return system if isinstance(system, str) else "\n".join(block["text"] for block in system)
 
-    def _persona_turn(self, body: dict) -> str:
+    def _persona_turn(self, body: dict, phase: str) -> str:
         system, user = self._system(body), self._user(body)
         name = re.search(r"You are (.+?), taking part", system).group(1)
         views = {q: (side, reason) for q, side, reason in _VIEW.findall(system + "\n")}
         topic_side = re.search(r"Your answer to the debate question: (\w+)", system).group(1)
         redraft = "used a phrase you never use" in system  # the same turn, asked again
-        room = re.search(r'get to the bottom of: "([^"]+)"', user)
+        room = re.search(r'get to the bottom of: "([^"]+)"', user) if phase.startswith("crux_room") else None
         # Turns are counted per conversation: a persona's crux-room turns run on other threads,
         # beside the main channel, so one count for both would depend on how the threads interleave.
         channel = (name, room.group(1) if room else "")
@@ -109,9 +112,9 @@ class ScriptedModel:
         addressee = re.search(r"(?:Reply to|Answer what|side room with|Dismiss) (.+?)(?:'s| just| to get)", user)
         to = f"{addressee.group(1)}, " if addressee else ""
         answer = f"My answer to the debate question is {SAID[topic_side]}."
-        if "opening statement" in user:
+        if phase == "opening":
             return f"I am {name}. {answer}"
-        if "Closing statement" in user:
+        if phase == "closing":
             return f"Closing for {name}: I said what I believe. {answer}"
 
         if room:

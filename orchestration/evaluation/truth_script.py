@@ -1,11 +1,10 @@
 """The truth suite's stand-in for Claude behind the fake Messages API: scripted speakers, and a
 naive reader for every extraction call.
 
-Calls are told apart by the gateway's role (the harness gives each role a model name of its own,
-``truth-<role>``, so the role is the request's model) and, for structured calls, by the schema's
-title (the call's purpose). A speaking call says the next hand-written line of its voice
-(truth_scenarios.py): the persona is the one whose contract is in the call's system prefix, and a
-crux room's turns are told from the main channel's by the room's own section of the context. Every
+Calls are told apart by the gateway's role and phase (the request's X-Faultline-Call header) and,
+for structured calls, by the schema's title (the call's purpose). A speaking call says the next
+hand-written line of its voice (truth_scenarios.py): the persona is the one whose contract is in
+the call's system prefix, and a crux room's turns (their phase) go on the room's question. Every
 extraction call (ledger update, disagreement scan, exit check, crux card, agreement assessment,
 argument-map moves, the Collaborate artifact) is answered by ``Reader`` from what the prompt shows,
 with the rules of reading.py: it knows the debate's topic and who takes part, never the ground truth.
@@ -16,7 +15,7 @@ from __future__ import annotations
 import re
 import threading
 
-from faultline.llm.fake_messages_api import Reply
+from devtools.fake_messages_api import Call, Reply
 from faultline.llm.roles import model_roles
 from faultline.llm.types import Role
 from orchestration.evaluation import reading
@@ -67,8 +66,8 @@ class TruthScript:
         self._said: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
 
-    def respond(self, body: dict) -> Reply:
-        role = str(body.get("model", "")).removeprefix(MODEL_PREFIX)
+    def respond(self, body: dict, call: Call) -> Reply:
+        role = call.role
         output = (body.get("output_config") or {}).get("format")
         purpose = output.get("schema", {}).get("title", "") if output else "speech"
         with self._lock:
@@ -77,7 +76,7 @@ class TruthScript:
             return Reply.json(self.reader.answer(purpose, body))
         if role == Role.SYNTHESIS and COLLABORATE in self.scenario.modes:
             return Reply.says(self.reader.artifact(body), chunk_size=40)
-        return Reply.says(self._speak(role, body), chunk_size=40)
+        return Reply.says(self._speak(role, body, call.phase), chunk_size=40)
 
     def _next(self, voice: Voice, channel: str, lines: tuple[str, ...]) -> str:
         with self._lock:
@@ -85,7 +84,7 @@ class TruthScript:
             self._said[(voice.name, channel)] = number + 1
         return lines[min(number, len(lines) - 1)]
 
-    def _speak(self, role: str, body: dict) -> str:
+    def _speak(self, role: str, body: dict, phase: str) -> str:
         voices = self.scenario.voices
         if role in (ANALYST, ARCHITECT):
             return self._next(voices[0], role, voices[0].lines[:-1] if role == ANALYST else voices[0].lines)
@@ -96,7 +95,7 @@ class TruthScript:
         prefix = _system_blocks(body)[0]
         voice = next((v for v in voices if v.name in prefix), voices[0])
         user = _text_of(body, "user")
-        room = re.search(r'THIS ROOM[^\n]*\n[^"\n]*"(.+)"', user)
+        room = re.search(r'THIS ROOM[^\n]*\n[^"\n]*"(.+)"', user) if phase.startswith("crux_room") else None
         if room and voice.room:
             return self._next(voice, room.group(1), voice.room)
         return self._next(voice, "", voice.lines)

@@ -9,7 +9,7 @@ import pytest
 
 from debates.modes import mode_spec
 from debates.services.lifecycle import debate_create
-from faultline.llm.fake_messages_api import Reply
+from devtools.fake_messages_api import Call, Reply
 from personas.models import Persona
 from personas.services import role_personas
 from tests.debates.conftest import deck, owner_client, personas  # noqa: F401 (the page tests' fixtures)
@@ -30,12 +30,10 @@ class CriticScript:
         self.attempts: dict[int, int] = {}
         self.requests: list[dict] = []
 
-    def respond(self, body: dict) -> Reply:
+    def respond(self, body: dict, call: Call) -> Reply:
         self.requests.append(body)
         output = (body.get("output_config") or {}).get("format")
         said = "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
-        system = body.get("system") or ""
-        system = system if isinstance(system, str) else "\n".join(block["text"] for block in system)
         if output and output.get("schema", {}).get("title") != "AgreementAssessment":
             return Reply.json({})  # side work (memory, ...) this test does not script: skipped
         if output:
@@ -51,11 +49,11 @@ class CriticScript:
         # The round asked for is the last "Round N." (the instruction); earlier ones are the transcript's.
         round_numbers = re.findall(r"Round (\d+)\.", said)
         number = round_numbers[-1] if round_numbers else "?"
-        if "You are the Analyst" in system:
+        if call.role == "analyst":
             return Reply.says(
                 f"1. Index funds beat most active managers. 2. Fees compound.{self.hostile} Round {number}."
             )
-        if "You are the Critic" in system:
+        if call.role == "critic":
             return Reply.says(f"The first point holds; the rest needs more support. Round {number}.")
         return Reply.says("Synthesis: index funds, low fees and yearly rebalancing, all agreed.")
 

@@ -51,7 +51,7 @@ def _free_port() -> int:
 @pytest.fixture
 def hostile_model(worker_debate_script):
     """Make the test worker's scripted model slip <script> and onerror payloads into some turns,
-    its crux cards and their diagnoses (see tests/support/scripted_debate.py)."""
+    its crux cards and their diagnoses (see devtools/scripted_debate.py)."""
     worker_debate_script.hostile = True
     yield worker_debate_script
     worker_debate_script.hostile = False

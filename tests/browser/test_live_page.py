@@ -6,10 +6,10 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from debates import broadcast
 from debates.services.lifecycle import debate_create
 from tests.debates.log_builder import HOSTILE, DebateLog, sample_results
 from tests.factories import DeckFactory, PersonaFactory
+from tests.support.live_text import message_progress
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-long-test-passphrase-42"
@@ -50,7 +50,7 @@ def test_the_live_page_follows_the_event_log(page, live_server_url, server_side,
     streaming = server_side(log.begin, personas[1], kind="opening")
     page.wait_for_selector(f"#msg-{streaming.id}.is-streaming")
     server_side(log.stream, streaming, "Liquidity is what")
-    server_side(broadcast.message_progress, debate_id=debate.id, message_id=streaming.id, text="Liquidity is what")
+    server_side(message_progress, debate_id=debate.id, message_id=streaming.id, text="Liquidity is what")
     page.wait_for_selector(f"#msg-{streaming.id} .msg-text:text('Liquidity is what')")
 
     # reload mid-message: the text so far is there, nothing is missing or doubled
@@ -189,7 +189,7 @@ def test_live_updates_leave_the_animated_dots_running(page, live_server_url, ser
         streaming.id,
     )
     for text in ("Liquidity", "Liquidity is what", "Liquidity is what moves"):
-        server_side(broadcast.message_progress, debate_id=debate.id, message_id=streaming.id, text=text)
+        server_side(message_progress, debate_id=debate.id, message_id=streaming.id, text=text)
         page.wait_for_selector(f"#msg-{streaming.id} .msg-text:text-is('{text}')")
     server_side(log.say, personas[0], "History is not liquidity.", kind="opening")
     page.locator("#chat-log .msg-text", has_text="History is not liquidity.").wait_for()

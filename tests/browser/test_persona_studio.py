@@ -9,8 +9,8 @@ import re
 import pytest
 from django.core.management import call_command
 
+from devtools.scripted_debate import MADE_UP_QUOTE
 from tests.browser.checks import assert_accessible
-from tests.support.scripted_debate import MADE_UP_QUOTE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-long-test-passphrase-42"

@@ -1,6 +1,6 @@
 """A Collaborate run through the real anthropic SDK and the fake Messages API: the Architect and
 the Reviewer answer slowly enough (streamed in timed chunks) that running side by side shows in
-the call ledger; what each call writes is keyed on the role its system prompt gives it."""
+the call ledger; what each call writes is keyed on the call's role and phase (its X-Faultline-Call header), never on the prompt's wording."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from debates.modes import mode_spec
 from debates.services.lifecycle import debate_create
-from faultline.llm.fake_messages_api import Reply
+from devtools.fake_messages_api import Call, Reply
 from personas.models import Persona
 from personas.services import role_personas
 from tests.debates.conftest import deck, owner_client, personas  # noqa: F401 (the page tests' fixtures)
@@ -46,26 +46,22 @@ class CollaborationScript:
         self.hostile = hostile
         self.chunk_delay = chunk_delay
         self.requests: list[dict] = []
+        self.calls: list[Call] = []  # what each request was, beside it
         self._lock = threading.Lock()
 
     @staticmethod
-    def role_of(body: dict) -> str:
-        system = body.get("system") or ""
-        system = system if isinstance(system, str) else "\n".join(block["text"] for block in system)
-        if "You are the Architect" in system:
-            return "architect"
-        if "You are the Reviewer" in system:
-            return "reviewer"
-        if "You write the artifact" in system:
+    def role_of(call: Call) -> str:
+        if call.phase == "collaborate_artifact":
             return "synthesis"
-        return "other"
+        return call.role if call.role in ("architect", "reviewer") else "other"
 
-    def respond(self, body: dict) -> Reply:
+    def respond(self, body: dict, call: Call) -> Reply:
         with self._lock:
             self.requests.append(body)
+            self.calls.append(call)
         if (body.get("output_config") or {}).get("format"):
             return Reply.json({})  # side work (memory, ...) this test does not script: skipped
-        role = self.role_of(body)
+        role = self.role_of(call)
         with self._lock:
             if role in self.overloaded_once:
                 self.overloaded_once.discard(role)
@@ -74,8 +70,7 @@ class CollaborationScript:
             return Reply(status=400, error_type="invalid_request_error")
         if role in self.silent:
             return Reply.says("")
-        said = "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
-        revising = "first answer:" in said
+        revising = call.phase == "collaborate_revision"
         if role == "synthesis":
             return self.artifact if isinstance(self.artifact, Reply) else Reply.says(self.artifact)
         name = role.capitalize()
@@ -87,7 +82,9 @@ class CollaborationScript:
         return Reply.says(text, chunk_size=10, chunk_delay=self.chunk_delay)
 
     def bodies(self, role: str) -> list[dict]:
-        return [b for b in self.requests if self.role_of(b) == role and not (b.get("output_config") or {})]
+        with self._lock:
+            sent = list(zip(self.requests, self.calls, strict=True))
+        return [body for body, call in sent if self.role_of(call) == role and not (body.get("output_config") or {})]
 
 
 def user_text(body: dict) -> str:

@@ -18,6 +18,7 @@ from debates.services.lifecycle import debate_share, debate_unshare
 from debates.services.messages import message_text_save
 from faultline.asgi import application
 from tests.debates.log_builder import DebateLog, sample_results
+from tests.support.live_text import message_progress
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 10
@@ -90,9 +91,7 @@ def test_it_forwards_new_events_and_drops_those_in_the_snapshot(owner_client, de
         await sync_to_async(announce)(
             debate, seq=snapshot_seq, kind="turn_passed", payload={"persona_name": "already shown"}
         )
-        await sync_to_async(broadcast.message_progress)(
-            debate_id=debate.id, message_id=streaming.id, text="Streaming so far"
-        )
+        await sync_to_async(message_progress)(debate_id=debate.id, message_id=streaming.id, text="Streaming so far")
         await sync_to_async(log.say)(personas[2], "After connecting.")
         received = [await ws.receive_from(timeout=TIMEOUT) for _ in range(3)]
         assert await ws.receive_nothing(timeout=0.5)
@@ -260,7 +259,7 @@ def test_a_late_streaming_update_never_overwrites_a_finished_message(owner_clien
         await ws.receive_from(timeout=TIMEOUT)
         await sync_to_async(log.finish)(message, "The finished text.")
         completed = await ws.receive_from(timeout=TIMEOUT)
-        await sync_to_async(broadcast.message_progress)(debate_id=debate.id, message_id=message.id, text="The fini")
+        await sync_to_async(message_progress)(debate_id=debate.id, message_id=message.id, text="The fini")
         late = await ws.receive_nothing(timeout=0.5)
         await ws.disconnect()
         return completed, late

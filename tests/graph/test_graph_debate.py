@@ -10,9 +10,9 @@ from debates.models import Debate, Event
 from debates.selectors import debate_view
 from debates.services.lifecycle import debate_create
 from debates.templatetags.debate_ui import regime_label
+from devtools.scripted_debate import DebateScript
 from faultline.llm.models import ModelCall
 from orchestration.run import debate_run
-from tests.support.scripted_debate import DebateScript
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -138,12 +138,14 @@ def test_a_map_no_crystallization_could_build_is_undetermined_not_consensus(scri
 
 
 def test_a_failed_graph_debate_resumes_from_its_persisted_map(scripted_api, graph_debate):
-    from faultline.llm.fake_messages_api import Reply
+    from devtools.fake_messages_api import Reply
 
     api, script = scripted_api()
     healthy = api.responder
-    api.responder = lambda body: (
-        Reply.overloaded() if not body.get("output_config") and script.calls.get("persona", 0) >= 10 else healthy(body)
+    api.responder = lambda body, call: (
+        Reply.overloaded()
+        if not body.get("output_config") and script.calls.get("persona", 0) >= 10
+        else healthy(body, call)
     )
     debate = graph_debate(max_turns=30)
 

@@ -12,7 +12,7 @@ from crux.models import DisputeGraphState
 from debates.exports import debate_json, debate_markdown
 from debates.models import Debate, Event
 from debates.selectors import debate_view
-from tests.support.scripted_debate import DebateScript
+from devtools.scripted_debate import DebateScript
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,7 +1,7 @@
 import pytest
 
+from devtools.fake_messages_api import Reply
 from faultline.llm import gateway
-from faultline.llm.fake_messages_api import Reply
 from faultline.llm.models import ModelCall
 from faultline.llm.types import Prompt, ProviderError, Role
 

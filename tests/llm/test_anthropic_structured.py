@@ -3,11 +3,11 @@ from typing import Literal
 import pytest
 from pydantic import BaseModel
 
+from devtools.fake_messages_api import Reply
 from faultline.llm import gateway
-from faultline.llm.fake_messages_api import Reply
 from faultline.llm.models import ModelCall
-from faultline.llm.selectors import debate_cost
 from faultline.llm.types import Prompt, Role, StructuredOutputError
+from tests.support.spend import debate_cost
 
 pytestmark = pytest.mark.django_db
 

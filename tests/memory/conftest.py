@@ -3,11 +3,11 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
+from devtools.fake_voyage_api import FakeVoyageAPI
+from devtools.scripted_debate import DebateScript
 from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.fake_voyage_api import FakeVoyageAPI
 from tests.orchestrator.conftest import make_persona
 from tests.support.fake_anthropic import fake_messages_apis
-from tests.support.scripted_debate import DebateScript
 
 AGREED_POINT = "Gold pays no yield, so holding it costs central banks more when real interest rates are high."
 DECISION = "Central banks should keep gold below a fifth of their reserves."

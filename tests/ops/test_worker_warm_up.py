@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from celery import Celery
 
+from devtools.fake_messages_api import FakeMessagesAPI, Reply
 from faultline.celery import warm_up
 from faultline.embeddings import gateway as embeddings
 from faultline.launcher import celery_worker_command
 from faultline.llm import gateway
-from faultline.llm.fake_messages_api import FakeMessagesAPI, Reply
 from faultline.llm.models import ModelCall
 from faultline.llm.types import Prompt, Role
 from tests.support.fake_anthropic import fake_messages_apis
@@ -73,7 +73,7 @@ def test_a_worker_has_its_provider_and_embedder_loaded_before_its_first_task(sta
 @pytest.mark.django_db
 def test_the_warm_up_sends_nothing_records_nothing_and_leaves_the_provider_answering(settings):
     with fake_messages_apis(settings, retries=0, offline_embeddings=True) as serve:
-        api = serve(lambda body: Reply.says("Hello."))
+        api = serve(lambda body, call: Reply.says("Hello."))
         warm_up()
         assert api.requests == [] and not ModelCall.objects.exists()
 

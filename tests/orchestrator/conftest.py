@@ -1,10 +1,10 @@
 import pytest
 
 from debates.services.lifecycle import debate_create
-from faultline.llm.fake_messages_api import FakeMessagesAPI
+from devtools.fake_messages_api import FakeMessagesAPI
+from devtools.scripted_debate import FORBIDDEN_SAMPLE, DebateScript
 from personas.models import Persona
 from tests.support.fake_anthropic import fake_messages_apis
-from tests.support.scripted_debate import FORBIDDEN_SAMPLE, DebateScript
 
 
 def make_persona(name: str, **extra) -> Persona:

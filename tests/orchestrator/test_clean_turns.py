@@ -13,7 +13,7 @@ from debates.payloads import EventKind
 from debates.selectors import debate_events, debate_view
 from debates.services.messages import message_begin, message_text_save
 from debates.state import DebateView, apply
-from faultline.llm.fake_messages_api import Reply
+from devtools.fake_messages_api import Reply
 from orchestration.context import assemble_context
 from orchestration.run import debate_run
 from orchestration.speaking import Speaker, speak
@@ -236,11 +236,11 @@ def test_a_persona_that_only_echoes_its_prompt_passes_and_never_shows_a_placehol
     api, script = scripted_api(dispute="none")
     respond = script.respond
 
-    def cleo_echoes(body: dict) -> Reply:
-        # Keyed on the speaker (the persona contract's first line), as a small model might answer.
-        if body.get("stream") and "You are Cleo Central," in script._system_text(body):
+    def cleo_echoes(body: dict, call) -> Reply:
+        # Keyed on the speaker (the call's persona), as a small model might answer.
+        if body.get("stream") and call.persona == "cleo-central":
             return Reply.says("WHERE EVERYONE STANDS\nAda Hardmoney: holds their ground.\nYou've argued: (none)")
-        return respond(body)
+        return respond(body, call)
 
     api.responder = cleo_echoes
     debate = new_debate(max_turns=6)

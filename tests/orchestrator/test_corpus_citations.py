@@ -11,12 +11,12 @@ from debates import fragments
 from debates.blackboard.models import PositionState
 from debates.models import Debate, Message
 from debates.snapshot import debate_live_view
+from devtools.scripted_debate import DebateScript
 from personas.corpus.models import CorpusChunk
 from personas.corpus.sources import corpus_files_from_uploads
 from personas.corpus.store import replace_corpus
 from tests.orchestrator.conftest import make_persona
 from tests.support.fake_anthropic import fake_messages_apis
-from tests.support.scripted_debate import DebateScript
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,9 +30,9 @@ ESSAY = (
 class CitingScript(DebateScript):
     """Personas cite the first passage they are offered, and a tag they never were."""
 
-    def _persona_turn(self, body: dict) -> str:
-        text = super()._persona_turn(body)
-        if "FROM YOUR OWN WRITING" in self._user_text(body):
+    def _persona_turn(self, body: dict, call) -> str:
+        text = super()._persona_turn(body, call)
+        if self.offers_own_writing(body):
             return f"{text} Gold cannot be printed away, as I have written [C1]. Nor can this [C9]."
         return text
 

@@ -11,8 +11,8 @@ from django.core.management import call_command
 
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
 from debates.models import Debate, Message
-from faultline.llm.selectors import debate_cost
-from tests.support.scripted_debate import MEMORY_CHALLENGE, MEMORY_EVIDENCE
+from devtools.scripted_debate import MEMORY_CHALLENGE, MEMORY_EVIDENCE
+from tests.support.spend import debate_cost
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -99,8 +99,8 @@ def test_a_malformed_ledger_extraction_is_retried_once_then_skipped_and_the_deba
     api, script = scripted_api(memory=True, dispute="none")
     respond = script.respond
 
-    def broken_ledger(body):
-        reply = respond(body)
+    def broken_ledger(body, call):
+        reply = respond(body, call)
         if (body.get("output_config") or {}).get("format", {}).get("schema", {}).get("title") == "PositionUpdate":
             return type(reply).json({"overall_stance": 42, "evidence": "not a list"})
         return reply

@@ -17,7 +17,6 @@ from orchestration.run import debate_run
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SCAN_SECONDS = 0.6
-CLOSING = "Closing statement:"
 
 
 def recorded(api, scan_seconds):
@@ -25,12 +24,12 @@ def recorded(api, scan_seconds):
     answers after ``scan_seconds``."""
     scripted, requests = api.responder, []
 
-    def recording(body):
+    def recording(body, call):
         title = ((body.get("output_config") or {}).get("format") or {}).get("schema", {}).get("title", "")
         user = json.dumps(body.get("messages", []))
-        kind = title or ("closing" if CLOSING in user else "persona")
+        kind = title or ("closing" if call.phase == "closing" else "persona")
         requests.append((time.time(), kind, user))
-        reply = scripted(body)
+        reply = scripted(body, call)
         return dataclasses.replace(reply, latency=scan_seconds) if title == "DisagreementScan" else reply
 
     api.responder = recording

@@ -12,7 +12,7 @@ from debates.blackboard.models import BlackboardNotes
 from debates.models import Debate, Event, Message
 from debates.services.leases import debate_is_being_run
 from debates.services.lifecycle import debate_can_resume
-from faultline.llm.fake_messages_api import Reply
+from devtools.fake_messages_api import Reply
 from orchestration import loop
 from orchestration.run import debate_run
 
@@ -93,12 +93,12 @@ def test_a_60_second_529_storm_is_waited_out_and_the_debate_finishes(scripted_ap
     healthy = api.responder
     storm = {}
 
-    def storm_for_a_minute_after_four_turns(body):
+    def storm_for_a_minute_after_four_turns(body, call):
         if script.calls.get("persona", 0) >= 4 and "until" not in storm:
             storm["until"] = time.monotonic() + 60
         if storm and time.monotonic() < storm["until"]:
             return Reply.overloaded()
-        return healthy(body)
+        return healthy(body, call)
 
     api.responder = storm_for_a_minute_after_four_turns
     debate = new_debate(max_turns=3)
@@ -125,7 +125,9 @@ def test_an_outage_longer_than_the_limit_fails_the_debate_with_a_reason_and_it_r
     api, script = scripted_api(dispute="none")
     settings.FAULTLINE_MODEL_WAIT_SECONDS = 7  # waits of 2 and 4 s, then it gives up
     healthy = api.responder
-    api.responder = lambda body: Reply.overloaded() if script.calls.get("persona", 0) >= 2 else healthy(body)
+    api.responder = lambda body, call: (
+        Reply.overloaded() if script.calls.get("persona", 0) >= 2 else healthy(body, call)
+    )
     debate = new_debate(max_turns=3)
 
     debate = debate_run(debate_id=debate.id)
@@ -196,7 +198,7 @@ def test_side_calls_cut_off_by_a_short_outage_the_main_channel_never_saw_are_fol
     outage, failed = {}, {title: 0 for title in SIDE_CALLS}
     lock = threading.Lock()
 
-    def side_calls_fail_for_a_moment(body):
+    def side_calls_fail_for_a_moment(body, call):
         title = ((body.get("output_config") or {}).get("format") or {}).get("schema", {}).get("title", "")
         with lock:
             if script.calls.get("persona", 0) >= 5 and "until" not in outage:
@@ -205,7 +207,7 @@ def test_side_calls_cut_off_by_a_short_outage_the_main_channel_never_saw_are_fol
             if title in SIDE_CALLS and (first_scan or time.monotonic() < outage.get("until", 0)):
                 failed[title] += 1
                 return Reply.overloaded()
-        return healthy(body)
+        return healthy(body, call)
 
     api.responder = side_calls_fail_for_a_moment
     debate = new_debate(max_turns=9)

@@ -11,7 +11,7 @@ from django.db import connection
 
 from debates.models import Debate, Event, Message
 from debates.selectors import debate_view
-from faultline.llm.fake_messages_api import Reply
+from devtools.fake_messages_api import Reply
 from orchestration.run import debate_run
 from tests.conftest import test_database_url as database_url_for
 
@@ -23,10 +23,10 @@ def test_a_529_storm_fails_the_debate_and_keeps_every_earlier_message(scripted_a
     api, script = scripted_api(dispute="none")
     healthy = api.responder
 
-    def storm_after_five_turns(body):
+    def storm_after_five_turns(body, call):
         if script.calls.get("persona", 0) >= 5:
             return Reply.overloaded()
-        return healthy(body)
+        return healthy(body, call)
 
     api.responder = storm_after_five_turns
     debate = new_debate(max_turns=12)
@@ -48,7 +48,9 @@ def test_a_529_storm_fails_the_debate_and_keeps_every_earlier_message(scripted_a
 def test_a_failed_debate_resumes_where_it_stopped(scripted_api, new_debate):
     api, script = scripted_api(dispute="none")
     healthy = api.responder
-    api.responder = lambda body: Reply.overloaded() if script.calls.get("persona", 0) >= 4 else healthy(body)
+    api.responder = lambda body, call: (
+        Reply.overloaded() if script.calls.get("persona", 0) >= 4 else healthy(body, call)
+    )
     debate = new_debate(max_turns=6)
     debate_run(debate_id=debate.id)
     before = list(Message.objects.filter(debate=debate, status="complete").order_by("turn").values_list("id", "text"))
@@ -125,7 +127,9 @@ def test_the_cli_resumes_a_failed_debate(scripted_api, new_debate, capsys):
 
     api, script = scripted_api(dispute="none")
     healthy = api.responder
-    api.responder = lambda body: Reply.overloaded() if script.calls.get("persona", 0) >= 2 else healthy(body)
+    api.responder = lambda body, call: (
+        Reply.overloaded() if script.calls.get("persona", 0) >= 2 else healthy(body, call)
+    )
     debate = new_debate(max_turns=3)
     debate_run(debate_id=debate.id)
     api.responder = healthy

@@ -10,7 +10,7 @@ from django.db import connection, connections
 
 from debates.models import Debate, Event, Message
 from debates.turns import DIALOGUE_KINDS
-from faultline.llm.fake_messages_api import Reply
+from devtools.fake_messages_api import Reply
 from faultline.llm.models import ModelCall
 from faultline.llm.selectors import debate_spend
 from orchestration import speaking
@@ -29,11 +29,10 @@ def test_the_next_request_goes_out_before_the_last_turn_is_written_and_still_car
     scripted = api.responder
     requests = []  # (time, the persona prompt's user text)
 
-    def recording(body):
-        user = json.dumps(body.get("messages", []))
-        if "You are " in json.dumps(body.get("system", "")) and "taking part" in json.dumps(body.get("system", "")):
-            requests.append((time.monotonic(), user))
-        return scripted(body)
+    def recording(body, call):
+        if call.role == "persona":
+            requests.append((time.monotonic(), json.dumps(body.get("messages", []))))
+        return scripted(body, call)
 
     api.responder = recording
     written = {}  # turn -> when its rows were committed
@@ -128,12 +127,12 @@ def test_a_failed_run_still_records_every_model_call_it_made(scripted_api, new_d
     healthy = api.responder
     received = []
 
-    def storm_after_five_turns(body):
+    def storm_after_five_turns(body, call):
         if script.calls.get("persona", 0) >= 5:
             received.append("overloaded")
             return Reply.overloaded()
         received.append("answered")
-        return healthy(body)
+        return healthy(body, call)
 
     api.responder = storm_after_five_turns
     debate = new_debate(max_turns=12)

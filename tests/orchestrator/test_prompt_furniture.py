@@ -5,7 +5,7 @@ import pytest
 from debates.exports import debate_markdown
 from debates.models import Message
 from debates.selectors import debate_view
-from faultline.llm.fake_messages_api import Reply
+from devtools.fake_messages_api import Reply
 from orchestration.run import debate_run
 from orchestration.voice import context_lines, strip_furniture
 from tests.support.announcement_recorder import AnnouncementRecorder
@@ -35,8 +35,8 @@ def test_turns_that_echo_their_prompt_reach_the_page_and_the_record_without_it(s
     api, script = scripted_api(dispute="persistent", chunk_size=7)
     respond = script.respond
 
-    def echoing(body):
-        reply = respond(body)
+    def echoing(body, call):
+        reply = respond(body, call)
         if not body.get("stream"):
             return reply
         context = script._user_text(body)

@@ -14,13 +14,13 @@ from django.db import connection
 from debates.models import Debate, Event, Message
 from debates.services.leases import debate_lease
 from debates.services.lifecycle import debate_create
+from devtools.fake_messages_api import FakeMessagesAPI
+from devtools.scripted_debate import DebateScript
 from faultline.launcher import celery_worker_command
-from faultline.llm.fake_messages_api import FakeMessagesAPI
 from orchestration.recovery import debates_recover
 from orchestration.run import debate_run
 from tests.conftest import ROOT
 from tests.conftest import test_database_url as database_url_for
-from tests.support.scripted_debate import DebateScript
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -4,11 +4,11 @@ import pytest
 
 from debates.models import Message
 from debates.turns import turn_kind
-from faultline.llm.fake_messages_api import Reply
+from devtools.fake_messages_api import Reply
+from devtools.scripted_debate import FORBIDDEN_SAMPLE
 from faultline.llm.models import ModelCall
 from orchestration.run import debate_run
 from tests.support.announcement_recorder import AnnouncementRecorder
-from tests.support.scripted_debate import FORBIDDEN_SAMPLE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,8 +49,8 @@ RAMBLE = (
 def test_a_rambling_model_is_stopped_at_the_turns_length_and_its_repeats_never_shown(scripted_api, new_debate):
     api, script = scripted_api(dispute="none", chunk_size=6)
     respond = script.respond
-    api.responder = lambda body: (
-        Reply.says(RAMBLE, chunk_size=6, output_tokens=900) if body.get("stream") else respond(body)
+    api.responder = lambda body, call: (
+        Reply.says(RAMBLE, chunk_size=6, output_tokens=900) if body.get("stream") else respond(body, call)
     )
     debate = new_debate(max_turns=3)
 

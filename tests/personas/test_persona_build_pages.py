@@ -9,11 +9,11 @@ import zipfile
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from devtools.scripted_debate import MADE_UP_QUOTE, DebateScript
 from faultline.llm.models import ModelCall
 from personas.corpus.models import CorpusChunk, CorpusDocument
 from personas.models import Persona, PersonaBuild
 from personas.tasks import draft_persona_build, store_persona_build
-from tests.support.scripted_debate import MADE_UP_QUOTE, DebateScript
 
 pytestmark = pytest.mark.django_db
 

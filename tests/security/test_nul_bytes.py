@@ -10,12 +10,12 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from devtools.scripted_debate import DebateScript
 from personas.models import PersonaBuild
 from personas.tasks import draft_persona_build
 from projects.models import Document, Project, Repository
 from projects.tasks import read_document, read_repository_archive
 from tests.support.documents import pdf_with_text
-from tests.support.scripted_debate import DebateScript
 
 pytestmark = pytest.mark.django_db
 

@@ -1,11 +1,11 @@
-"""The real anthropic SDK pointed at local fake Messages APIs (faultline.llm.fake_messages_api)."""
+"""The real anthropic SDK pointed at local fake Messages APIs (devtools.fake_messages_api)."""
 
 import copy
 from contextlib import contextmanager
 
+from devtools.fake_messages_api import FakeMessagesAPI
 from faultline.embeddings import gateway as embeddings
 from faultline.llm import gateway
-from faultline.llm.fake_messages_api import FakeMessagesAPI
 
 
 @contextmanager

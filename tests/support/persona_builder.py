@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from faultline.llm.fake_messages_api import Reply
+from devtools.fake_messages_api import Call, Reply
 
 MADE_UP_QUOTES = [
     "Money is a promise the state keeps only when it is cheaper than breaking it.",
@@ -23,17 +23,6 @@ def _user_text(body: dict) -> str:
     if isinstance(content, list):
         return "".join(part.get("text", "") for part in content)
     return content
-
-
-def _system_text(body: dict) -> str:
-    system = body.get("system", "")
-    if isinstance(system, list):
-        return "".join(part.get("text", "") for part in system)
-    return system
-
-
-def is_builder_call(body: dict) -> bool:
-    return "You draft a debate persona" in _system_text(body)
 
 
 class BuilderScript:
@@ -70,8 +59,6 @@ class BuilderScript:
             ],
         }
 
-    def respond(self, body: dict) -> Reply:
+    def respond(self, body: dict, call: Call) -> Reply:
         self.calls += 1
-        import json
-
-        return Reply.says(json.dumps(self.proposal(body)))
+        return Reply.json(self.proposal(body))

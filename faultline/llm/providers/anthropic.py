@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from urllib.parse import quote
 
 import anthropic
 import httpx2  # the SDK's HTTP library (a dependency of anthropic): the warm-up's in-memory transport
 from django.conf import settings
 
-from faultline.llm.fake_messages_api import Reply, reply_message, sse_event, stream_events
 from faultline.llm.roles import models_of
-from faultline.llm.types import ModelUnavailable, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
+from faultline.llm.types import CallTag, ModelUnavailable, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
+
+# What each request is, for request logs and the API proxies a deployment may put between us and
+# the API (a gateway that splits spend by role or debate): "role=persona; phase=opening;
+# persona=ada; debate=<uuid>". The API itself ignores it.
+CALL_HEADER = "X-Faultline-Call"
 
 
 class AnthropicProvider:
@@ -49,18 +54,29 @@ class AnthropicProvider:
         models = ", ".join(sorted(models_of("anthropic")))
         return ProviderStatus(self.name, True, f"Claude via the anthropic SDK ({models})")
 
-    def complete(self, *, model: str, prompt: Prompt) -> ProviderResult:
-        return self._create(model=model, prompt=prompt)
+    def complete(self, *, model: str, prompt: Prompt, role: str = "", tag: CallTag = CallTag()) -> ProviderResult:
+        return self._create(self._request(model, prompt, role, tag))
 
-    def complete_json(self, *, model: str, prompt: Prompt, schema: dict) -> ProviderResult:
+    def complete_json(
+        self, *, model: str, prompt: Prompt, schema: dict, role: str = "", tag: CallTag = CallTag()
+    ) -> ProviderResult:
         # The API accepts a subset of JSON Schema; the SDK's transform moves the rest (lengths,
         # ranges) into descriptions, and pydantic still enforces them on the way back.
         strict = anthropic.transform_schema(schema)
         return self._create(
-            model=model, prompt=prompt, output_config={"format": {"type": "json_schema", "schema": strict}}
+            self._request(model, prompt, role, tag),
+            output_config={"format": {"type": "json_schema", "schema": strict}},
         )
 
-    def stream(self, *, model: str, prompt: Prompt, on_text: Callable[[str], bool | None]) -> ProviderResult:
+    def stream(
+        self,
+        *,
+        model: str,
+        prompt: Prompt,
+        on_text: Callable[[str], bool | None],
+        role: str = "",
+        tag: CallTag = CallTag(),
+    ) -> ProviderResult:
         """Stream text to ``on_text``; when it returns True the rest is not wanted and the stream is closed.
 
         Reads the raw server-sent events rather than the SDK's accumulating helper: a turn needs only
@@ -70,7 +86,7 @@ class AnthropicProvider:
         served_by, stop_reason = model, ""
         usage = Usage()
         try:
-            with self.client.messages.create(**self._request(model, prompt), stream=True) as events:
+            with self.client.messages.create(**self._request(model, prompt, role, tag), stream=True) as events:
                 for event in events:
                     if event.type == "message_start":
                         served_by = event.message.model
@@ -94,15 +110,15 @@ class AnthropicProvider:
             usage.output_tokens = max(usage.output_tokens, -(-len(text) // 4))
         return ProviderResult(text=text, model=served_by, stop_reason=stop_reason, usage=usage)
 
-    def _create(self, *, model: str, prompt: Prompt, **extra) -> ProviderResult:
+    def _create(self, request: dict, **extra) -> ProviderResult:
         try:
-            message = self.client.messages.create(**self._request(model, prompt), **extra)
+            message = self.client.messages.create(**request, **extra)
         except anthropic.APIError as exc:
             raise _error(exc) from exc
         return _result(message)
 
     @staticmethod
-    def _request(model: str, prompt: Prompt) -> dict:
+    def _request(model: str, prompt: Prompt, role: str, tag: CallTag) -> dict:
         # No temperature: current Claude models take none (this SDK no longer accepts it).
         # The stable prefix carries the cache breakpoint, so every later call of the same persona
         # in the same debate reads it from the cache instead of paying for it again.
@@ -114,7 +130,21 @@ class AnthropicProvider:
             "max_tokens": prompt.max_tokens,
             "system": system,
             "messages": prompt.messages,
+            "extra_headers": call_header(role, tag),
         }
+
+
+def call_header(role: str, tag: CallTag) -> dict[str, str]:
+    """The X-Faultline-Call header of a call (none for a call with no role or tag); values are
+    percent-encoded, as a header is ASCII and a persona's name need not be."""
+    fields = {
+        "role": str(getattr(role, "value", role) or ""),
+        "phase": tag.phase,
+        "persona": tag.persona,
+        "debate": str(tag.debate_id or ""),
+    }
+    value = "; ".join(f"{key}={quote(text, safe='')}" for key, text in fields.items() if text)
+    return {CALL_HEADER: value} if value else {}
 
 
 def _result(message, stop_reason: str = "") -> ProviderResult:
@@ -141,15 +171,32 @@ WARM_UP_MODEL = "warm-up"
 
 
 def _warm_up_reply(request: httpx2.Request) -> httpx2.Response:
-    """The Messages API's answer to the warm-up, in its wire format (JSON, or server-sent events),
-    as the fake API our tests and benchmarks use would send it."""
+    """The Messages API's answer to the warm-up, in its wire format: one message saying "{}", as
+    JSON or as the server-sent events of a stream (every event type the stream reader parses)."""
     body = json.loads(request.content)
-    reply = Reply.says("{}")
-    message = reply_message(reply, body, message_id="msg_warm_up")
+    usage = {"input_tokens": 1, "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+    message = {
+        "id": "msg_warm_up",
+        "type": "message",
+        "role": "assistant",
+        "model": body.get("model", WARM_UP_MODEL),
+        "content": [{"type": "text", "text": "{}"}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": usage,
+    }
     if not body.get("stream"):
         return httpx2.Response(200, json=message)
-    events = b"".join(sse_event(name, payload) for name, payload in stream_events(message, reply))
-    return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=events)
+    events = [
+        {"type": "message_start", "message": {**message, "content": [], "stop_reason": None}},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "{}"}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None}, "usage": usage},
+        {"type": "message_stop"},
+    ]
+    stream = "".join(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n" for event in events)
+    return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=stream.encode())
 
 
 # Worth waiting out: the API is busy or unreachable, not refusing the request.

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from faultline.llm.types import Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
+from faultline.llm.types import CallTag, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
 
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
@@ -48,13 +48,24 @@ class LocalProvider:
             return ProviderStatus(self.name, False, "llama-cpp-python is not installed (run `make run`)")
         return ProviderStatus(self.name, True, f"offline demo model {path.name} via llama.cpp")
 
-    def complete(self, *, model: str, prompt: Prompt) -> ProviderResult:
+    # role and tag: what the call is; a model in this process has no request log to tell.
+    def complete(self, *, model: str, prompt: Prompt, role: str = "", tag: CallTag = CallTag()) -> ProviderResult:
         return self._chat(model=model, prompt=prompt, repeat_penalty=TEXT_REPEAT_PENALTY)
 
-    def complete_json(self, *, model: str, prompt: Prompt, schema: dict) -> ProviderResult:
+    def complete_json(
+        self, *, model: str, prompt: Prompt, schema: dict, role: str = "", tag: CallTag = CallTag()
+    ) -> ProviderResult:
         return self._chat(model=model, prompt=prompt, response_format={"type": "json_object", "schema": schema})
 
-    def stream(self, *, model: str, prompt: Prompt, on_text: Callable[[str], bool | None]) -> ProviderResult:
+    def stream(
+        self,
+        *,
+        model: str,
+        prompt: Prompt,
+        on_text: Callable[[str], bool | None],
+        role: str = "",
+        tag: CallTag = CallTag(),
+    ) -> ProviderResult:
         with self._lock:
             llama = self._load()
             chunks = llama.create_chat_completion(

@@ -2,6 +2,11 @@
 (aspect plan, persona turns, disagreement scans, exit checks, crux cards, evidence ledger) with
 plausible, deterministic output, so the real SDK, orchestrator and pages can run end to end.
 
+What a call is comes from the call itself, never from its prompt's wording: a structured call by its
+schema's title, a spoken one by the gateway's role and phase (the request's X-Faultline-Call
+header). What it says is then read from the prompt as a model would read it (who speaks, to whom,
+which round).
+
     script = DebateScript(dispute="persistent", latency=0.05)
     with FakeMessagesAPI(responder=script.respond) as api: ...
 """
@@ -13,7 +18,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 
-from faultline.llm.fake_messages_api import Reply
+from devtools.fake_messages_api import Call, Reply
 
 QUIBBLES = [
     "Was the 1970s inflation mostly an oil shock?",
@@ -43,7 +48,7 @@ class DebateScript:
     latency: float = 0.0
     extraction_latency: float | None = None  # defaults to latency
     hostile: bool = False  # persona text carries <script> and onerror payloads
-    # A persona offered passages of its own corpus ("FROM YOUR OWN WRITING") cites the first, [C1].
+    # A persona offered passages of its own corpus (lines tagged "[C1] (source) ...") cites the first.
     cite_own_writing: bool = False
     forbidden_first_attempt: bool = False  # each persona's first draft uses a forbidden phrase
     # The first persona cites EVIDENCE early and never answers the challenge to it; the third
@@ -61,7 +66,7 @@ class DebateScript:
             self.calls[kind] = self.calls.get(kind, 0) + 1
             return self.calls[kind]
 
-    def respond(self, body: dict) -> Reply:
+    def respond(self, body: dict, call: Call) -> Reply:
         output = (body.get("output_config") or {}).get("format")
         if output:
             title = output.get("schema", {}).get("title", "")
@@ -69,33 +74,31 @@ class DebateScript:
             handler = getattr(self, f"_structured_{title}", None)
             latency = self.latency if self.extraction_latency is None else self.extraction_latency
             return Reply.json(handler(body) if handler else {}, latency=latency)
-        if role := self._collaboration_role(body):
+        if role := self._collaboration_role(call):
             self._count(role)
             return Reply.says(
-                self._collaboration_output(role, body),
+                self._collaboration_output(role, call),
                 latency=self.latency,
                 chunk_size=self.chunk_size,
                 chunk_delay=self.chunk_delay,
             )
         self._count("persona")
         return Reply.says(
-            self._persona_turn(body), latency=self.latency, chunk_size=self.chunk_size, chunk_delay=self.chunk_delay
+            self._persona_turn(body, call),
+            latency=self.latency,
+            chunk_size=self.chunk_size,
+            chunk_delay=self.chunk_delay,
         )
 
     # ── the Collaborate mode's roles (orchestration/modes/collaborate.py) ─────────────────────
 
-    def _collaboration_role(self, body: dict) -> str:
-        system = self._system_text(body)
-        for marker, role in (
-            ("You are the Architect", "architect"),
-            ("You are the Reviewer", "reviewer"),
-            ("You write the artifact", "artifact"),
-        ):
-            if marker in system:
-                return role
-        return ""
+    @staticmethod
+    def _collaboration_role(call: Call) -> str:
+        if call.phase == "collaborate_artifact":
+            return "artifact"
+        return call.role if call.role in ("architect", "reviewer") else ""
 
-    def _collaboration_output(self, role: str, body: dict) -> str:
+    def _collaboration_output(self, role: str, call: Call) -> str:
         hostile = f"\n\n{HOSTILE}" if self.hostile else ""
         if role == "artifact":
             return (
@@ -103,7 +106,7 @@ class DebateScript:
                 f"## Risks\n\n- Rate limits on the public endpoint.\n\n## Open questions\n\n- Who owns the data?{hostile}"
             )
         name = role.capitalize()
-        stage = "Revised" if "first answer:" in self._user_text(body) else "First"
+        stage = "Revised" if call.phase == "collaborate_revision" else "First"
         points = "\n".join(
             f"{n}. {name} point {n}: a sentence long enough to stream in several pieces over time." for n in range(1, 7)
         )
@@ -120,48 +123,55 @@ class DebateScript:
         system = body.get("system") or ""
         return system if isinstance(system, str) else "\n".join(block["text"] for block in system)
 
-    def _persona_turn(self, body: dict) -> str:
-        text = self._persona_turn_text(body)
-        if self.cite_own_writing and "FROM YOUR OWN WRITING" in self._user_text(body):
+    @staticmethod
+    def offers_own_writing(body: dict) -> bool:
+        """Whether the turn's context offers a passage of the persona's own writing to cite: a line
+        ``[C1] (source) text``, the tag a citation names (orchestration/citing.py)."""
+        return re.search(r"^\[C1\] \(", DebateScript._user_text(body), flags=re.M) is not None
+
+    def _persona_turn(self, body: dict, call: Call) -> str:
+        text = self._persona_turn_text(body, call)
+        if self.cite_own_writing and self.offers_own_writing(body):
             return f"{text} As I have written before [C1]."
         return text
 
-    def _persona_turn_text(self, body: dict) -> str:
+    def _persona_turn_text(self, body: dict, call: Call) -> str:
         system, user = self._system_text(body), self._user_text(body)
-        if role_turn := self._analyst_critic_turn(system, user):
+        if role_turn := self._analyst_critic_turn(call, user):
             return role_turn
+        # Its name, as the persona reads it in its contract.
         name = re.search(r"You are (.+?), taking part", system).group(1)
         number = next(self._counter)
         if self.memory:
-            return self._memory_turn(name, user, number)
+            return self._memory_turn(name, user, number, call.phase)
         addressee = re.search(r"(?:Reply to|Answer what|side room with) (.+?)(?:'s| just| to get)", user)
         other = addressee.group(1) if addressee else "everyone"
-        if self.forbidden_first_attempt and "used a phrase you never use" not in system:
-            with self._lock:
-                first = name not in self._drafted
-                self._drafted.add(name)
+        if self.forbidden_first_attempt:
+            with self._lock:  # a persona's first call only: its redraft is its second
+                first = call.persona not in self._drafted
+                self._drafted.add(call.persona)
             if first:
                 return f"{FORBIDDEN_SAMPLE}, {other}. I still think the numbers favour my side."
         hostile = f" {HOSTILE}" if self.hostile and number % 3 == 0 else ""
-        if "opening statement" in user:
+        if call.phase == "opening":
             return (
                 f"I am {name} and I come at this from where I stand. The evidence I trust points one way. "
                 f"Point {number}: the long run matters more than the next quarter.{hostile}"
             )
-        if "Closing statement" in user:
+        if call.phase == "closing":
             return f"Closing for {name}: I conceded the timing, not the direction. Point {number}.{hostile}"
-        if "side room" in user:
+        if call.phase.startswith("crux_room"):
             return f"{other}, my position on this is firm: yes, and the record shows it. Point {number}.{hostile}"
         return (
             f"{other}, you are wrong about the timing, and here is why: the data on point {number} "
             f"cuts against you.{hostile}"
         )
 
-    def _memory_turn(self, name: str, user: str, number: int) -> str:
+    def _memory_turn(self, name: str, user: str, number: int, phase: str) -> str:
         names = [n.replace(" (you)", "").strip() for n in self._participants_in(user)]
-        if "opening statement" in user:
+        if phase == "opening":
             return f"I am {name}. Opening point {number}: my worldview decides this."
-        if "Closing statement" in user:
+        if phase == "closing":
             return f"Closing for {name}, point {number}: I stand where I stood."
         # The evidence and its challenge come up in round 1 only: later rounds can know them
         # from the blackboard alone.
@@ -187,21 +197,21 @@ class DebateScript:
     AC_POINTS = ["Index funds beat most active managers over ten years", "Fees compound into a large drag"]
     AC_SYNTHESIS = "Synthesis: buy broad index funds, keep fees low, and rebalance once a year."
 
-    def _analyst_critic_turn(self, system: str, user: str) -> str:
+    def _analyst_critic_turn(self, call: Call, user: str) -> str:
         number = re.search(r"Round (\d+)\.", user)
         number = number.group(1) if number else "?"
         # Each round in words of its own: a turn repeating the transcript it was given is an echo.
-        if "You are the Analyst" in system:
+        if call.role == "analyst":
             if number == "1":
                 return f"1. {self.AC_POINTS[0]}. 2. {self.AC_POINTS[1]}."
             return (
                 f"Refined in round {number}: the fee drag is shown by thirty years of cost data, so both points stand."
             )
-        if "You are the Critic" in system:
+        if call.role == "critic":
             if number == "1":
                 return "The first point holds; the second needs support."
             return f"In round {number} the cost data settles it: I now accept both points."
-        if "debate between an Analyst and a Critic" in system:
+        if call.phase == "analyst_critic_synthesis":
             return self.AC_SYNTHESIS
         return ""
 

@@ -8,8 +8,11 @@ with its retries, streaming and parsing, is what gets exercised:
         settings.ANTHROPIC_BASE_URL = api.url
         ...
         api.requests  # every request body received, in order
+        api.calls     # what each request said it was (its X-Faultline-Call header), in order
 
-Replies come from the script first, then from ``responder(request_body) -> Reply`` if one is set.
+Replies come from the script first, then from ``responder(request_body, call) -> Reply`` if one is
+set. ``call`` is what the request is, as the gateway labelled it (role, phase, persona): a scripted
+model answers by that, never by the wording of the prompt.
 """
 
 from __future__ import annotations
@@ -21,6 +24,29 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import unquote
+
+CALL_HEADER = "X-Faultline-Call"  # sent by faultline/llm/providers/anthropic.py
+
+
+@dataclass(frozen=True)
+class Call:
+    """What a request is: the gateway's role for it and its tag (the debate's phase, the persona
+    speaking or spoken for), read from its X-Faultline-Call header; empty fields when absent."""
+
+    role: str = ""
+    phase: str = ""
+    persona: str = ""
+    debate: str = ""
+
+    @classmethod
+    def from_header(cls, value: str | None) -> Call:
+        fields = {}
+        for part in (value or "").split(";"):
+            key, _, raw = part.strip().partition("=")
+            if key in cls.__dataclass_fields__:
+                fields[key] = unquote(raw)
+        return cls(**fields)
 
 
 @dataclass
@@ -61,10 +87,11 @@ class Reply:
 
 
 class FakeMessagesAPI:
-    def __init__(self, responder: Callable[[dict], Reply] | None = None, host: str = "127.0.0.1") -> None:
+    def __init__(self, responder: Callable[[dict, Call], Reply] | None = None, host: str = "127.0.0.1") -> None:
         self._script: deque[Reply] = deque()
         self.responder = responder
         self.requests: list[dict] = []
+        self.calls: list[Call] = []
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer((host, 0), _handler_for(self))
         self._server.daemon_threads = True
@@ -79,13 +106,14 @@ class FakeMessagesAPI:
         with self._lock:
             self._script.extend(replies)
 
-    def next_reply(self, body: dict) -> Reply:
+    def next_reply(self, body: dict, call: Call = Call()) -> Reply:
         with self._lock:
             self.requests.append(body)
+            self.calls.append(call)
             if self._script:
                 return self._script.popleft()
         if self.responder is not None:
-            return self.responder(body)
+            return self.responder(body, call)
         return Reply(text="(the fake Messages API has no scripted reply left)")
 
     def start(self) -> FakeMessagesAPI:
@@ -178,7 +206,7 @@ def _handler_for(api: FakeMessagesAPI):
         def do_POST(self) -> None:
             length = int(self.headers.get("content-length") or 0)
             body = json.loads(self.rfile.read(length) or b"{}")
-            reply = api.next_reply(body)
+            reply = api.next_reply(body, Call.from_header(self.headers.get(CALL_HEADER)))
             if reply.latency:
                 time.sleep(reply.latency)
             if reply.status != 200:
