@@ -8,7 +8,7 @@ import re
 import pytest
 
 from debates.models import Debate
-from debates.services.lifecycle import debate_create
+from debates.services.lifecycle import DebateOptions, debate_create
 from faultline.llm.fake_messages_api import Reply
 from personas.models import Persona
 from personas.services import role_personas
@@ -109,7 +109,7 @@ def new_ac_debate(db):
             personas=roles,
             mode=Debate.Mode.ANALYST_CRITIC,
             max_turns=max_rounds,
-            auto_continue=auto_continue,
+            options=DebateOptions(auto_continue=auto_continue),
             context=context,
         )
 

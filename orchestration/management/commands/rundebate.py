@@ -15,7 +15,7 @@ from debates.models import Debate, Message
 from debates.payloads import EventKind, parse_payload
 from debates.regime import regime_label
 from debates.services.artifacts import debate_artifact, debate_artifact_save
-from debates.services.lifecycle import debate_can_resume, debate_continue, debate_create
+from debates.services.lifecycle import DebateOptions, debate_can_resume, debate_continue, debate_create
 from debates.services.notes import debate_note_save
 from faultline.llm import gateway
 from orchestration.run import DebateBusy, debate_run
@@ -214,9 +214,8 @@ class Command(BaseCommand):
                     personas=personas,
                     deck=deck,
                     max_turns=self._budget(options),
-                    length=Debate.Length.SHORT,
                     mode=options["mode"],
-                    auto_continue=options["auto_continue"],
+                    options=DebateOptions(length=Debate.Length.SHORT, auto_continue=options["auto_continue"]),
                 )
         except ValidationError as exc:
             raise CommandError(
