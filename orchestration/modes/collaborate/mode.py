@@ -27,7 +27,6 @@ from debates.services.messages import message_begin, message_finish
 from debates.turns import turn_kind
 from faultline.llm import gateway
 from faultline.llm.types import ModelError, ModelUnavailable, Role
-from orchestration.lanes import RunCancelled
 from orchestration.modes.base import Mode
 from orchestration.modes.collaborate.artifact import (
     artifact_fallback,
@@ -35,7 +34,7 @@ from orchestration.modes.collaborate.artifact import (
     artifact_title,
     open_questions,
 )
-from orchestration.speaking import Speaker, write
+from orchestration.speaking import Speaker, TurnRequest
 
 logger = logging.getLogger(__name__)
 
@@ -100,38 +99,28 @@ class CollaborateMode(Mode):
             return
         self.run.check_stop()
         self.run.phase(phase)
-        cut_off = {m.turn: m for m in self.run.main_messages().filter(turn__in=turns, status=Message.Status.STREAMING)}
-        futures = [
-            self.run.lanes.submit("collaborate", self._answer, role, kind, turn, cut_off.get(turn))
+        requests = [
+            TurnRequest(
+                role.speaker,
+                kind,
+                phase=f"{self.name}_{kind}",
+                context=self._instruction(role, kind),
+                turn=turn,
+                role=role.model_role,
+                system_prefix=self._system(role),
+                long_form=True,
+            )
             for role, turn in pending
         ]
-        if any(future is None for future in futures):
-            raise RunCancelled(f"debate {self.run.debate.id}: the run ended before the {phase} began")
-        errors = [error for future in futures if (error := future.exception()) is not None]
-        if errors:
-            raise next((error for error in errors if isinstance(error, ModelUnavailable)), errors[0])
+        self.run.turns_side_by_side("collaborate", requests, failed=self._unanswered)
 
-    def _answer(self, role: CollaborationRole, kind: str, turn: int, interrupted: Message | None) -> None:
-        try:
-            write(
-                debate=self.run.debate,
-                speaker=role.speaker,
-                kind=kind,
-                turn=turn,
-                content=self._instruction(role, kind),
-                system_prefix=self._system(role),
-                role=role.model_role,
-                phase=f"{self.name}_{kind}",
-                interrupted=interrupted,
-                cancelled=self.run.lanes.cancelled,
-            )
-        except ModelUnavailable:
-            raise
-        except ModelError as exc:
-            logger.warning(
-                "Debate %s: the %s's %s failed; it goes on without it: %s", self.run.debate.id, role.name, kind, exc
-            )
-            self._finish_unwritten(role.speaker, kind, turn, unanswered=Message.Unanswered.CALL_FAILED)
+    def _unanswered(self, request: TurnRequest, exc: ModelError) -> None:
+        """A role's model failed (not an outage): the collaboration goes on without its output."""
+        role = next(role for role in self.roles if role.speaker == request.speaker)
+        logger.warning(
+            "Debate %s: the %s's %s failed; it goes on without it: %s", self.run.debate.id, role.name, request.kind, exc
+        )
+        self._finish_unwritten(request.speaker, request.kind, request.turn, unanswered=Message.Unanswered.CALL_FAILED)
 
     def _finish_unwritten(
         self, speaker: Speaker, kind: str, turn: int, text: str = "", unanswered: str = ""
@@ -153,21 +142,20 @@ class CollaborateMode(Mode):
         self.run.check_stop()
         self.run.phase("artifact")
         writer = self.roles[0].speaker  # the row needs a persona; the page shows it as the artifact
-        interrupted = self.run.main_messages().filter(turn=ARTIFACT_TURN).first()
         fallback = artifact_fallback(self.run.debate.topic, self._latest_answers())
         try:
-            write(
-                debate=self.run.debate,
-                speaker=writer,
-                kind=Message.Kind.ARTIFACT,
-                turn=ARTIFACT_TURN,
-                content=self._artifact_instruction(),
-                system_prefix=with_context(ARTIFACT_SYSTEM, self.run.debate),
-                role=Role.SYNTHESIS,
-                phase=f"{self.name}_artifact",
-                interrupted=interrupted,
-                cancelled=self.run.lanes.cancelled,
-                clean=lambda text: artifact_markdown(text) or fallback,
+            self.run.turn(
+                TurnRequest(
+                    writer,
+                    Message.Kind.ARTIFACT,
+                    phase=f"{self.name}_artifact",
+                    context=self._artifact_instruction(),
+                    turn=ARTIFACT_TURN,
+                    role=Role.SYNTHESIS,
+                    system_prefix=with_context(ARTIFACT_SYSTEM, self.run.debate),
+                    long_form=True,
+                    clean=lambda text: artifact_markdown(text) or fallback,
+                )
             )
         except ModelUnavailable:
             raise
