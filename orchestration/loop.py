@@ -65,16 +65,12 @@ class DebateRun:
         self.names = {s.persona.id: s.name for s in self.speakers}
         self.ledger = LedgerFolding(self)
         self.mode = mode_class(self)
-        # A main-channel ledger update starts as soon as its turn is said, and waits for the turn's
-        # rows only before writing its own (ledger_folding). Every lane keeps its connections for the
-        # run: a new one per job (a PostgreSQL backend started, its session set up) cost more CPU
-        # than most jobs' queries, on the two cores the next turn's request shares with them.
+        # Every lane keeps its connections for the run: a new one per job (a PostgreSQL backend
+        # started, its session set up) cost more CPU than most jobs' queries.
         lanes = {**BASE_LANES, **self.mode.lanes}
         self.lanes = Lanes(str(debate.pk), lanes, first="persist", beside_first=("ledger",), keep=lanes)
         self.persisting = PersistLane(self.lanes, debate.id)
         self.settle, self.record_later = self.persisting.settle, self.persisting.record_later
-
-    # ── the loop ──────────────────────────────────────────────────────────────────────────────
 
     def execute(self) -> None:
         try:
@@ -199,8 +195,7 @@ class DebateRun:
         if asked[1]:
             raise DebatePaused("requested", round=self.mode.rounds_done)
 
-    # ── turns ─────────────────────────────────────────────────────────────────────────────────
-
+    # ── turns: asked for with a TurnRequest ───────────────────────────────────────────────────
     def main_messages(self, kinds=None):
         messages = Message.objects.filter(debate=self.debate, room__isnull=True)
         return messages.filter(kind__in=kinds) if kinds else messages
