@@ -29,7 +29,7 @@ from orchestration.lanes import Lanes, RunCancelled
 from orchestration.ledger_folding import LedgerFolding
 from orchestration.persisting import PersistLane
 from orchestration.remembering import debate_recall_quietly, debate_remember_quietly
-from orchestration.speaking import HeldReply, Pipeline, Speaker, TurnRequest, say_outright, speak
+from orchestration.speaking import HeldReply, Pipeline, Speaker, TurnRequest, say_outright, speak, write_unwritten
 
 logger = logging.getLogger(__name__)
 
@@ -211,8 +211,7 @@ class DebateRun:
 
     def turns_side_by_side(self, lane: str, requests: list[TurnRequest], failed) -> None:
         """Several main-channel turns at once, each on a thread of ``lane``, written when it returns.
-        ``failed(request, error)`` deals with a model error other than an outage; an outage in any
-        is raised once all have ended (the run waits it out, then asks again for the unfinished)."""
+        ``failed(request, error)`` deals with a model error; an outage is raised once all have ended."""
         turns = [request.turn for request in requests]
         cut_off = {m.turn: m for m in self.main_messages().filter(turn__in=turns, status=Message.Status.STREAMING)}
 
@@ -233,9 +232,12 @@ class DebateRun:
         if errors:
             raise next((error for error in errors if isinstance(error, ModelUnavailable)), errors[0])
 
+    def turn_unwritten(self, request: TurnRequest, *, text: str = "", unanswered: str = "") -> Message:
+        """A long-form turn its model failed to write, finished without it (``text`` stands in)."""
+        return write_unwritten(self.debate, request, text=text, unanswered=unanswered)
+
     def say(self, request: TurnRequest, *, interrupted: Message | None, hold: HeldReply | None) -> Message | None:
-        """A discussion turn (orchestration/discussion.py): its rows are written on the persist lane
-        while the next turn's request goes out; the returned message is complete in memory."""
+        """A discussion turn: written on the persist lane beside the next one (complete in memory)."""
         return speak(
             self.debate,
             request,

@@ -411,3 +411,18 @@ def say_outright(
     if message is not None:  # marked at once, so a run after a dead one does not fold it either
         Message.objects.filter(pk=message.pk).update(ledgered=True)
     return message
+
+
+def write_unwritten(debate: Debate, request: TurnRequest, *, text: str = "", unanswered: str = "") -> Message:
+    """A long-form main-channel turn finished without its model (it failed): with ``text``
+    standing in, or empty and marked ``unanswered`` (its column says so; no placeholder speaks
+    for the role). A row already begun for the turn is finished."""
+    message = Message.objects.filter(debate=debate, room__isnull=True, turn=request.turn).first()
+    if message is None:
+        speaker = request.speaker
+        message = message_begin(
+            debate=debate, persona=speaker.persona, seat=speaker.seat, kind=request.kind, turn=request.turn
+        )
+    Message.objects.filter(pk=message.pk).update(ledgered=True)
+    message_finish(message=message, text=text, unanswered=unanswered)
+    return message

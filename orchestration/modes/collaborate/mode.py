@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from debates.models import Message
 from debates.regime import collaborate_evidence, verdict
 from debates.services.context import with_context
-from debates.services.messages import message_begin, message_finish
 from debates.turns import turn_kind
 from faultline.llm import gateway
 from faultline.llm.types import ModelError, ModelUnavailable, Role
@@ -120,19 +119,7 @@ class CollaborateMode(Mode):
         logger.warning(
             "Debate %s: the %s's %s failed; it goes on without it: %s", self.run.debate.id, role.name, request.kind, exc
         )
-        self._finish_unwritten(request.speaker, request.kind, request.turn, unanswered=Message.Unanswered.CALL_FAILED)
-
-    def _finish_unwritten(
-        self, speaker: Speaker, kind: str, turn: int, text: str = "", unanswered: str = ""
-    ) -> Message:
-        message = self.run.main_messages().filter(turn=turn).first()
-        if message is None:
-            message = message_begin(
-                debate=self.run.debate, persona=speaker.persona, seat=speaker.seat, kind=kind, turn=turn
-            )
-        Message.objects.filter(pk=message.pk).update(ledgered=True)
-        message_finish(message=message, text=text, unanswered=unanswered)
-        return message
+        self.run.turn_unwritten(request, unanswered=Message.Unanswered.CALL_FAILED)
 
     # ── the artifact ──────────────────────────────────────────────────────────────────────────
 
@@ -143,27 +130,26 @@ class CollaborateMode(Mode):
         self.run.phase("artifact")
         writer = self.roles[0].speaker  # the row needs a persona; the page shows it as the artifact
         fallback = artifact_fallback(self.run.debate.topic, self._latest_answers())
+        request = TurnRequest(
+            writer,
+            Message.Kind.ARTIFACT,
+            phase=f"{self.name}_artifact",
+            context=self._artifact_instruction(),
+            turn=ARTIFACT_TURN,
+            role=Role.SYNTHESIS,
+            system_prefix=with_context(ARTIFACT_SYSTEM, self.run.debate),
+            long_form=True,
+            clean=lambda text: artifact_markdown(text) or fallback,
+        )
         try:
-            self.run.turn(
-                TurnRequest(
-                    writer,
-                    Message.Kind.ARTIFACT,
-                    phase=f"{self.name}_artifact",
-                    context=self._artifact_instruction(),
-                    turn=ARTIFACT_TURN,
-                    role=Role.SYNTHESIS,
-                    system_prefix=with_context(ARTIFACT_SYSTEM, self.run.debate),
-                    long_form=True,
-                    clean=lambda text: artifact_markdown(text) or fallback,
-                )
-            )
+            self.run.turn(request)
         except ModelUnavailable:
             raise
         except ModelError as exc:
             logger.warning(
                 "Debate %s: the artifact could not be written; the answers stand in: %s", self.run.debate.id, exc
             )
-            self._finish_unwritten(writer, Message.Kind.ARTIFACT, ARTIFACT_TURN, text=fallback)
+            self.run.turn_unwritten(request, text=fallback)
 
     # ── what each call reads ──────────────────────────────────────────────────────────────────
 
