@@ -53,6 +53,7 @@ import threading
 import time
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -376,10 +377,18 @@ class TapsProcess:
 # ── one scenario: N debates started at once, one page watching each ───────────────────────────
 
 
-def run_scenario(
-    *, label: str, count: int, args, browser, storage_state, base_url: str, db, taps: Taps, measured: dict[str, int]
-) -> dict:
+@dataclass(frozen=True)
+class Site:
+    """The server under test, and the browser logged in to it."""
+
+    browser: object
+    storage_state: dict
+    base_url: str
+
+
+def run_scenario(*, label: str, count: int, args, site: Site, db, taps: Taps, measured: dict[str, int]) -> dict:
     """The delays of every event, persisted -> DOM, by kind and by stage."""
+    browser, storage_state, base_url = site.browser, site.storage_state, site.base_url
     from debates.models import Debate, Event
     from debates.services.lifecycle import debate_create
     from orchestration.tasks import run_debate
@@ -773,9 +782,7 @@ def main() -> None:
 
             common = {
                 "args": args,
-                "browser": browser,
-                "storage_state": storage_state,
-                "base_url": base_url,
+                "site": Site(browser, storage_state, base_url),
                 "db": db,
                 "taps": taps,
                 "measured": measured,

@@ -290,13 +290,11 @@ def assemble_context(
     phase: str,
     aspect_index: int | None = None,
     addressee: str = "",
-    room=None,
-    other=None,
     names: dict[int, str] | None = None,
     recent: list[Message] | None = None,
     reads: TurnReads | None = None,
 ) -> str:
-    """phase: opening | key_argument | reply | closing | entry | exchange (the turn's kind).
+    """A main-channel turn's context. phase: opening | key_argument | reply | closing (the turn's kind).
     names: persona id -> name of the participants, when the caller already has them.
     recent: the main channel's last complete messages in turn order (at least RECENT_MESSAGES,
     persona attached), when the caller holds them: the run loop's include the turn just said,
@@ -314,34 +312,6 @@ def assemble_context(
                 _your_turn(phase, addressee),
             ]
         )
-
-    if phase in ("entry", "exchange"):
-        triggers = list(
-            Message.objects.filter(id__in=room.trigger_message_ids).select_related("persona").order_by("turn")
-        )
-        theirs = _your_position(positions.get(other.id), aspect_index, budget=200)
-        theirs.title = f"{other.name.upper()}'S POSITION"
-        theirs.lines = [
-            line.replace("You've", "They've")
-            .replace("you haven't", "they haven't")
-            .replace("Your position", "Their position")
-            for line in theirs.lines
-        ]
-        room_frame = Section("THIS ROOM", 80)
-        room_frame.add(f'You and {other.name} are here to get to the bottom of: "{room.question}"', max_line_tokens=70)
-        sections = [
-            _debate_state(debate, persona, names, aspect_index, phase),
-            room_frame,
-            _transcript_section("WHAT WAS SAID THAT LED HERE", triggers, 380 if phase == "entry" else 200),
-            _your_position(mine, aspect_index, budget=200),
-            theirs,
-        ]
-        exchange = _recent(debate, room=room) if phase == "exchange" else triggers
-        if phase == "exchange":
-            sections.append(_transcript_section("THIS ROOM SO FAR", exchange, 420))
-        sections.append(_own_writing(debate, persona, room=room, exchange=exchange))
-        sections.append(_your_turn(phase, other.name, room.question))
-        return join(sections)
 
     full = phase == "closing"
     if recent is None:
@@ -365,6 +335,36 @@ def assemble_context(
         reads.own_writing,
         _your_turn(phase, addressee),
     ]
+    return join(sections)
+
+
+def room_context(*, debate: Debate, persona, phase: str, room, other, names: dict[int, str]) -> str:
+    """A crux-room turn's context. phase: entry | exchange. other: the persona across the room."""
+    positions = _positions(debate)
+    mine = positions.get(persona.id)
+    triggers = list(Message.objects.filter(id__in=room.trigger_message_ids).select_related("persona").order_by("turn"))
+    theirs = _your_position(positions.get(other.id), None, budget=200)
+    theirs.title = f"{other.name.upper()}'S POSITION"
+    theirs.lines = [
+        line.replace("You've", "They've")
+        .replace("you haven't", "they haven't")
+        .replace("Your position", "Their position")
+        for line in theirs.lines
+    ]
+    room_frame = Section("THIS ROOM", 80)
+    room_frame.add(f'You and {other.name} are here to get to the bottom of: "{room.question}"', max_line_tokens=70)
+    sections = [
+        _debate_state(debate, persona, names, None, phase),
+        room_frame,
+        _transcript_section("WHAT WAS SAID THAT LED HERE", triggers, 380 if phase == "entry" else 200),
+        _your_position(mine, None, budget=200),
+        theirs,
+    ]
+    exchange = _recent(debate, room=room) if phase == "exchange" else triggers
+    if phase == "exchange":
+        sections.append(_transcript_section("THIS ROOM SO FAR", exchange, 420))
+    sections.append(_own_writing(debate, persona, room=room, exchange=exchange))
+    sections.append(_your_turn(phase, other.name, room.question))
     return join(sections)
 
 

@@ -1,9 +1,9 @@
-"""The one run loop every mode shares: begin, the mode's phases in order, finish.
+"""The one run loop every mode shares: begin, the mode's phases in order, pause or finish.
 
-A mode (orchestration/modes/) is a strategy: it declares its side lanes, its phases (steps run
-in order, each a method taking nothing) and a few hooks (the context a persona gets, whether to
-keep talking, what runs after each main-channel message, who has a stake in the next turn, the
-results). Turns, the position ledger, round records, phases and stopping are the loop's.
+A mode (orchestration/modes/) declares its side lanes, its phases (steps run in order, each a
+method taking nothing) and a few hooks (base.Mode). It asks for turns with a TurnRequest (turn,
+turns_side_by_side; say for the discussion's pipelined ones, orchestration/discussion.py): how
+they are streamed, written and resumed, the lanes, phases, pausing and stopping are the loop's.
 
 Every step is persisted before the next begins, so ``execute`` can be called again on a debate
 whose worker died: it reads what is done and carries on from there, redoing only a turn that was
@@ -13,46 +13,27 @@ cut off mid-stream (into the same message).
 from __future__ import annotations
 
 import logging
-import math
-from collections.abc import Callable
-from concurrent.futures import Future
-from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from debates import payloads as p
-from debates.blackboard.ledger import (
-    RECENT_BEFORE,
-    ledger_update,
-    reflection_due,
-    reflections_generate,
-    round_record_extract,
-)
 from debates.models import Debate, Event, Message
-from debates.services.context import with_context
 from debates.services.events import event_append
 from debates.services.leases import Lease, LeaseLost
-from debates.services.messages import debate_totals, turn_pass
+from debates.services.messages import debate_totals
 from debates.state import EventKind
-from debates.turns import DIALOGUE_KINDS
-from faultline.llm import gateway
-from faultline.llm.types import CallTag, Prompt, Role
-from memory.services.insights import insights_remember
-from memory.services.persona_memory import persona_memories_remember
-from memory.services.recall import debate_recall
-from orchestration.context import RECENT_MESSAGES, SideWork, TurnReads, assemble_context, side_work_read, turn_reads
+from faultline.llm.types import ModelError, ModelUnavailable
 from orchestration.lanes import Lanes, RunCancelled
-from orchestration.prompts import ASPECT_PLANNER
-from orchestration.schemas import AspectPlan
-from orchestration.speaking import ContextChanged, HeldReply, Speaker, speak
-from orchestration.turn_taking import Seat, choose_speaker
+from orchestration.ledger_folding import LedgerFolding
+from orchestration.persisting import PersistLane
+from orchestration.remembering import debate_recall_quietly, debate_remember_quietly
+from orchestration.speaking import HeldReply, Pipeline, Speaker, TurnRequest, say_outright, speak, write_unwritten
 
 logger = logging.getLogger(__name__)
 
-# Lanes every mode has: the main channel's finished turns, written while the next turn's request
-# goes out (every other lane's job waits for those queued before it: see settle()), the main
+# Lanes every mode has: the main channel's finished turns (orchestration/persisting.py), the main
 # channel's ledger updates in order (the next speaker waits for all but the last), the crux rooms'
 # (so a speaker never queues behind a room's), round records and reflections (only the finish
 # waits for them), one-off extractions (aspect plan, evidence).
@@ -82,38 +63,21 @@ class DebateRun:
         self.speakers = [Speaker(p.persona, p.seat) for p in participants]
         self.by_persona = {s.persona.id: s for s in self.speakers}
         self.names = {s.persona.id: s.name for s in self.speakers}
-        # What this run knows of the main channel, read from the log once and then kept up to date
-        # by say(): nothing else writes main-channel messages while the run holds the lease.
-        self._main_channel: _MainChannel | None = None
+        self.ledger = LedgerFolding(self)
         self.mode = mode_class(self)
-        # A main-channel ledger update starts as soon as its turn is said, and waits for the turn's
-        # rows only before writing its own (_ledger_job). Every lane keeps its connections for the
-        # run: a new one per job (a PostgreSQL backend started, its session set up) cost more CPU
-        # than most jobs' queries, on the two cores the next turn's request shares with them.
+        # Every lane keeps its connections for the run: a new one per job (a PostgreSQL backend
+        # started, its session set up) cost more CPU than most jobs' queries.
         lanes = {**BASE_LANES, **self.mode.lanes}
-        self.lanes = Lanes(
-            str(debate.pk),
-            lanes,
-            first="persist",
-            beside_first=("ledger",),
-            keep=lanes,
-        )
-        self._settled = 0  # persist-lane jobs known to be written
-        self._writes: list = []  # persist-lane futures, one per turn said, in order
-        self._records: list[dict] = []  # ModelCall rows handed to the persist lane (_record_later)
-        self._turn_reads: TurnReads | None = None  # read by say() for the context it asks the mode for
-        # Ledger updates this run queued, with their message (whose row, and so id, the persist
-        # lane may not have written yet when it is queued).
-        self._folding: list[tuple[Message, Future]] = []
-
-    # ── the loop ──────────────────────────────────────────────────────────────────────────────
+        self.lanes = Lanes(str(debate.pk), lanes, first="persist", beside_first=("ledger",), keep=lanes)
+        self.persisting = PersistLane(self.lanes, debate.id)
+        self.settle, self.record_later = self.persisting.settle, self.persisting.record_later
 
     def execute(self) -> None:
         try:
             self._begin()
             self.check_stop()  # stopped while paused or queued: finish it without another turn
-            self._recall()
-            self._fold_what_a_dead_run_left()
+            debate_recall_quietly(debate=self.debate)
+            self.ledger.fold_left_by_dead_run()
             for step in self.mode.phases():
                 step()
             self._remember()
@@ -128,11 +92,11 @@ class DebateRun:
         except (LeaseLost, RunCancelled):
             raise  # this run may write nothing more
         except Exception:
-            self._settle_quietly()  # the turns said so far are written before the run fails
+            self.persisting.settle_quietly()  # the turns said so far are written before the run fails
             raise
         finally:
             self.lanes.shutdown()
-            self._write_records_left()
+            self.persisting.write_records_left()
 
     def _pause(self, paused: DebatePaused) -> None:
         """Let go of the debate at a turn boundary. The main channel's ledger updates are let
@@ -152,7 +116,7 @@ class DebateRun:
                 payload=p.DebatePaused(
                     reason=paused.reason,
                     round=paused.round,
-                    turn=self.channel.turns,
+                    turn=self.mode.turns_said(),
                     totals=debate_totals(self.debate.id),
                 ),
             )
@@ -186,32 +150,9 @@ class DebateRun:
             )
         self.debate.refresh_from_db()
 
-    # ── long-term memory: side work, so a failure is logged and the debate goes on ─────────────
-
-    def _recall(self) -> None:
-        """Before the first turn: the owner's earlier insights and established facts (memory/)."""
-        try:
-            recall = debate_recall(debate=self.debate)
-        except Exception:
-            logger.exception("Memory recall for debate %s failed; it starts without memory", self.debate.id)
-            return
-        if recall is not None and recall.note:
-            logger.warning("Debate %s: %s", self.debate.id, recall.note)
-
     def _remember(self) -> None:
-        """After the last phase, before the finish: what this debate leaves for later ones."""
         self.settle()  # the last turn is read from the database
-        for what, remember in (("insights", insights_remember), ("persona memories", persona_memories_remember)):
-            try:
-                remember(debate=self.debate)
-            except Exception:
-                logger.exception("Saving the %s of debate %s failed; the debate finishes anyway", what, self.debate.id)
-
-    def _fold_what_a_dead_run_left(self) -> None:
-        """Ledger updates a dead worker had in flight are queued again, in turn order."""
-        missed = Message.objects.filter(debate=self.debate, status=Message.Status.COMPLETE, ledgered=False)
-        for message in missed.select_related("debate", "persona").order_by("room_id", "turn"):
-            self.fold_into_ledger(message)
+        debate_remember_quietly(debate=self.debate)
 
     def finish(self, status: str) -> None:
         self.settle()
@@ -254,391 +195,58 @@ class DebateRun:
         if asked[1]:
             raise DebatePaused("requested", round=self.mode.rounds_done)
 
-    # ── steps modes compose ───────────────────────────────────────────────────────────────────
-
-    def start_planning(self) -> None:
-        """The aspect plan is made while the openings stream (they don't need it)."""
-        self.lanes.submit("extraction", self._plan_aspects)
-
-    def await_planning(self) -> None:
-        self.lanes.wait("extraction")
-        if not self.debate.aspects:
-            self.debate.refresh_from_db(fields=["aspects"])
-        if not self.debate.aspects:
-            self._plan_aspects()  # the side call failed: the dialogue cannot go on without aspects
-
-    def _plan_aspects(self) -> None:
-        if self.debate.aspects:
-            return
-        prompt = Prompt(
-            system_prefix=with_context(ASPECT_PLANNER, self.debate),
-            messages=[
-                {
-                    "role": "user",
-                    "content": f"Topic: {self.debate.topic}\nParticipants: " + ", ".join(s.name for s in self.speakers),
-                }
-            ],
-            max_tokens=500,
-            temperature=0.3,
-        )
-        plan = gateway.extract(
-            role=Role.EXTRACTION,
-            prompt=prompt,
-            schema=AspectPlan,
-            tag=CallTag(debate_id=self.debate.id, phase="planning"),
-        )
-        aspects = [aspect.model_dump() for aspect in plan.aspects]
-        with transaction.atomic():
-            Debate.objects.filter(pk=self.debate.pk).update(aspects=aspects)
-            event_append(debate_id=self.debate.id, payload=p.AspectsSet(aspects=aspects))
-        self.debate.aspects = aspects
-
-    def openings(self) -> None:
-        self.phase("opening")
-        done = set(
-            self.main_messages([Message.Kind.OPENING])
-            .filter(status=Message.Status.COMPLETE)
-            .values_list("persona_id", flat=True)
-        )
-        for speaker in self.speakers:
-            if speaker.persona.id not in done:
-                self.say(speaker, Message.Kind.OPENING, phase="opening")
-
-    def dialogue(self) -> None:
-        total = self.debate.max_turns
-        per_aspect = max(1, math.ceil(total / len(self.debate.aspects)))
-        seats = [Seat(s.persona.id, s.name, s.seat) for s in self.speakers]
-        slot = self._dialogue_slots_used()
-        consecutive_passes = 0
-        previous_aspect = None
-        while slot < total and self.mode.keep_talking():
-            aspect_index = min(slot // per_aspect, len(self.debate.aspects) - 1)
-            if previous_aspect is not None and aspect_index != previous_aspect:
-                self._record_round(previous_aspect)
-            previous_aspect = aspect_index
-            self.phase("dialogue", aspect_index)
-            history = self._history()
-            side = side_work_read(self.debate)  # weighs on who speaks, and the speaker's context shows it
-            chosen = choose_speaker(seats=seats, history=history, stakes=self.mode.stakes(side))
-            speaker = self.by_persona[chosen.persona_id]
-            spoke_on_aspect = (speaker.persona.id, aspect_index) in self.channel.spoke_on
-            kind = Message.Kind.REPLY if spoke_on_aspect else Message.Kind.KEY_ARGUMENT
-            last_name = self.by_persona[history[-1][0]].name if history else ""
-            message = self.say(
-                speaker,
-                kind,
-                phase=f"dialogue_{kind}",
-                aspect_index=aspect_index,
-                addressee=last_name,
-                allow_pass=consecutive_passes < len(seats) - 1,
-                side=side,
-            )
-            if message is None:
-                self.settle()
-                turn_pass(debate=self.debate, persona=speaker.persona)
-                consecutive_passes += 1
-            else:
-                consecutive_passes = 0
-                self.mode.after_message(message)
-            slot += 1
-        if previous_aspect is not None:
-            self._record_round(previous_aspect)
-
-    def closings(self, beside: Callable[[bool], bool] | None = None) -> None:
-        """The closing statements. ``beside``: side work still running that may change what the
-        closings see (the dialogue's last detection window, which may open a crux room whose card
-        they should cite); ``beside(False)`` says whether it is done, ``beside(True)`` waits for it.
-        The first closing's request goes out while it runs, held back (HeldReply): once it is done,
-        the reply is shown if the closing's context comes out the same, and asked for again if not."""
-        early = beside is not None and not beside(False) and self.channel.interrupted is None
-        if not early:
-            if beside is not None:
-                beside(True)
-            self.phase("closing")
-        self._before_closings()
-        done = set(
-            self.main_messages([Message.Kind.CLOSING])
-            .filter(status=Message.Status.COMPLETE)
-            .values_list("persona_id", flat=True)
-        )
-        for speaker in self.speakers:
-            if speaker.persona.id not in done:
-                self.say(speaker, Message.Kind.CLOSING, phase="closing", beside=beside if early else None)
-                early = False
-        self.await_ledger(lag=0, rooms=True)  # the closing stances belong in the final ledger
-        self.fold_put_off()
-
-    def _before_closings(self) -> None:
-        # The closings read the whole ledger but the last message's update, as every turn does (its
-        # speaker sees that message verbatim): every crux-room update is in before the first one.
-        self.await_ledger(lag=1, rooms=True)
-        self.fold_put_off()
-        self.settle()
-
-    def _confirm_early_closing(self, beside, side: SideWork):
-        """HeldReply's confirm for a closing sent while ``beside`` ran: once it is done (and what
-        it started: a room it opened, that room's ledger updates), the reply is kept if the crux
-        cards and open disputes are still the ones its context showed. The ledger and the insights
-        it read are those any turn reads (all but the last message's update, see closings)."""
-
-        def confirm(wait: bool) -> bool | None:
-            if not wait and not beside(False):
-                return None
-            beside(True)
-            self._before_closings()
-            self.phase("closing")
-            same = side_work_read(self.debate).disputes() == side.disputes()
-            if not same:
-                logger.info(
-                    "Debate %s: a crux room or dispute came up beside the first closing; asking again", self.debate.id
-                )
-            return same
-
-        return confirm
-
-    def await_notes(self) -> None:
-        self.lanes.wait("notes", timeout=NOTES_WAIT_SECONDS)
-
-    # ── turns ─────────────────────────────────────────────────────────────────────────────────
-
+    # ── turns: asked for with a TurnRequest ───────────────────────────────────────────────────
     def main_messages(self, kinds=None):
         messages = Message.objects.filter(debate=self.debate, room__isnull=True)
         return messages.filter(kind__in=kinds) if kinds else messages
 
-    @property
-    def channel(self) -> _MainChannel:
-        if self._main_channel is None:
-            self._main_channel = _MainChannel.read(self)
-        return self._main_channel
-
-    def say(
-        self,
-        speaker: Speaker,
-        kind: str,
-        *,
-        phase: str,
-        aspect_index=None,
-        addressee="",
-        allow_pass=False,
-        beside=None,
-        side: SideWork | None = None,
-    ):
-        """One main-channel turn. ``beside``: see closings(). ``side``: the side work, when the
-        caller read it at this turn boundary already (the dialogue, for the stakes)."""
+    def turn(self, request: TurnRequest) -> Message | None:
+        """A main-channel turn said and written before it returns (the two-role modes' turns): one
+        already finished is not said again, one a dead run cut off is said again into its row."""
+        existing = self.main_messages().filter(turn=request.turn).first()
+        if existing is not None and existing.status == Message.Status.COMPLETE:
+            return existing
         self.check_stop()
-        channel = self.channel
-        interrupted = channel.interrupted
-        if interrupted is not None and interrupted.persona_id != speaker.persona.id:
-            # The cut-off turn belongs to someone else: it is that person's turn, again.
-            speaker, kind = self.by_persona[interrupted.persona_id], interrupted.kind
-        turn = interrupted.turn if interrupted else channel.turns + 1
-        reads = None
-        if kind != Message.Kind.OPENING:  # an opening's context is a cold start: no ledger, no disputes
-            # What does not depend on the ledger is read while the ledger update may still run.
-            reads = turn_reads(
-                debate=self.debate,
-                persona=speaker.persona,
-                phase=kind,
-                aspect_index=aspect_index,
-                recent=channel.messages[-RECENT_MESSAGES:],
-                side=side,
-            )
-            self.await_ledger(lag=1)
-        self._turn_reads = reads  # what the context below shows of them (base_context reads it)
-        context = self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=addressee)
-        self._turn_reads = None
-        hold = None
-        if beside is not None and interrupted is None and reads is not None:
-            hold = HeldReply(self._confirm_early_closing(beside, reads.side))
-        try:
-            message = speak(
-                debate=self.debate,
-                speaker=speaker,
-                kind=kind,
-                turn=turn,
-                context=context,
-                phase=phase,
-                aspect_index=aspect_index,
-                interrupted=interrupted,
-                allow_pass=allow_pass,
-                cancelled=self.lanes.cancelled,
-                names=list(self.names.values()),
-                persist=self._persist,
-                settle=self.settle,
-                record_with=self._record_later,
-                hold=hold,
-            )
-        except ContextChanged:  # asked for again with what it must see
-            return self.say(
-                speaker, kind, phase=phase, aspect_index=aspect_index, addressee=addressee, allow_pass=allow_pass
-            )
-        channel.interrupted = None
-        if message is not None:
-            channel.said(message)
-            self.fold_into_ledger(message, written=self._writes[-2:], before=channel.messages[-RECENT_BEFORE - 1 : -1])
-        return message
+        return say_outright(self.debate, request, interrupted=existing, cancelled=self.lanes.cancelled)
 
-    def base_context(self, speaker: Speaker, kind: str, *, aspect_index, addressee: str) -> str:
-        return assemble_context(
-            debate=self.debate,
-            persona=speaker.persona,
-            phase=kind,
-            addressee=addressee,
-            aspect_index=aspect_index,
-            names=self.names,
-            recent=self.channel.messages[-RECENT_MESSAGES:],
-            reads=self._turn_reads,
+    def turns_side_by_side(self, lane: str, requests: list[TurnRequest], failed) -> None:
+        """Several main-channel turns at once, each on a thread of ``lane``, written when it returns.
+        ``failed(request, error)`` deals with a model error; an outage is raised once all have ended."""
+        turns = [request.turn for request in requests]
+        cut_off = {m.turn: m for m in self.main_messages().filter(turn__in=turns, status=Message.Status.STREAMING)}
+
+        def job(request: TurnRequest) -> None:
+            try:
+                say_outright(
+                    self.debate, request, interrupted=cut_off.get(request.turn), cancelled=self.lanes.cancelled
+                )
+            except ModelUnavailable:
+                raise
+            except ModelError as exc:
+                failed(request, exc)
+
+        futures = [self.lanes.submit(lane, job, request) for request in requests]
+        if any(future is None for future in futures):
+            raise RunCancelled(f"debate {self.debate.id}: the run ended before its turns {turns} began")
+        errors = [error for future in futures if (error := future.exception()) is not None]
+        if errors:
+            raise next((error for error in errors if isinstance(error, ModelUnavailable)), errors[0])
+
+    def turn_unwritten(self, request: TurnRequest, *, text: str = "", unanswered: str = "") -> Message:
+        """A long-form turn its model failed to write, finished without it (``text`` stands in)."""
+        return write_unwritten(self.debate, request, text=text, unanswered=unanswered)
+
+    def say(self, request: TurnRequest, *, interrupted: Message | None, hold: HeldReply | None) -> Message | None:
+        """A discussion turn: written on the persist lane beside the next one (complete in memory)."""
+        return speak(
+            self.debate,
+            request,
+            interrupted=interrupted,
+            cancelled=self.lanes.cancelled,
+            names=list(self.names.values()),
+            pipeline=Pipeline(persist=self.persisting.persist, settle=self.settle, record_with=self.record_later),
+            hold=hold,
         )
-
-    # ── writing finished turns beside the next one ────────────────────────────────────────────
-
-    def _persist(self, write) -> None:
-        """Queue a finished main-channel turn's rows: say() goes on to the next turn at once (its
-        speaker reads the turn from memory), and the next turn's first row waits for these."""
-        self._writes.append(self.lanes.submit("persist", write))
-
-    def _record_later(self, write) -> None:
-        """A model call's ModelCall row, written on the persist lane (so the next turn does not
-        wait for it, and the turn's events that carry the spend come after it). Spend is never
-        lost: a row the lane did not write (the run ended first) is written by execute() last."""
-        pending = {"write": write, "done": False}
-
-        def job():
-            write()
-            pending["done"] = True
-
-        self._records.append(pending)
-        if self.lanes.submit("persist", job) is None:
-            job()
-
-    def _write_records_left(self) -> None:
-        for pending in self._records:
-            if not pending["done"]:
-                try:
-                    pending["write"]()
-                    pending["done"] = True
-                except Exception:
-                    logger.exception("Debate %s: a model call's ledger row could not be written", self.debate.id)
-
-    def settle(self) -> None:
-        """Wait until every finished turn queued so far is written; a failed write fails the run.
-        Whatever reads the main channel from the database, or appends an event after a turn's,
-        settles first. Side lanes need not: their jobs start after the turns queued before them."""
-        futures = self.lanes.futures("persist")
-        for future in futures[self._settled :]:
-            future.result()
-        self._settled = len(futures)
-
-    def _settle_quietly(self) -> None:
-        try:
-            self.settle()
-        except Exception:
-            logger.exception("Debate %s: a finished turn could not be written", self.debate.id)
-
-    def _dialogue_slots_used(self) -> int:
-        passes = Event.objects.filter(debate=self.debate, kind=EventKind.TURN_PASSED).count()
-        return len(self.channel.dialogue) + passes
-
-    def _history(self) -> list[tuple[int, str]]:
-        return list(self.channel.history)
-
-    # ── the position ledger and notes ─────────────────────────────────────────────────────────
-
-    def fold_into_ledger(self, message: Message, written=None, before: list[Message] | None = None) -> None:
-        """Queue the ledger update for a finished message (main channel or crux room). ``written``:
-        the persist-lane jobs writing the turn before it and it, when they may not be done yet.
-        ``before``: the messages the update reads before it, when the run holds them."""
-        lane = "ledger" if message.room_id is None else "room_ledger"
-        future = self.lanes.submit(lane, self._ledger_job, message, written, before)
-        if future is not None:
-            self._folding.append((message, future))
-
-    def fold_put_off(self) -> None:
-        """Fold now, in turn order, the messages whose ledger update an outage put off (see
-        ``ledger_update``) and that no queued or running update of this run will fold: a short
-        outage on the side calls alone, which no main-channel call saw, never makes the run wait,
-        so nothing else would fold them before the results are read. Called before the closings
-        (their speakers read the whole ledger) and before the finish. If the model is still down,
-        the update raises ModelUnavailable and the run waits it out as it would for a turn
-        (run.py); the run after the wait folds what is left first."""
-        self.settle()  # every message queued so far has its row (and its id)
-        busy = [message.id for message, future in self._folding if not future.done()]
-        put_off = Message.objects.filter(debate=self.debate, status=Message.Status.COMPLETE, ledgered=False)
-        for message_id in put_off.exclude(id__in=busy).order_by("room_id", "turn").values_list("id", flat=True):
-            self.check_stop()
-            logger.info(
-                "Debate %s: folding message %s, whose ledger update an outage put off", self.debate.id, message_id
-            )
-            ledger_update(message_id=message_id, names=self.names, put_off_outages=False)
-
-    def _ledger_job(self, message: Message, written=None, recent: list[Message] | None = None) -> None:
-        if not written:
-            # Written (a crux room's turn, or a main-channel one whose rows are in): the message
-            # and the names the run holds, not read back.
-            ledger_update(message=message, names=self.names)
-        else:
-            # The update starts at once (the turns before this one in ``recent``, or written by then),
-            # and writes once this one is written.
-            *before, this = written
-            for future in before:
-                future.result()
-            ledger_update(
-                message=message,
-                before_write=this.result,
-                names=self.names,
-                record_with=self._record_later,
-                recent=recent,
-            )
-        # A reflection is a second model call: it runs with the other notes, not on the ledger
-        # lane the next speaker waits for.
-        if reflection_due(debate_id=self.debate.id):
-            self.lanes.submit(
-                "notes", reflections_generate, debate=self.debate, round_number=(message.aspect_index or 0) + 1
-            )
-
-    def await_ledger(self, lag: int, rooms: bool = False) -> None:
-        # The speaker sees the last message verbatim anyway, so its ledger update (still running
-        # beside this turn) may lag by one; everything older must be in. Crux rooms' updates are
-        # awaited only where the whole ledger is due (the closings).
-        self.lanes.wait("ledger", lag=lag)
-        if rooms:
-            self.lanes.wait("room_ledger")
-
-    def _record_round(self, aspect_index: int) -> None:
-        self.lanes.submit("notes", round_record_extract, debate=self.debate, aspect_index=aspect_index)
-
-
-@dataclass
-class _MainChannel:
-    """The main channel as far as turn-taking and the speakers' context need it: turns said (the
-    last may not be written yet), who said what, who already spoke on which aspect, and a turn a
-    dead worker cut off (to be said again first)."""
-
-    turns: int = 0
-    history: list[tuple[int, str]] = field(default_factory=list)  # (persona id, text), in turn order
-    messages: list[Message] = field(default_factory=list)  # complete, in turn order, persona attached
-    dialogue: list[Message] = field(default_factory=list)  # the dialogue phase's
-    spoke_on: set[tuple[int, int | None]] = field(default_factory=set)
-    interrupted: Message | None = None
-
-    @classmethod
-    def read(cls, run: DebateRun) -> _MainChannel:
-        channel = cls()
-        for message in run.main_messages().select_related("persona").order_by("turn"):
-            channel.turns = max(channel.turns, message.turn)
-            if message.status == Message.Status.STREAMING:
-                channel.interrupted = message
-            else:
-                channel.said(message)
-        return channel
-
-    def said(self, message: Message) -> None:
-        self.turns = max(self.turns, message.turn)
-        self.history.append((message.persona_id, message.text))
-        self.messages.append(message)
-        if message.kind in DIALOGUE_KINDS:
-            self.dialogue.append(message)
-            self.spoke_on.add((message.persona_id, message.aspect_index))
 
 
 __all__ = ["DebatePaused", "DebateRun", "DebateStopped", "RunCancelled"]

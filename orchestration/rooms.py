@@ -16,10 +16,10 @@ from crux.models import CruxRoom
 from crux.services.rooms import card_extract, crux_surfaced, room_close
 from debates.models import Debate, Message, Participant
 from faultline.llm.types import ModelError
-from orchestration.context import assemble_context
+from orchestration.context import room_context
 from orchestration.lanes import RunCancelled
 from orchestration.patience import patiently
-from orchestration.speaking import Speaker, speak
+from orchestration.speaking import Speaker, TurnRequest, speak
 
 logger = logging.getLogger(__name__)
 
@@ -67,20 +67,11 @@ def _converse(
         speaker = speakers[turn % 2]
         other = speakers[1 - turn % 2]
         kind = Message.Kind.ENTRY if turn < 2 else Message.Kind.EXCHANGE
-        message = speak(
-            debate=debate,
-            speaker=speaker,
-            kind=kind,
-            turn=turn + 1,
-            room=room,
-            phase=f"crux_room_{kind}",
-            context=assemble_context(
-                debate=debate, persona=speaker.persona, phase=kind, room=room, other=other.persona, names=names
-            ),
-            interrupted=interrupted,
-            cancelled=cancelled,
-            names=list(names.values()),
+        context = room_context(
+            debate=debate, persona=speaker.persona, phase=kind, room=room, other=other.persona, names=names
         )
+        request = TurnRequest(speaker, kind, phase=f"crux_room_{kind}", context=context, turn=turn + 1, room=room)
+        message = speak(debate, request, interrupted=interrupted, cancelled=cancelled, names=list(names.values()))
         if after_message is not None and message is not None:  # None: the turn said nothing (speak)
             after_message(message)
         interrupted = None

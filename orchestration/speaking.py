@@ -49,6 +49,46 @@ class Speaker:
         return self.persona.name
 
 
+@dataclass(frozen=True)
+class TurnRequest:
+    """One turn a mode asks the run loop for: who speaks, what kind of turn, on what prompt, where.
+    How it is streamed, written and resumed is the loop's (DebateRun.turn and friends).
+
+    ``context``: the prompt's user message; the discussion's turns leave it empty and the mode's
+    context hook builds it when the turn comes (it reads the ledger as it is then). ``turn``: the
+    main-channel turn number, or None for the discussion's next one. ``role`` picks the model (the
+    two-role modes' roles have their own); ``system_prefix`` replaces the persona's contract where
+    a mode gives the speaker a role of its own. ``long_form``: a mode's long output (write), not a
+    spoken turn; ``clean`` shapes its final text."""
+
+    speaker: Speaker
+    kind: str
+    phase: str  # the model call's phase tag
+    context: str = ""
+    turn: int | None = None
+    room: object = None  # crux.models.CruxRoom, or None for the main channel
+    aspect_index: int | None = None
+    addressee: str = ""
+    allow_pass: bool = False
+    role: Role | str = Role.PERSONA  # a generic role, or a mode's own (its spec row registers it)
+    system_prefix: str | None = None
+    long_form: bool = False
+    clean: Callable[[str], str] | None = None
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """How the run loop writes main-channel turns beside the next one: ``persist`` takes a finished
+    turn's rows to write while the caller goes on (the returned message is complete in memory,
+    unsaved if nothing of it was shown while it streamed); ``settle`` waits for what was handed over
+    before (a message shown while it streams starts only after its predecessor is written);
+    ``record_with`` does the same for the calls' ModelCall rows (gateway.stream)."""
+
+    persist: Callable[[Callable[[], None]], object]
+    settle: Callable[[], None]
+    record_with: Callable[[Callable[[], None]], object]
+
+
 class ContextChanged(Exception):
     """A held reply was dropped: once what its request was sent beside was done, the turn's
     context was no longer the one the request carried (see HeldReply)."""
@@ -131,24 +171,13 @@ def _system_prefix(debate: Debate, persona) -> str:
 
 
 def speak(
-    *,
     debate: Debate,
-    speaker: Speaker,
-    kind: str,
-    turn: int,
-    context: str,
-    phase: str,
-    room=None,
-    aspect_index: int | None = None,
+    request: TurnRequest,
+    *,
     interrupted: Message | None = None,
-    allow_pass: bool = False,
     cancelled: threading.Event | None = None,
-    role: Role = Role.PERSONA,
-    system_prefix: str | None = None,
     names: list[str] | None = None,
-    persist: Callable[[Callable[[], None]], object] | None = None,
-    settle: Callable[[], None] | None = None,
-    record_with: Callable[[Callable[[], None]], object] | None = None,
+    pipeline: Pipeline | None = None,
     hold: HeldReply | None = None,
 ) -> Message | None:
     """Stream one turn to the page and persist it. Returns None when the persona passed, or said
@@ -157,21 +186,19 @@ def speak(
 
     A reply the token limit cut off ends at its last whole sentence and is marked ``cut_off``.
 
-    ``role`` picks the model (the Analyst/Critic mode's roles have their own); ``system_prefix``
-    replaces the persona's contract where a mode gives the speaker a role of its own. ``names``:
-    the participants' names, when the caller has them.
-
-    With ``persist`` (the run loop's main channel), the finished turn's rows are handed to it to
-    write while the caller goes on to the next turn; the returned message is complete in memory
-    (unsaved if nothing of it was shown while it streamed). ``settle`` waits for what was handed
-    over before: a message shown while it streams starts only after its predecessor is written.
-    ``record_with`` does the same for the calls' ModelCall rows (gateway.stream).
+    ``names``: the participants' names, when the caller has them. With ``pipeline`` (the run
+    loop's main channel), the finished turn is written beside the next one (see Pipeline).
 
     With ``hold``, the reply is shown only once ``hold`` confirms the context (see HeldReply);
     ContextChanged is raised, with nothing shown or written but the call's spend, if it does not.
 
     If ``cancelled`` is set while it streams, generation stops and RunCancelled is raised: the
     unfinished message stays ``streaming`` for the next run to say again."""
+    speaker, kind, turn, context, room = request.speaker, request.kind, request.turn, request.context, request.room
+    aspect_index, allow_pass, role = request.aspect_index, request.allow_pass, request.role
+    persist, settle, record_with = (
+        (pipeline.persist, pipeline.settle, pipeline.record_with) if pipeline else (None,) * 3
+    )
     persona = speaker.persona
     forbidden = list(persona.forbidden_phrases or [])
     if names is None:
@@ -179,7 +206,7 @@ def speak(
     echoes = context_lines(context)
     row = turn_kind(kind)
     prompt = Prompt(
-        system_prefix=system_prefix if system_prefix is not None else _system_prefix(debate, persona),
+        system_prefix=request.system_prefix if request.system_prefix is not None else _system_prefix(debate, persona),
         messages=[{"role": "user", "content": context}],
         max_tokens=row.max_tokens,
     )
@@ -206,7 +233,7 @@ def speak(
         names=names,
         echoes=echoes,
     )
-    tag = CallTag(debate_id=debate.id, persona=persona.persona_id, phase=phase)
+    tag = CallTag(debate_id=debate.id, persona=persona.persona_id, phase=request.phase)
     limit = row.sentence_limit
 
     def spoken(reply) -> Spoken:
@@ -313,19 +340,11 @@ def _second_draft_note(slipped: list[str]) -> str:
 
 
 def write(
-    *,
     debate: Debate,
-    speaker: Speaker,
-    kind: str,
-    turn: int,
-    content: str,
-    system_prefix: str,
-    role: Role,
-    phase: str,
-    aspect_index: int | None = None,
+    request: TurnRequest,
+    *,
     interrupted: Message | None = None,
     cancelled: threading.Event | None = None,
-    clean=None,
 ) -> tuple[Message, str]:
     """A mode's long-form output (the Collaborate mode's answers and artifact): streamed to the page
     as it is written, word for word, with no sentence cap and no voice guard, so its Markdown stays
@@ -336,12 +355,19 @@ def write(
     line or sentence and is marked ``cut_off``. Returns the finished message and the model's raw text.
 
     A model error leaves the message ``streaming`` (the caller decides: say it again, or finish it
-    with a note); a cancelled run raises RunCancelled, as ``speak`` does."""
+    with a note); a cancelled run raises RunCancelled, as ``speak`` does. The request's
+    ``context`` is the prompt, its ``system_prefix`` the role's."""
+    speaker, kind, turn, clean = request.speaker, request.kind, request.turn, request.clean
     row = turn_kind(kind)
     message = interrupted
     if message is None:
         message = message_begin(
-            debate=debate, persona=speaker.persona, seat=speaker.seat, kind=kind, turn=turn, aspect_index=aspect_index
+            debate=debate,
+            persona=speaker.persona,
+            seat=speaker.seat,
+            kind=kind,
+            turn=turn,
+            aspect_index=request.aspect_index,
         )
     Message.objects.filter(pk=message.pk).update(ledgered=True)
     if message.text:
@@ -358,10 +384,12 @@ def write(
         return False
 
     prompt = Prompt(
-        system_prefix=system_prefix, messages=[{"role": "user", "content": content}], max_tokens=row.max_tokens
+        system_prefix=request.system_prefix,
+        messages=[{"role": "user", "content": request.context}],
+        max_tokens=row.max_tokens,
     )
-    tag = CallTag(debate_id=debate.id, persona=speaker.persona.persona_id, phase=phase)
-    reply = gateway.stream(role=role, prompt=prompt, on_text=on_text, tag=tag)
+    tag = CallTag(debate_id=debate.id, persona=speaker.persona.persona_id, phase=request.phase)
+    reply = gateway.stream(role=request.role, prompt=prompt, on_text=on_text, tag=tag)
     if cancelled is not None and cancelled.is_set():
         raise RunCancelled(f"debate {debate.id}: turn {turn} cut off, the run is over")
     cut_off = reply.stop_reason == "max_tokens"
@@ -370,3 +398,31 @@ def write(
     unanswered = "" if text else Message.Unanswered.WROTE_NOTHING
     message_finish(message=message, text=text, cut_off=cut_off, unanswered=unanswered)
     return message, reply.text
+
+
+def say_outright(
+    debate: Debate, request: TurnRequest, *, interrupted: Message | None, cancelled: threading.Event | None
+) -> Message | None:
+    """A main-channel turn written before it returns, outside the position ledger (the two-role
+    modes keep ledgers of their own): spoken (speak) or, for a long-form request, written (write)."""
+    if request.long_form:
+        return write(debate, request, interrupted=interrupted, cancelled=cancelled)[0]
+    message = speak(debate, request, interrupted=interrupted, cancelled=cancelled)
+    if message is not None:  # marked at once, so a run after a dead one does not fold it either
+        Message.objects.filter(pk=message.pk).update(ledgered=True)
+    return message
+
+
+def write_unwritten(debate: Debate, request: TurnRequest, *, text: str = "", unanswered: str = "") -> Message:
+    """A long-form main-channel turn finished without its model (it failed): with ``text``
+    standing in, or empty and marked ``unanswered`` (its column says so; no placeholder speaks
+    for the role). A row already begun for the turn is finished."""
+    message = Message.objects.filter(debate=debate, room__isnull=True, turn=request.turn).first()
+    if message is None:
+        speaker = request.speaker
+        message = message_begin(
+            debate=debate, persona=speaker.persona, seat=speaker.seat, kind=request.kind, turn=request.turn
+        )
+    Message.objects.filter(pk=message.pk).update(ledgered=True)
+    message_finish(message=message, text=text, unanswered=unanswered)
+    return message

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from celery import current_app
 from django.core.exceptions import ValidationError
@@ -32,23 +33,30 @@ def _clean_topic(topic: str) -> str:
     return topic
 
 
+@dataclass(frozen=True)
+class DebateOptions:
+    """The owner's choices about how the debate runs. length: its turn budget, unless max_turns is
+    given. auto_continue: an Analyst/Critic debate runs every round without pausing after each one.
+    recall_all_insights: with no context, recall insights from all the owner's debates (memory/)."""
+
+    length: str = Debate.Length.STANDARD
+    auto_continue: bool = False
+    recall_all_insights: bool = False
+
+
 def debate_create(
     *,
     owner,
     topic: str,
     personas: Sequence[Persona],
     deck: Deck | None = None,
-    length: str = Debate.Length.STANDARD,
     mode: str = DEFAULT_MODE,
     max_turns: int | None = None,
     context=None,
-    auto_continue: bool = False,
-    recall_all_insights: bool = False,
+    options: DebateOptions = DebateOptions(),
 ) -> Debate:
-    """context: the owner's own project, assignment or repository the debate works on (or None).
-    auto_continue: an Analyst/Critic debate runs every round without pausing after each one.
-    recall_all_insights: with no context, recall insights from all the owner's debates (memory/)."""
-    topic = _clean_topic(topic)
+    """context: the owner's own project, assignment or repository the debate works on (or None)."""
+    topic, length = _clean_topic(topic), options.length
     spec = mode_find(mode)
     if spec is None:
         raise ValidationError({"mode": "Pick one of the modes."})
@@ -78,8 +86,8 @@ def debate_create(
             mode=mode,
             max_turns=max_turns or Debate.TURNS_FOR_LENGTH[length],
             provider=settings.FAULTLINE_LLM,
-            auto_continue=auto_continue,
-            recall_all_insights=recall_all_insights,
+            auto_continue=options.auto_continue,
+            recall_all_insights=options.recall_all_insights,
         )
         Participant.objects.bulk_create(
             Participant(debate=debate, persona=persona, seat=seat) for seat, persona in enumerate(unique)

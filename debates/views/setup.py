@@ -59,11 +59,13 @@ def debate_new(request):
                     topic=data["topic"],
                     personas=list(data["personas"]),
                     deck=data["deck"],
-                    length=data["length"],
                     mode=data["mode"],
                     context=data["context"],
-                    auto_continue=data["auto_continue"],
-                    recall_all_insights=data["recall_all_insights"],
+                    options=lifecycle.DebateOptions(
+                        length=data["length"],
+                        auto_continue=data["auto_continue"],
+                        recall_all_insights=data["recall_all_insights"],
+                    ),
                 )
             except ValidationError as error:
                 form.add_service_errors(error)

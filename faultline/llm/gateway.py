@@ -287,6 +287,7 @@ def _call(role: Role, prompt: Prompt, tag: CallTag, send, streamed: bool = False
     started = time.monotonic()
     result: ProviderResult | None = None
     error = ""
+    sent = _Sent(role, active.name, model, tag, prompt, started, streamed)
     try:
         result = send(active, model)
         return Completion(
@@ -295,21 +296,35 @@ def _call(role: Role, prompt: Prompt, tag: CallTag, send, streamed: bool = False
             provider=active.name,
             usage=result.usage,
             stop_reason=result.stop_reason,
-            call_id=_record(role, active.name, model, tag, prompt, result, "", started, streamed, record_with).id,
+            call_id=_record(sent, result, "", record_with).id,
         )
     except ModelError as exc:
         error = str(exc)
-        _record(role, active.name, model, tag, prompt, None, error, started, streamed)
+        _record(sent, None, error)
         raise
     except Exception as exc:  # an unexpected provider failure still lands in the ledger, typed
         error = f"{type(exc).__name__}: {exc}"
-        _record(role, active.name, model, tag, prompt, None, error, started, streamed)
+        _record(sent, None, error)
         raise ProviderError(error) from exc
 
 
-def _record(role, provider_name, model, tag, prompt, result, error, started, streamed, record_with=None) -> ModelCall:
+@dataclass(frozen=True)
+class _Sent:
+    """One call as it went out: what its ModelCall row records besides the result."""
+
+    role: Role
+    provider_name: str
+    model: str
+    tag: CallTag
+    prompt: Prompt
+    started: float  # time.monotonic()
+    streamed: bool
+
+
+def _record(sent: _Sent, result, error, record_with=None) -> ModelCall:
+    role, provider_name, model, tag, prompt = sent.role, sent.provider_name, sent.model, sent.tag, sent.prompt
     usage = result.usage if result else Usage()
-    latency_ms = int((time.monotonic() - started) * 1000)
+    latency_ms = int((time.monotonic() - sent.started) * 1000)
     call = ModelCall(
         created_at=timezone.now(),
         debate_id=tag.debate_id,
@@ -318,7 +333,7 @@ def _record(role, provider_name, model, tag, prompt, result, error, started, str
         model=result.model if result else model,
         persona=tag.persona,
         phase=tag.phase,
-        streamed=streamed,
+        streamed=sent.streamed,
         input_tokens=usage.input_tokens,
         output_tokens=usage.output_tokens,
         cache_creation_tokens=usage.cache_creation_tokens,

@@ -24,7 +24,7 @@ from crux.models import CruxCard, CruxRoom
 from debates.exports import debate_markdown
 from debates.models import Debate, Event, Message
 from debates.selectors import debate_view
-from debates.services.lifecycle import debate_create
+from debates.services.lifecycle import DebateOptions, debate_create
 from debates.stance_history import entropy_by_round, stance_history
 from devtools.fake_messages_api import FakeMessagesAPI
 from faultline.llm import gateway
@@ -118,7 +118,11 @@ def _scenario_run(scenario: Scenario, *, model: str, keep: bool, with_judge: boo
     started = time.monotonic()
     with _model(model, scenario):
         debate = debate_create(
-            owner=owner, topic=scenario.topic, personas=personas, max_turns=scenario.max_turns, length="short"
+            owner=owner,
+            topic=scenario.topic,
+            personas=personas,
+            max_turns=scenario.max_turns,
+            options=DebateOptions(length="short"),
         )
         debate = debate_run(debate_id=debate.id)
         judged = judge.cards_judge(debate=debate) if with_judge else []

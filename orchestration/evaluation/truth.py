@@ -23,7 +23,7 @@ from django.test.utils import override_settings
 
 from debates.models import Debate, Event, Message
 from debates.payloads import EventKind
-from debates.services.lifecycle import debate_create
+from debates.services.lifecycle import DebateOptions, debate_create
 from devtools.fake_messages_api import FakeMessagesAPI
 from faultline.embeddings import gateway as embeddings
 from faultline.llm import gateway
@@ -135,7 +135,10 @@ def _probe(scenario: TruthScenario, *, owner, personas) -> list[dict]:
     topics = [(t, True) for t in scenario.recall.related] + [(t, False) for t in scenario.recall.unrelated]
     for topic, related in topics:
         debate = debate_create(
-            owner=owner, topic=topic, personas=personas, length=Debate.Length.SHORT, recall_all_insights=True
+            owner=owner,
+            topic=topic,
+            personas=personas,
+            options=DebateOptions(length=Debate.Length.SHORT, recall_all_insights=True),
         )
         debate_recall(debate=debate)
         facts, _, _ = recalled_for(debate=debate)
@@ -154,8 +157,7 @@ def truth_run(scenario: TruthScenario, mode: str) -> dict:
             personas=personas,
             mode=mode,
             max_turns=scenario.max_turns,
-            length=Debate.Length.SHORT,
-            auto_continue=True,
+            options=DebateOptions(length=Debate.Length.SHORT, auto_continue=True),
         )
         debate = debate_run(debate_id=debate.id)
         results = debate.results or {}

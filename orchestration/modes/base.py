@@ -1,15 +1,15 @@
 """What a mode is: the side lanes it needs, its phases, and the hooks the run loop calls.
 
-A mode holds no loop of its own. Defaults here are the plain group dialogue's; a mode overrides
-only what it does differently.
+A mode holds no loop of its own: its phases ask the run (orchestration.loop.DebateRun) for turns
+with a TurnRequest. The modes built on the group discussion subclass
+orchestration.discussion.DiscussionMode, which adds that engine's hooks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from debates.models import Message
-from orchestration.context import SideWork
+from django.db.models import Max
 
 
 class Mode:
@@ -25,22 +25,9 @@ class Mode:
 
     # ── hooks ─────────────────────────────────────────────────────────────────────────────────
 
-    def context(self, speaker, kind: str, *, aspect_index, addressee: str) -> str:
-        return self.run.base_context(speaker, kind, aspect_index=aspect_index, addressee=addressee)
-
-    def keep_talking(self) -> bool:
-        return True
-
-    def after_message(self, message: Message) -> None:
-        """Runs after each main-channel message of the dialogue phase (off the critical path).
-
-        The message may not be written yet: a job queued on a lane starts once it is; code that
-        reads the main channel from the database here calls ``self.run.settle()`` first."""
-
-    def stakes(self, side: SideWork) -> dict[int, float]:
-        """How much each persona has riding on the next turn (turn-taking weighs it). ``side``: what
-        the side lanes wrote, read once at the turn boundary for this and the speaker's context."""
-        return {}
+    def turns_said(self) -> int:
+        """The main channel's last turn number (a pause event names it)."""
+        return self.run.main_messages().aggregate(last=Max("turn"))["last"] or 0
 
     def wind_down(self) -> None:
         """The owner stopped the debate: let side work that belongs in the results finish."""

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from debates.modes import mode_spec
-from debates.services.lifecycle import debate_create
+from debates.services.lifecycle import DebateOptions, debate_create
 from devtools.fake_messages_api import Call, Reply
 from personas.models import Persona
 from personas.services import role_personas
@@ -107,7 +107,7 @@ def new_ac_debate(db):
             personas=roles,
             mode="analyst_critic",
             max_turns=max_rounds,
-            auto_continue=auto_continue,
+            options=DebateOptions(auto_continue=auto_continue),
             context=context,
         )
 

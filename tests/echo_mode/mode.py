@@ -2,15 +2,16 @@
 question back in the persona's name), and the results count the echoes.
 
 A mode from the test tree, the worked example of docs/architecture.md ("How to add a mode"): it
-uses only the run loop's hooks (``phases``, ``results``) and ``write`` from orchestration.speaking,
-and draws only the shared panels.
+uses only the run loop's hooks (``phases``, ``results``) and asks the loop for each turn with a
+TurnRequest (``run.turn``: a finished turn is not said again after a resume), and draws only the
+shared panels.
 """
 
 from __future__ import annotations
 
 from debates.models import Message
 from orchestration.modes.base import Mode
-from orchestration.speaking import write
+from orchestration.speaking import TurnRequest
 
 ECHO_ROLE = "echo"  # its own model role, registered by its spec row
 
@@ -22,22 +23,19 @@ class EchoMode(Mode):
         return [self._echoes]
 
     def _echoes(self) -> None:
-        done = set(self.run.main_messages().filter(status=Message.Status.COMPLETE).values_list("turn", flat=True))
         self.run.phase("echoing")
         for speaker in self.run.speakers:
-            turn = speaker.seat + 1
-            if turn in done:
-                continue  # said before a resume
-            self.run.check_stop()
-            write(
-                debate=self.run.debate,
-                speaker=speaker,
-                kind=Message.Kind.OPENING,
-                turn=turn,
-                content=f"{speaker.name} on: {self.run.debate.topic}",
-                system_prefix="Say back what you are given.",
-                role=ECHO_ROLE,
-                phase="echo",
+            self.run.turn(
+                TurnRequest(
+                    speaker,
+                    Message.Kind.OPENING,
+                    phase="echo",
+                    context=f"{speaker.name} on: {self.run.debate.topic}",
+                    turn=speaker.seat + 1,
+                    role=ECHO_ROLE,
+                    system_prefix="Say back what you are given.",
+                    long_form=True,
+                )
             )
 
     def results(self, status: str) -> dict:

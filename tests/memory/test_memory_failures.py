@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from debates.models import Debate
 from memory.models import Insight
-from orchestration import loop
+from orchestration import remembering
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -16,8 +16,8 @@ def test_a_broken_memory_never_fails_the_debate(memory_api, personas, monkeypatc
     def broken(**kwargs):
         raise RuntimeError("the memory tables are gone")
 
-    monkeypatch.setattr(loop, "debate_recall", broken)
-    monkeypatch.setattr(loop, "insights_remember", broken)
+    monkeypatch.setattr(remembering, "debate_recall", broken)
+    monkeypatch.setattr(remembering, "insights_remember", broken)
 
     with caplog.at_level(logging.ERROR):
         call_command(

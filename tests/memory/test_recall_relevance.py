@@ -5,7 +5,7 @@ the shipped calibration data puts no unrelated pair above the fact floor."""
 
 import pytest
 
-from debates.services.lifecycle import debate_create
+from debates.services.lifecycle import DebateOptions, debate_create
 from faultline.embeddings import gateway as embeddings
 from faultline.embeddings.types import Purpose
 from memory.context import memory_section
@@ -85,7 +85,9 @@ def test_a_debate_with_no_context_recalls_no_insights_unless_the_owner_opted_in(
     assert "no context" in recall.note
     assert "ESTABLISHED FACTS" not in memory_section(plain, personas[0])
 
-    opted_in = debate_create(owner=alice, topic=GOLD, personas=personas, recall_all_insights=True)
+    opted_in = debate_create(
+        owner=alice, topic=GOLD, personas=personas, options=DebateOptions(recall_all_insights=True)
+    )
     recall = debate_recall(debate=opted_in)
     assert recall.scope == "all" and recall.items.filter(established=True).exists()
 

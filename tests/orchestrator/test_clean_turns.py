@@ -16,7 +16,7 @@ from debates.state import DebateView, apply
 from devtools.fake_messages_api import Reply
 from orchestration.context import assemble_context
 from orchestration.run import debate_run
-from orchestration.speaking import Speaker, speak
+from orchestration.speaking import Speaker, TurnRequest, speak
 from orchestration.voice import remove_forbidden
 
 FORBIDDEN = ["That's a great point", "I understand your perspective", "to be honest"]
@@ -161,16 +161,16 @@ def fragments_by_event(debate) -> list[tuple[str, str]]:
     return sent
 
 
-def _speak(debate, persona, **extra):
-    return speak(
-        debate=debate,
-        speaker=Speaker(persona, seat=0),
-        kind=extra.pop("kind", Message.Kind.OPENING),
-        turn=extra.pop("turn", 1),
-        context="Give your opening statement on the topic: 3-5 sentences.",
+def _speak(debate, persona, interrupted=None, **extra):
+    request = TurnRequest(
+        Speaker(persona, seat=0),
+        extra.pop("kind", Message.Kind.OPENING),
         phase="opening",
+        context="Give your opening statement on the topic: 3-5 sentences.",
+        turn=extra.pop("turn", 1),
         **extra,
     )
+    return speak(debate, request, interrupted=interrupted)
 
 
 @pytest.mark.django_db(transaction=True)

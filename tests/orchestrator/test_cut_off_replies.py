@@ -11,7 +11,7 @@ from debates.payloads import EventKind
 from debates.selectors import debate_events
 from debates.state import DebateView, apply
 from devtools.fake_messages_api import Reply
-from orchestration.speaking import Speaker, speak, write
+from orchestration.speaking import Speaker, TurnRequest, speak, write
 from orchestration.voice import end_at_whole_sentence
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,12 +48,14 @@ def _sent(debate) -> dict[str, str]:
 
 def _opening(debate, persona):
     return speak(
-        debate=debate,
-        speaker=Speaker(persona, seat=0),
-        kind=Message.Kind.OPENING,
-        turn=1,
-        context="Give your opening statement on the topic: 3-5 sentences.",
-        phase="opening",
+        debate,
+        TurnRequest(
+            Speaker(persona, seat=0),
+            Message.Kind.OPENING,
+            phase="opening",
+            context="Give your opening statement on the topic: 3-5 sentences.",
+            turn=1,
+        ),
     )
 
 
@@ -102,14 +104,17 @@ def test_a_long_answer_cut_at_the_token_limit_ends_at_its_last_whole_line(fake_a
     debate = new_debate()
 
     message, _ = write(
-        debate=debate,
-        speaker=Speaker(personas[0], seat=0),
-        kind=Message.Kind.DRAFT,
-        turn=1,
-        content="Answer the brief.",
-        system_prefix="You are the Architect.",
-        role="architect",
-        phase="collaborate_draft",
+        debate,
+        TurnRequest(
+            Speaker(personas[0], seat=0),
+            Message.Kind.DRAFT,
+            phase="collaborate_draft",
+            context="Answer the brief.",
+            turn=1,
+            role="architect",
+            system_prefix="You are the Architect.",
+            long_form=True,
+        ),
     )
 
     message.refresh_from_db()

@@ -13,7 +13,7 @@ from debates.models import Debate, Event, Message
 from debates.services.leases import debate_is_being_run
 from debates.services.lifecycle import debate_can_resume
 from devtools.fake_messages_api import Reply
-from orchestration import loop
+from orchestration import discussion
 from orchestration.run import debate_run
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -147,7 +147,7 @@ def test_an_unexpected_exception_fails_the_debate_with_an_event(scripted_api, ne
     def broken_turn_taking(**kwargs):
         raise KeyError("a bug in turn-taking")
 
-    monkeypatch.setattr(loop, "choose_speaker", broken_turn_taking)
+    monkeypatch.setattr(discussion, "choose_speaker", broken_turn_taking)
     debate = new_debate(max_turns=3)
 
     debate = debate_run(debate_id=debate.id)
@@ -161,14 +161,14 @@ def test_an_unexpected_exception_fails_the_debate_with_an_event(scripted_api, ne
 
 def test_no_side_thread_outlives_a_failed_run(scripted_api, new_debate, monkeypatch):
     scripted_api(dispute="persistent", surface_after=None, latency=0.05)
-    real = loop.choose_speaker
+    real = discussion.choose_speaker
 
     def fail_once_a_room_talks(**kwargs):
         if Message.objects.filter(room__isnull=False).exists():
             raise RuntimeError("the main channel fails while a crux room talks")
         return real(**kwargs)
 
-    monkeypatch.setattr(loop, "choose_speaker", fail_once_a_room_talks)
+    monkeypatch.setattr(discussion, "choose_speaker", fail_once_a_room_talks)
     debate = new_debate(max_turns=24)
 
     debate = debate_run(debate_id=debate.id)

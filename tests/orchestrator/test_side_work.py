@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from debates.models import Message
-from orchestration import loop
+from orchestration import ledger_folding
 from orchestration.loop import DebateRun
 from orchestration.modes.dialogue.mode import DialogueMode
 
@@ -25,20 +25,20 @@ def test_a_speaker_never_queues_behind_a_crux_rooms_ledger_updates(new_debate, m
         folded.append(message_id)
         return True
 
-    monkeypatch.setattr(loop, "ledger_update", slow_for_rooms)
+    monkeypatch.setattr(ledger_folding, "ledger_update", slow_for_rooms)
     run = DebateRun(debate, DialogueMode)
     try:
-        run.fold_into_ledger(Message(id=-1, debate=debate, room_id=1))
-        run.fold_into_ledger(Message(id=-2, debate=debate, room_id=1))
-        run.fold_into_ledger(Message(id=1, debate=debate))
-        run.fold_into_ledger(Message(id=2, debate=debate))
+        run.ledger.fold(Message(id=-1, debate=debate, room_id=1))
+        run.ledger.fold(Message(id=-2, debate=debate, room_id=1))
+        run.ledger.fold(Message(id=1, debate=debate))
+        run.ledger.fold(Message(id=2, debate=debate))
 
-        run.await_ledger(lag=1)
+        run.ledger.wait(lag=1)
         # The room's updates are held back until released: had the speaker queued behind them,
         # they would be folded by now (after the hold times out), before the speaker's.
         assert 1 in folded and -1 not in folded, "the speaker waited for the room"
 
-        waiter = threading.Thread(target=run.await_ledger, kwargs={"lag": 0, "rooms": True})
+        waiter = threading.Thread(target=run.ledger.wait, kwargs={"lag": 0, "rooms": True})
         waiter.start()
         waiter.join(0.3)
         assert waiter.is_alive(), "the closings must wait for the rooms' updates too"

@@ -34,11 +34,11 @@ def test_a_dialogue_turn_boundary_costs_the_loop_six_queries(scripted_api, new_d
 
     speak = loop.speak
 
-    def speaking(**kwargs):
-        if kwargs["kind"] in (Message.Kind.KEY_ARGUMENT, Message.Kind.REPLY):
-            boundaries.append((kwargs["aspect_index"], list(queries)))
+    def speaking(debate, request, **kwargs):
+        if request.kind in (Message.Kind.KEY_ARGUMENT, Message.Kind.REPLY):
+            boundaries.append((request.aspect_index, list(queries)))
         try:
-            return speak(**kwargs)
+            return speak(debate, request, **kwargs)
         finally:
             queries.clear()
 

@@ -15,7 +15,7 @@ from django.utils.module_loading import import_string
 from debates.models import Debate, Message
 from debates.modes import DEFAULT_MODE, mode_find, mode_spec, modes_available
 from debates.services.artifacts import debate_artifact_save
-from debates.services.lifecycle import debate_can_resume, debate_continue, debate_create
+from debates.services.lifecycle import DebateOptions, debate_can_resume, debate_continue, debate_create
 from debates.services.notes import debate_note_save
 from faultline.llm import gateway
 from orchestration.modes.printing import print_outcome
@@ -216,9 +216,8 @@ class Command(BaseCommand):
                     personas=personas,
                     deck=deck,
                     max_turns=self._budget(spec, options),
-                    length=Debate.Length.SHORT,
                     mode=options["mode"],
-                    auto_continue=options["auto_continue"],
+                    options=DebateOptions(length=Debate.Length.SHORT, auto_continue=options["auto_continue"]),
                 )
         except ValidationError as exc:
             raise CommandError(

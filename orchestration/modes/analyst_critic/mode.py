@@ -51,7 +51,7 @@ from orchestration.modes.analyst_critic.consensus import (
 )
 from orchestration.modes.base import Mode
 from orchestration.schemas import AgreementAssessment
-from orchestration.speaking import Speaker, speak
+from orchestration.speaking import Speaker, TurnRequest
 
 logger = logging.getLogger(__name__)
 
@@ -150,29 +150,20 @@ class AnalystCriticMode(Mode):
     def _turn(
         self, speaker: Speaker, kind: str, turn: int, role: Role | str, system: str, number: int
     ) -> Message | None:
-        existing = self.run.main_messages().filter(turn=turn).first()
-        if existing is not None and existing.status == Message.Status.COMPLETE:
-            return existing
-        self.run.check_stop()
-        message = speak(
-            debate=self.run.debate,
-            speaker=speaker,
-            kind=kind,
-            turn=turn,
-            context=self._instruction(kind, number),
-            phase=f"{self.name}_{kind}",
-            aspect_index=number - 1,
-            interrupted=existing,
-            cancelled=self.run.lanes.cancelled,
-            role=role,
-            system_prefix=self._system(system, speaker),
+        """None: nothing usable was said, and the round is assessed on what there is. This mode
+        keeps its own point ledger: a turn said outright stays out of the position ledger."""
+        return self.run.turn(
+            TurnRequest(
+                speaker,
+                kind,
+                phase=f"{self.name}_{kind}",
+                context=self._instruction(kind, number),
+                turn=turn,
+                aspect_index=number - 1,
+                role=role,
+                system_prefix=self._system(system, speaker),
+            )
         )
-        if message is None:
-            return None  # nothing usable said: the round is assessed on what there is
-        # This mode keeps its own point ledger: the dialogue's position ledger skips its messages
-        # (so a run after a dead one does not fold them either).
-        Message.objects.filter(pk=message.pk).update(ledgered=True)
-        return message
 
     def _system(self, system: str, speaker: Speaker) -> str:
         worldview = (speaker.persona.personality or "").strip()

@@ -23,11 +23,9 @@ from dataclasses import dataclass
 from debates.models import Message
 from debates.regime import collaborate_evidence, verdict
 from debates.services.context import with_context
-from debates.services.messages import message_begin, message_finish
 from debates.turns import turn_kind
 from faultline.llm import gateway
 from faultline.llm.types import ModelError, ModelUnavailable, Role
-from orchestration.lanes import RunCancelled
 from orchestration.modes.base import Mode
 from orchestration.modes.collaborate.artifact import (
     artifact_fallback,
@@ -35,7 +33,7 @@ from orchestration.modes.collaborate.artifact import (
     artifact_title,
     open_questions,
 )
-from orchestration.speaking import Speaker, write
+from orchestration.speaking import Speaker, TurnRequest
 
 logger = logging.getLogger(__name__)
 
@@ -103,50 +101,28 @@ class CollaborateMode(Mode):
             return
         self.run.check_stop()
         self.run.phase(phase)
-        cut_off = {m.turn: m for m in self.run.main_messages().filter(turn__in=turns, status=Message.Status.STREAMING)}
-        futures = [
-            self.run.lanes.submit("collaborate", self._answer, role, kind, turn, cut_off.get(turn))
+        requests = [
+            TurnRequest(
+                role.speaker,
+                kind,
+                phase=f"{self.name}_{kind}",
+                context=self._instruction(role, kind),
+                turn=turn,
+                role=role.model_role,
+                system_prefix=self._system(role),
+                long_form=True,
+            )
             for role, turn in pending
         ]
-        if any(future is None for future in futures):
-            raise RunCancelled(f"debate {self.run.debate.id}: the run ended before the {phase} began")
-        errors = [error for future in futures if (error := future.exception()) is not None]
-        if errors:
-            raise next((error for error in errors if isinstance(error, ModelUnavailable)), errors[0])
+        self.run.turns_side_by_side("collaborate", requests, failed=self._unanswered)
 
-    def _answer(self, role: CollaborationRole, kind: str, turn: int, interrupted: Message | None) -> None:
-        try:
-            write(
-                debate=self.run.debate,
-                speaker=role.speaker,
-                kind=kind,
-                turn=turn,
-                content=self._instruction(role, kind),
-                system_prefix=self._system(role),
-                role=role.model_role,
-                phase=f"{self.name}_{kind}",
-                interrupted=interrupted,
-                cancelled=self.run.lanes.cancelled,
-            )
-        except ModelUnavailable:
-            raise
-        except ModelError as exc:
-            logger.warning(
-                "Debate %s: the %s's %s failed; it goes on without it: %s", self.run.debate.id, role.name, kind, exc
-            )
-            self._finish_unwritten(role.speaker, kind, turn, unanswered=Message.Unanswered.CALL_FAILED)
-
-    def _finish_unwritten(
-        self, speaker: Speaker, kind: str, turn: int, text: str = "", unanswered: str = ""
-    ) -> Message:
-        message = self.run.main_messages().filter(turn=turn).first()
-        if message is None:
-            message = message_begin(
-                debate=self.run.debate, persona=speaker.persona, seat=speaker.seat, kind=kind, turn=turn
-            )
-        Message.objects.filter(pk=message.pk).update(ledgered=True)
-        message_finish(message=message, text=text, unanswered=unanswered)
-        return message
+    def _unanswered(self, request: TurnRequest, exc: ModelError) -> None:
+        """A role's model failed (not an outage): the collaboration goes on without its output."""
+        role = next(role for role in self.roles if role.speaker == request.speaker)
+        logger.warning(
+            "Debate %s: the %s's %s failed; it goes on without it: %s", self.run.debate.id, role.name, request.kind, exc
+        )
+        self.run.turn_unwritten(request, unanswered=Message.Unanswered.CALL_FAILED)
 
     # ── the artifact ──────────────────────────────────────────────────────────────────────────
 
@@ -156,29 +132,27 @@ class CollaborateMode(Mode):
         self.run.check_stop()
         self.run.phase("artifact")
         writer = self.roles[0].speaker  # the row needs a persona; the page shows it as the artifact
-        interrupted = self.run.main_messages().filter(turn=ARTIFACT_TURN).first()
         fallback = artifact_fallback(self.run.debate.topic, self._latest_answers())
+        request = TurnRequest(
+            writer,
+            Message.Kind.ARTIFACT,
+            phase=f"{self.name}_artifact",
+            context=self._artifact_instruction(),
+            turn=ARTIFACT_TURN,
+            role=Role.SYNTHESIS,
+            system_prefix=with_context(ARTIFACT_SYSTEM, self.run.debate),
+            long_form=True,
+            clean=lambda text: artifact_markdown(text) or fallback,
+        )
         try:
-            write(
-                debate=self.run.debate,
-                speaker=writer,
-                kind=Message.Kind.ARTIFACT,
-                turn=ARTIFACT_TURN,
-                content=self._artifact_instruction(),
-                system_prefix=with_context(ARTIFACT_SYSTEM, self.run.debate),
-                role=Role.SYNTHESIS,
-                phase=f"{self.name}_artifact",
-                interrupted=interrupted,
-                cancelled=self.run.lanes.cancelled,
-                clean=lambda text: artifact_markdown(text) or fallback,
-            )
+            self.run.turn(request)
         except ModelUnavailable:
             raise
         except ModelError as exc:
             logger.warning(
                 "Debate %s: the artifact could not be written; the answers stand in: %s", self.run.debate.id, exc
             )
-            self._finish_unwritten(writer, Message.Kind.ARTIFACT, ARTIFACT_TURN, text=fallback)
+            self.run.turn_unwritten(request, text=fallback)
 
     # ── what each call reads ──────────────────────────────────────────────────────────────────
 

@@ -18,7 +18,7 @@ from debates.models import Message
 from faultline.llm.types import ModelUnavailable
 from orchestration import results
 from orchestration.context import SideWork
-from orchestration.modes.base import Mode
+from orchestration.discussion import DiscussionMode
 from orchestration.patience import patiently
 from orchestration.rooms import room_run
 
@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 ROOM_WAIT_SECONDS = 900
 
 
-class DialogueMode(Mode):
+class DialogueMode(DiscussionMode):
     name = "dialogue"
     lanes = {"detection": 1, "rooms": 4}
 
@@ -36,19 +36,19 @@ class DialogueMode(Mode):
         self.evidence: list[dict] | None = None
 
     def phases(self):
-        run = self.run
+        discussion = self.discussion
         return [
-            run.start_planning,
+            discussion.start_planning,
             self._restart_live_rooms,
             self._scan_missed_windows,
-            run.openings,
-            run.await_planning,
-            run.dialogue,
+            discussion.openings,
+            discussion.await_planning,
+            discussion.dialogue,
             self._await_rooms,
             self._start_evidence_ledger,
             self._closings,
             self._await_evidence,
-            run.await_notes,
+            discussion.await_notes,
         ]
 
     # ── hooks ─────────────────────────────────────────────────────────────────────────────────
@@ -58,7 +58,7 @@ class DialogueMode(Mode):
 
     def after_message(self, message: Message) -> None:
         every = settings.CRUX_DETECTION_EVERY_MESSAGES
-        dialogue = self.run.channel.dialogue
+        dialogue = self.discussion.channel.dialogue
         if not dialogue or len(dialogue) % every:
             return
         window = len(dialogue) // every
@@ -100,7 +100,7 @@ class DialogueMode(Mode):
             "rooms",
             room_run,
             room_id=room_id,
-            after_message=self.run.fold_into_ledger,
+            after_message=self.run.ledger.fold,
             cancelled=self.run.lanes.cancelled,
         )
 
@@ -108,7 +108,7 @@ class DialogueMode(Mode):
         """Detection windows a dead worker never finished are scanned now, in order (staging counts
         windows in a row, so a skipped one could keep a room from opening)."""
         every = settings.CRUX_DETECTION_EVERY_MESSAGES
-        dialogue = self.run.channel.dialogue
+        dialogue = self.discussion.channel.dialogue
         for window in range(self.run.debate.detection_windows_done + 1, len(dialogue) // every + 1):
             messages = dialogue[: window * every][-settings.CRUX_DETECTION_WINDOW_MESSAGES :]
             self.run.lanes.submit("detection", self._detect, window, messages)
@@ -127,8 +127,8 @@ class DialogueMode(Mode):
     def _closings(self) -> None:
         """The closings wait for every room (their cards are in the results, and the closing
         statements speak to them) and so for the last detection window, which may open one; the
-        first closing's request goes out while that window is scanned (run.closings)."""
-        self.run.closings(beside=self._side_work_done)
+        first closing's request goes out while that window is scanned (Discussion.closings)."""
+        self.discussion.closings(beside=self._side_work_done)
 
     def _side_work_done(self, wait: bool) -> bool:
         lanes = ["detection", "rooms"]

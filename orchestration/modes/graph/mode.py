@@ -29,7 +29,7 @@ from debates.regime import graph_evidence, verdict
 from debates.state import SUITS
 from faultline.llm.types import ModelError
 from orchestration.context import SideWork
-from orchestration.modes.base import Mode
+from orchestration.discussion import DiscussionMode
 from orchestration.results import final_sides, seats_of, stance_series
 
 logger = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ STAKE_PER_OPEN_STANCE = 0.5
 CRYSTALLIZATION_WAIT_SECONDS = 300
 
 
-class GraphMode(Mode):
+class GraphMode(DiscussionMode):
     name = "graph"
     lanes = {"crystallizer": 1}
 
@@ -52,18 +52,18 @@ class GraphMode(Mode):
         self.max_rounds = 2 + math.ceil(run.debate.max_turns / CRYSTALLIZE_EVERY)
 
     def phases(self):
-        run = self.run
+        discussion = self.discussion
         return [
-            run.start_planning,
-            run.openings,
+            discussion.start_planning,
+            discussion.openings,
             self._crystallize_openings,
-            run.await_planning,
-            run.dialogue,
+            discussion.await_planning,
+            discussion.dialogue,
             self._log_convergence,
-            run.closings,
+            discussion.closings,
             self._crystallize_final,
             self._await_crystallizations,
-            run.await_notes,
+            discussion.await_notes,
         ]
 
     # ── hooks ─────────────────────────────────────────────────────────────────────────────────
