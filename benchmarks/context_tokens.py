@@ -49,7 +49,7 @@ def bpe_counter():
     try:
         from llama_cpp import Llama
 
-        from faultline.llm.providers.local import model_path
+        from gateways.llm.providers.local import model_path
     except ImportError:
         return None
     path = model_path()
@@ -78,8 +78,8 @@ def run_debate(messages: int) -> tuple[list[str], str, int]:
     from debates.models import Message
     from debates.services.lifecycle import debate_create
     from debates.services.transcripts import transcript_of
-    from faultline.llm import gateway
-    from faultline.llm.fake_messages_api import FakeMessagesAPI
+    from gateways.llm import gateway
+    from gateways.llm.fake_messages_api import FakeMessagesAPI
     from orchestration.run import debate_run
     from personas.models import Deck
     from tests.support.scripted_debate import DebateScript

@@ -47,9 +47,9 @@ def main() -> None:
     call_command("loadseed", verbosity=0)
 
     from debates.services.lifecycle import debate_create
-    from faultline.llm import gateway
-    from faultline.llm.fake_messages_api import FakeMessagesAPI
-    from faultline.llm.models import ModelCall
+    from gateways.llm import gateway
+    from gateways.llm.fake_messages_api import FakeMessagesAPI
+    from gateways.llm.models import ModelCall
     from orchestration.run import debate_run
     from personas.models import Deck
     from tests.support.scripted_debate import DebateScript
@@ -110,7 +110,7 @@ def breakdown(debate, *, started_wall: float, latency: float) -> str:
     from datetime import timedelta
 
     from debates.models import Event
-    from faultline.llm.models import ModelCall
+    from gateways.llm.models import ModelCall
 
     calls = list(
         ModelCall.objects.filter(debate=debate, role="persona")

@@ -647,8 +647,8 @@ def main() -> None:
 
     signal.signal(signal.SIGTERM, _interrupt)
 
-    from faultline import embedded
-    from faultline.launcher import LaunchConfig, celery_worker_command, daphne_command, lower_priority, web_listener
+    from ops import embedded
+    from ops.launcher import LaunchConfig, celery_worker_command, daphne_command, lower_priority, web_listener
 
     had = embedded_services_running()
     children: list[Child] = []
@@ -663,7 +663,7 @@ def main() -> None:
         from django.core.management import call_command
 
         from faultline.celery import app as celery_app
-        from faultline.llm.fake_messages_api import FakeMessagesAPI
+        from gateways.llm.fake_messages_api import FakeMessagesAPI
         from tests.support.scripted_debate import DebateScript
 
         call_command("migrate", verbosity=0)

@@ -3,7 +3,7 @@ from django.contrib.auth.forms import UserCreationForm
 
 from debates.models import Debate
 from debates.services.lifecycle import COLLABORATE_HAND, MAX_HAND, MAX_TOPIC_LENGTH, MIN_HAND
-from faultline.pages import service_errors_add
+from gateways.pages import service_errors_add
 from personas.models import Deck, Persona
 from personas.selectors import deck_personas_for, decks_visible_to
 from projects.selectors import context_target, context_targets_for

@@ -37,8 +37,8 @@ from debates.services.leases import Lease, LeaseLost
 from debates.services.messages import debate_totals, turn_pass
 from debates.state import EventKind
 from debates.turns import DIALOGUE_KINDS
-from faultline.llm import gateway
-from faultline.llm.types import CallTag, Prompt, Role
+from gateways.llm import gateway
+from gateways.llm.types import CallTag, Prompt, Role
 from memory.services.insights import insights_remember
 from memory.services.persona_memory import persona_memories_remember
 from memory.services.recall import debate_recall

@@ -25,7 +25,7 @@ from debates.models import Debate
 from debates.payloads import DebateFailed, ModelWaiting
 from debates.services.events import event_append
 from debates.services.leases import DebateBusy, LeaseLost, debate_is_being_run, debate_lease
-from faultline.llm.types import ModelError, ModelUnavailable
+from gateways.llm.types import ModelError, ModelUnavailable
 from orchestration.loop import DebateRun, RunCancelled
 from orchestration.modes.analyst_critic.mode import AnalystCriticMode
 from orchestration.modes.collaborate.mode import CollaborateMode

@@ -32,7 +32,7 @@ def test_the_layer_contracts_are_kept():
         ("debates", "orchestration", "loop"),  # the record imports the orchestrator
         ("projects", "debates", "models"),  # a user's material imports the record it sits below
         ("crux", "memory", "models"),  # disputes import the long-term memory built on them
-        ("faultline.llm", "faultline.embeddings", "gateway"),  # the model gateway depends on embeddings
+        ("gateways.llm", "gateways.embeddings", "gateway"),  # the model gateway depends on embeddings
     ],
 )
 def test_an_upward_import_breaks_the_layers(tmp_path, lower, higher, module):
@@ -40,7 +40,18 @@ def test_an_upward_import_breaks_the_layers(tmp_path, lower, higher, module):
     import shutil
 
     tree = tmp_path / "tree"
-    for package in ("faultline", "personas", "projects", "debates", "crux", "memory", "orchestration", "argumentation"):
+    for package in (
+        "faultline",
+        "ops",
+        "gateways",
+        "personas",
+        "projects",
+        "debates",
+        "crux",
+        "memory",
+        "orchestration",
+        "argumentation",
+    ):
         shutil.copytree(ROOT / package, tree / package, ignore=shutil.ignore_patterns("__pycache__", "migrations"))
     shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
     (tree / lower.replace(".", "/") / "upward.py").write_text(f"from {higher} import {module}  # noqa: F401\n")

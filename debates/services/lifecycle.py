@@ -215,7 +215,7 @@ def debate_delete(*, debate: Debate) -> None:
     """Delete a debate and all it produced. One that is running is refused (its orchestrator
     would go on writing into rows that are gone): stop it first. Its model calls stay in the
     ledger, billed to its owner, so deleting a debate gives back no spend under the quotas."""
-    from faultline.llm.models import ModelCall
+    from gateways.llm.models import ModelCall
 
     if debate.status in (Debate.Status.PENDING, Debate.Status.RUNNING) and not debate_is_orphaned(debate=debate):
         raise ValidationError(

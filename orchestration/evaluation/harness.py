@@ -26,9 +26,9 @@ from debates.models import Debate, Event, Message
 from debates.selectors import debate_view
 from debates.services.lifecycle import debate_create
 from debates.stance_history import entropy_by_round, stance_history
-from faultline.llm import gateway
-from faultline.llm.fake_messages_api import FakeMessagesAPI
-from faultline.llm.models import ModelCall
+from gateways.llm import gateway
+from gateways.llm.fake_messages_api import FakeMessagesAPI
+from gateways.llm.models import ModelCall
 from orchestration.evaluation import judge, metrics
 from orchestration.evaluation.owner import owned_persona, owner_create, throwaway_owner
 from orchestration.evaluation.scenarios import Scenario, suite

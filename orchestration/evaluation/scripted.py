@@ -1,5 +1,5 @@
 """The scripted model of the evaluation harness: a stand-in for Claude behind the fake Messages API
-(faultline/llm/fake_messages_api.py), so the real SDK and the real orchestrator are exercised.
+(gateways/llm/fake_messages_api.py), so the real SDK and the real orchestrator are exercised.
 
 It knows nothing of the scenario it plays. Each persona speaks from its own contract, read from the
 system prompt like a real model would ("On "..." you say YES: ..."), and changes its mind only when
@@ -20,7 +20,7 @@ import random
 import re
 import threading
 
-from faultline.llm.fake_messages_api import Reply
+from gateways.llm.fake_messages_api import Reply
 from orchestration.evaluation.scenarios import NO, NUANCED, YES, Scenario
 
 SAID = {YES: "yes", NO: "no", NUANCED: "it depends"}

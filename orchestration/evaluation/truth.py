@@ -24,9 +24,9 @@ from django.test.utils import override_settings
 from debates.models import Debate, Event, Message
 from debates.payloads import EventKind
 from debates.services.lifecycle import debate_create
-from faultline.embeddings import gateway as embeddings
-from faultline.llm import gateway
-from faultline.llm.fake_messages_api import FakeMessagesAPI
+from gateways.embeddings import gateway as embeddings
+from gateways.llm import gateway
+from gateways.llm.fake_messages_api import FakeMessagesAPI
 from memory.models import Insight
 from memory.services.recall import debate_recall, recalled_for
 from memory.services.review import fact_confirm

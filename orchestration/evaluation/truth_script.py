@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 import threading
 
-from faultline.llm.fake_messages_api import Reply
-from faultline.llm.types import Role
+from gateways.llm.fake_messages_api import Reply
+from gateways.llm.types import Role
 from orchestration.evaluation import reading
 from orchestration.evaluation.reading import NO, NUANCED, REJECT, YES
 from orchestration.evaluation.truth_scenarios import COLLABORATE, TruthScenario, Voice

@@ -27,10 +27,10 @@ from django.utils import timezone
 from django.utils.text import slugify
 from pydantic import BaseModel, Field, ValidationError
 
-from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.types import EmbeddingError, Purpose
-from faultline.llm import gateway
-from faultline.llm.types import CallTag, ModelError, Prompt, Role
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.types import EmbeddingError, Purpose
+from gateways.llm import gateway
+from gateways.llm.types import CallTag, ModelError, Prompt, Role
 from personas.contracts import PersonaContract, contract_error_messages
 from personas.corpus.chunking import Span, sentences
 from personas.corpus.prompts import BUILDER_SYSTEM, BUILDER_USER

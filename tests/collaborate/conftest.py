@@ -10,7 +10,7 @@ import pytest
 
 from debates.models import Debate
 from debates.services.lifecycle import debate_create
-from faultline.llm.fake_messages_api import Reply
+from gateways.llm.fake_messages_api import Reply
 from personas.models import Persona
 from personas.services import role_personas
 from tests.debates.conftest import deck, owner_client, personas  # noqa: F401 (the page tests' fixtures)

@@ -13,7 +13,7 @@ from debates.models import Message
 from debates.payloads import EventKind
 from debates.selectors import debate_events, debate_view
 from debates.state import DebateView, MessageView, apply, unanswered_notice
-from faultline.llm.fake_messages_api import Reply
+from gateways.llm.fake_messages_api import Reply
 from orchestration.run import debate_run
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,7 +10,7 @@ from debates.models import Debate, Event
 from debates.selectors import debate_view
 from debates.services.lifecycle import debate_create
 from debates.templatetags.debate_ui import regime_label
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 from orchestration.run import debate_run
 from tests.support.scripted_debate import DebateScript
 
@@ -138,7 +138,7 @@ def test_a_map_no_crystallization_could_build_is_undetermined_not_consensus(scri
 
 
 def test_a_failed_graph_debate_resumes_from_its_persisted_map(scripted_api, graph_debate):
-    from faultline.llm.fake_messages_api import Reply
+    from gateways.llm.fake_messages_api import Reply
 
     api, script = scripted_api()
     healthy = api.responder

@@ -3,11 +3,11 @@ from typing import Literal
 import pytest
 from pydantic import BaseModel
 
-from faultline.llm import gateway
-from faultline.llm.fake_messages_api import Reply
-from faultline.llm.models import ModelCall
-from faultline.llm.selectors import debate_cost
-from faultline.llm.types import Prompt, Role, StructuredOutputError
+from gateways.llm import gateway
+from gateways.llm.fake_messages_api import Reply
+from gateways.llm.models import ModelCall
+from gateways.llm.selectors import debate_cost
+from gateways.llm.types import Prompt, Role, StructuredOutputError
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ import time
 
 import anthropic
 
-from faultline.llm.fake_messages_api import FakeMessagesAPI, Reply
+from gateways.llm.fake_messages_api import FakeMessagesAPI, Reply
 
 
 def test_a_json_reply_on_a_kept_alive_connection_adds_no_delay():

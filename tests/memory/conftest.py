@@ -3,8 +3,8 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.fake_voyage_api import FakeVoyageAPI
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.fake_voyage_api import FakeVoyageAPI
 from tests.orchestrator.conftest import make_persona
 from tests.support.fake_anthropic import fake_messages_apis
 from tests.support.scripted_debate import DebateScript

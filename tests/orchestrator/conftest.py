@@ -1,7 +1,7 @@
 import pytest
 
 from debates.services.lifecycle import debate_create
-from faultline.llm.fake_messages_api import FakeMessagesAPI
+from gateways.llm.fake_messages_api import FakeMessagesAPI
 from personas.models import Persona
 from tests.support.fake_anthropic import fake_messages_apis
 from tests.support.scripted_debate import FORBIDDEN_SAMPLE, DebateScript

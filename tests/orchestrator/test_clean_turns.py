@@ -13,7 +13,7 @@ from debates.payloads import EventKind
 from debates.selectors import debate_events, debate_view
 from debates.services.messages import message_begin, message_text_save
 from debates.state import DebateView, apply
-from faultline.llm.fake_messages_api import Reply
+from gateways.llm.fake_messages_api import Reply
 from orchestration.context import assemble_context
 from orchestration.run import debate_run
 from orchestration.speaking import Speaker, speak

@@ -10,7 +10,7 @@ from debates.models import Message
 from debates.payloads import EventKind
 from debates.selectors import debate_events
 from debates.state import DebateView, apply
-from faultline.llm.fake_messages_api import Reply
+from gateways.llm.fake_messages_api import Reply
 from orchestration.speaking import Speaker, speak, write
 from orchestration.voice import end_at_whole_sentence
 

@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
 from debates.models import Debate, Message
-from faultline.llm.selectors import debate_cost
+from gateways.llm.selectors import debate_cost
 from tests.support.scripted_debate import MEMORY_CHALLENGE, MEMORY_EVIDENCE
 
 pytestmark = pytest.mark.django_db(transaction=True)

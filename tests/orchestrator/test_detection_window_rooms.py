@@ -5,7 +5,7 @@ from django.db import connection
 
 from crux.models import CruxRoom, DisagreementCandidate
 from crux.services.detection import detection_run
-from faultline.llm.fake_messages_api import Reply
+from gateways.llm.fake_messages_api import Reply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,7 +12,7 @@ from debates.blackboard.models import BlackboardNotes
 from debates.models import Debate, Event, Message
 from debates.services.leases import debate_is_being_run
 from debates.services.lifecycle import debate_can_resume
-from faultline.llm.fake_messages_api import Reply
+from gateways.llm.fake_messages_api import Reply
 from orchestration import loop
 from orchestration.run import debate_run
 

@@ -11,7 +11,7 @@ from django.db import connection
 
 from debates.models import Debate, Event, Message
 from debates.selectors import debate_view
-from faultline.llm.fake_messages_api import Reply
+from gateways.llm.fake_messages_api import Reply
 from orchestration.run import debate_run
 from tests.conftest import test_database_url as database_url_for
 

@@ -7,7 +7,7 @@ from django.db import connection
 from debates.blackboard.ledger import ledger_update
 from debates.blackboard.models import BlackboardNotes
 from debates.models import Message
-from faultline.llm.fake_messages_api import Reply
+from gateways.llm.fake_messages_api import Reply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,7 +5,7 @@ import pytest
 from debates.exports import debate_markdown
 from debates.models import Message
 from debates.selectors import debate_view
-from faultline.llm.fake_messages_api import Reply
+from gateways.llm.fake_messages_api import Reply
 from orchestration.run import debate_run
 from orchestration.voice import context_lines, strip_furniture
 from tests.support.announcement_recorder import AnnouncementRecorder

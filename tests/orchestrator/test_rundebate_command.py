@@ -46,7 +46,7 @@ def test_an_unknown_persona_lists_the_known_ones(personas):
 
 def test_a_failed_debate_exits_non_zero_with_the_reason(scripted_api, personas, settings):
     api, _ = scripted_api()
-    api.responder = lambda body: __import__("faultline.llm.fake_messages_api", fromlist=["Reply"]).Reply.overloaded()
+    api.responder = lambda body: __import__("gateways.llm.fake_messages_api", fromlist=["Reply"]).Reply.overloaded()
 
     with pytest.raises(CommandError, match=r"the debate failed: .*overloaded \(HTTP 529\)"):
         call_command("rundebate", "--personas", "Ada Hardmoney,Bram Macro", "--topic", "Gold?")

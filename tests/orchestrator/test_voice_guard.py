@@ -4,8 +4,8 @@ import pytest
 
 from debates.models import Message
 from debates.turns import turn_kind
-from faultline.llm.fake_messages_api import Reply
-from faultline.llm.models import ModelCall
+from gateways.llm.fake_messages_api import Reply
+from gateways.llm.models import ModelCall
 from orchestration.run import debate_run
 from tests.support.announcement_recorder import AnnouncementRecorder
 from tests.support.scripted_debate import FORBIDDEN_SAMPLE

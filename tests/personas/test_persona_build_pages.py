@@ -9,7 +9,7 @@ import zipfile
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 from personas.corpus.models import CorpusChunk, CorpusDocument
 from personas.models import Persona, PersonaBuild
 from personas.tasks import draft_persona_build, store_persona_build

@@ -1,11 +1,11 @@
-"""The real anthropic SDK pointed at local fake Messages APIs (faultline.llm.fake_messages_api)."""
+"""The real anthropic SDK pointed at local fake Messages APIs (gateways.llm.fake_messages_api)."""
 
 import copy
 from contextlib import contextmanager
 
-from faultline.embeddings import gateway as embeddings
-from faultline.llm import gateway
-from faultline.llm.fake_messages_api import FakeMessagesAPI
+from gateways.embeddings import gateway as embeddings
+from gateways.llm import gateway
+from gateways.llm.fake_messages_api import FakeMessagesAPI
 
 
 @contextmanager

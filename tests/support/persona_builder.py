@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from faultline.llm.fake_messages_api import Reply
+from gateways.llm.fake_messages_api import Reply
 
 MADE_UP_QUOTES = [
     "Money is a promise the state keeps only when it is cheaper than breaking it.",

@@ -13,7 +13,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 
-from faultline.llm.fake_messages_api import Reply
+from gateways.llm.fake_messages_api import Reply
 
 QUIBBLES = [
     "Was the 1970s inflation mostly an oil shock?",

@@ -17,7 +17,7 @@ from debates.regime import regime_label
 from debates.services.artifacts import debate_artifact, debate_artifact_save
 from debates.services.lifecycle import debate_can_resume, debate_continue, debate_create
 from debates.services.notes import debate_note_save
-from faultline.llm import gateway
+from gateways.llm import gateway
 from orchestration.run import DebateBusy, debate_run
 from personas.models import Deck, Persona
 from personas.services import role_personas

@@ -25,8 +25,8 @@ from debates.regime import collaborate_evidence, verdict
 from debates.services.context import with_context
 from debates.services.messages import message_begin, message_finish
 from debates.turns import turn_kind
-from faultline.llm import gateway
-from faultline.llm.types import ModelError, ModelUnavailable, Role
+from gateways.llm import gateway
+from gateways.llm.types import ModelError, ModelUnavailable, Role
 from orchestration.lanes import RunCancelled
 from orchestration.modes.base import Mode
 from orchestration.modes.collaborate.artifact import (

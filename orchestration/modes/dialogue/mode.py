@@ -15,7 +15,7 @@ from django.conf import settings
 from crux.models import CruxRoom
 from crux.services.detection import detection_run
 from debates.models import Message
-from faultline.llm.types import ModelUnavailable
+from gateways.llm.types import ModelUnavailable
 from orchestration import results
 from orchestration.context import SideWork
 from orchestration.modes.base import Mode

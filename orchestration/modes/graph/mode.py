@@ -27,7 +27,7 @@ from debates.models import Message
 from debates.payloads import Card, CardPosition
 from debates.regime import graph_evidence, verdict
 from debates.state import SUITS
-from faultline.llm.types import ModelError
+from gateways.llm.types import ModelError
 from orchestration.context import SideWork
 from orchestration.modes.base import Mode
 from orchestration.results import final_sides, seats_of, stance_series

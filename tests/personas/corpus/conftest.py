@@ -1,8 +1,8 @@
 import pytest
 
-from faultline.embeddings import gateway as embeddings
-from faultline.llm import gateway
-from faultline.llm.fake_messages_api import FakeMessagesAPI
+from gateways.embeddings import gateway as embeddings
+from gateways.llm import gateway
+from gateways.llm.fake_messages_api import FakeMessagesAPI
 from personas.models import Persona
 from tests.support.persona_builder import BuilderScript
 

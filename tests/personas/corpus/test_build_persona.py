@@ -3,7 +3,7 @@ excerpts, voice examples) is a verbatim passage of the corpus, whatever the mode
 
 import pytest
 
-from faultline.llm.fake_messages_api import Reply
+from gateways.llm.fake_messages_api import Reply
 from personas.contracts import PersonaContract
 from personas.corpus.builder import BuildError, PersonaDraft, draft_persona, save_persona_draft
 from personas.corpus.models import CorpusChunk, CorpusDocument

@@ -10,8 +10,8 @@ import anthropic
 import httpx2  # the SDK's HTTP library (a dependency of anthropic): the warm-up's in-memory transport
 from django.conf import settings
 
-from faultline.llm.fake_messages_api import Reply, reply_message, sse_event, stream_events
-from faultline.llm.types import ModelUnavailable, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
+from gateways.llm.fake_messages_api import Reply, reply_message, sse_event, stream_events
+from gateways.llm.types import ModelUnavailable, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
 
 
 class AnthropicProvider:

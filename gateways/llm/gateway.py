@@ -25,9 +25,9 @@ from django.conf import settings
 from django.utils import timezone
 from pydantic import BaseModel, ValidationError
 
-from faultline.llm.models import ModelCall
-from faultline.llm.pricing import estimate_cost
-from faultline.llm.types import (
+from gateways.llm.models import ModelCall
+from gateways.llm.pricing import estimate_cost
+from gateways.llm.types import (
     CallTag,
     Completion,
     ModelError,
@@ -66,10 +66,10 @@ __all__ = [
 @functools.cache
 def _provider_named(name: str):
     if name == "anthropic":
-        from faultline.llm.providers.anthropic import AnthropicProvider
+        from gateways.llm.providers.anthropic import AnthropicProvider
 
         return AnthropicProvider()
-    from faultline.llm.providers.local import LocalProvider
+    from gateways.llm.providers.local import LocalProvider
 
     return LocalProvider()
 

@@ -2,7 +2,7 @@ from decimal import Decimal
 
 from django.db.models import Count, Q, Sum
 
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 
 
 def debate_cost(*, debate_id) -> dict:
