@@ -19,8 +19,8 @@ The API, module by module (import from the submodules; this package file stays e
     search, full-text fallback, never raises); ``persona_has_corpus(persona)``.
 ``personas.corpus.builder``
     ``draft_persona(name=, corpus=)`` -> ``PersonaDraft`` (a seed-format contract whose anchor
-    excerpts and voice examples are verbatim corpus quotes), ``save_persona_draft(draft, owner=,
-    deck=)`` -> Persona, ``BuildError``.
+    excerpts and voice examples are verbatim corpus quotes), ``BuildError``; saving a draft is
+    ``personas.services.drafts.save_persona_draft(draft, owner=, deck=)`` -> Persona.
 ``personas.corpus.selectors``
     ``corpus_document_list(persona=)`` (with chunk and embedded counts), ``corpus_of(persona=)``
     (the stored corpus back as a PreparedCorpus, to draft again).

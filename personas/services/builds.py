@@ -30,11 +30,12 @@ from pydantic import ValidationError as PydanticValidationError
 from gateways.llm.types import CallTag
 from gateways.untrusted import UntrustedRefused, untrusted_read
 from personas.contracts import PersonaContract, contract_error_messages
-from personas.corpus.builder import BuildError, PersonaDraft, draft_persona, save_persona_draft
+from personas.corpus.builder import BuildError, PersonaDraft, draft_persona
 from personas.corpus.sources import CorpusError, corpus_uploads_check
 from personas.corpus.store import PreparedCorpus, corpus_embed, corpus_from_texts, corpus_store
 from personas.models import CorpusUpload, Persona, PersonaBuild
 from personas.selectors import visible_to
+from personas.services.drafts import save_persona_draft
 from personas.services.studio import check_owner, unique_slug
 
 DRAFT_TASK = "personas.draft_persona_build"
