@@ -72,7 +72,7 @@ def wait_for_http(url: str, child: Child, timeout: float = 60) -> None:
 
 def embedded_services_running() -> dict[str, bool]:
     """Which embedded services were up before the benchmark's django.setup() (which starts them)."""
-    from faultline import embedded
+    from ops import embedded
 
     return {"postgres": embedded.postgres_running(), "redis": embedded.redis_running()}
 
@@ -80,7 +80,7 @@ def embedded_services_running() -> dict[str, bool]:
 def stop_embedded_services_started(had: dict[str, bool]) -> list[str]:
     """Stop the embedded services this benchmark started (not ones already up, nor external ones
     named by REDIS_URL/DATABASE_URL); returns their names."""
-    from faultline import embedded
+    from ops import embedded
 
     stopped = []
     if not had["redis"] and not os.environ.get("REDIS_URL") and embedded.redis_stop():

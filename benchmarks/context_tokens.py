@@ -49,7 +49,7 @@ def bpe_counter():
     try:
         from llama_cpp import Llama
 
-        from faultline.llm.providers.local import model_path
+        from gateways.llm.providers.local import model_path
     except ImportError:
         return None
     path = model_path()
@@ -80,7 +80,7 @@ def run_debate(messages: int) -> tuple[list[str], str, int]:
     from debates.services.transcripts import transcript_of
     from devtools.fake_messages_api import FakeMessagesAPI
     from devtools.scripted_debate import DebateScript
-    from faultline.llm import gateway
+    from gateways.llm import gateway
     from orchestration.run import debate_run
     from personas.models import Deck
 

@@ -49,8 +49,8 @@ def main() -> None:
     from debates.services.lifecycle import debate_create
     from devtools.fake_messages_api import FakeMessagesAPI
     from devtools.scripted_debate import DebateScript
-    from faultline.llm import gateway
-    from faultline.llm.models import ModelCall
+    from gateways.llm import gateway
+    from gateways.llm.models import ModelCall
     from orchestration.run import debate_run
     from personas.models import Deck
 
@@ -110,7 +110,7 @@ def breakdown(debate, *, started_wall: float, latency: float) -> str:
     from datetime import timedelta
 
     from debates.models import Event
-    from faultline.llm.models import ModelCall
+    from gateways.llm.models import ModelCall
 
     calls = list(
         ModelCall.objects.filter(debate=debate, role="persona")

@@ -61,7 +61,7 @@ os.environ.setdefault("FAULTLINE_STATE_DIR", str(ROOT / ".faultline" / "bench-fa
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faultline.settings")
 os.environ.setdefault("LOG_LEVEL", "ERROR")
 
-from faultline import worker_liveness  # noqa: E402
+from ops import worker_liveness  # noqa: E402
 
 SCENARIOS = ["baseline", "kill-worker", "kill-closing", "restart-redis", "drop-pushes", "storm-529"]
 TOPIC = "Is gold still a hedge against inflation?"
@@ -140,7 +140,7 @@ class Workers:
 
     def supervise(self, *, label: str, **kwargs) -> None:
         """Like the launcher: a worker that exited by itself is replaced (and counted), and so is
-        one that stopped taking work (faultline/worker_liveness.py), at once, the old one left to
+        one that stopped taking work (ops/worker_liveness.py), at once, the old one left to
         finish its debates."""
         if self.current is None:
             return
@@ -418,7 +418,7 @@ def fault_kill_closing(ctx) -> dict:
 
 
 def fault_restart_redis(ctx) -> dict:
-    from faultline import embedded
+    from ops import embedded
 
     args, ids, workers = ctx["args"], ctx["ids"], ctx["workers"]
     if not pause(args.redis_after, ids, workers, ctx["label"]):
@@ -784,7 +784,7 @@ def main() -> None:
         parser.error("restart-redis stops and starts the embedded Redis: run it without REDIS_URL")
 
     signal.signal(signal.SIGTERM, _interrupt)
-    from faultline import embedded
+    from ops import embedded
 
     had = embedded_services_running()
     daphne = api = clients = workers = None

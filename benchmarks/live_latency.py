@@ -656,8 +656,8 @@ def main() -> None:
 
     signal.signal(signal.SIGTERM, _interrupt)
 
-    from faultline import embedded
-    from faultline.launcher import LaunchConfig, celery_worker_command, daphne_command, lower_priority, web_listener
+    from ops import embedded
+    from ops.launcher import LaunchConfig, celery_worker_command, daphne_command, lower_priority, web_listener
 
     had = embedded_services_running()
     children: list[Child] = []

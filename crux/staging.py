@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from faultline.words import STOP_WORDS
+from gateways.words import STOP_WORDS
 
 SIMILAR_WORDING = 0.6  # Jaccard overlap of content words from which two disputes are one: "nuclear power safe" vs "nuclear power cheap" (0.5) stays two
 

@@ -4,7 +4,7 @@ from django.contrib.auth.forms import UserCreationForm
 from debates.models import Debate
 from debates.modes import DEFAULT_MODE, MAX_HAND, MIN_HAND, hand_problem, mode_find, modes_available
 from debates.services.lifecycle import MAX_TOPIC_LENGTH
-from faultline.pages import service_errors_add
+from gateways.pages import service_errors_add
 from personas.models import Deck, Persona
 from personas.selectors import deck_personas_for, decks_visible_to
 from projects.selectors import context_target, context_targets_for

@@ -9,8 +9,8 @@ Mode class) and its CLI printer by dotted path; orchestration resolves them.
     mode_spec("graph").label
     modes_available()  # in the order registered: the setup page lists them so
 
-Registering a row registers its model roles with the gateway (faultline/llm/roles.py), so a mode's
-own roles need no entry in the settings or in ``faultline.llm.types.Role``.
+Registering a row registers its model roles with the gateway (gateways/llm/roles.py), so a mode's
+own roles need no entry in the settings or in ``gateways.llm.types.Role``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from types import MappingProxyType
 
 from debates.models import Message
 from debates.panels import Panels
-from faultline.llm.roles import model_role_register, model_role_unregister
+from gateways.llm.roles import model_role_register, model_role_unregister
 from personas.services.roles import RoleSeat
 
 # Any mode's hand lies within these; a mode may ask for fewer choices (ModeSpec.hand).

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote
 
-CALL_HEADER = "X-Faultline-Call"  # sent by faultline/llm/providers/anthropic.py
+CALL_HEADER = "X-Faultline-Call"  # sent by gateways/llm/providers/anthropic.py
 
 
 @dataclass(frozen=True)

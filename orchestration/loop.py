@@ -2,7 +2,7 @@
 
 A mode (orchestration/modes/) declares its side lanes, its phases (steps run in order, each a
 method taking nothing) and a few hooks (base.Mode). It asks for turns with a TurnRequest (turn,
-turns_side_by_side; say for the discussion's pipelined ones, orchestration/discussion.py): how
+turns_side_by_side; say for the discussion's pipelined ones, orchestration/modes/discussion.py): how
 they are streamed, written and resumed, the lanes, phases, pausing and stopping are the loop's.
 
 Every step is persisted before the next begins, so ``execute`` can be called again on a debate
@@ -24,7 +24,7 @@ from debates.services.events import event_append
 from debates.services.leases import Lease, LeaseLost
 from debates.services.messages import debate_totals
 from debates.state import EventKind
-from faultline.llm.types import ModelError, ModelUnavailable
+from gateways.llm.types import ModelError, ModelUnavailable
 from orchestration.lanes import Lanes, RunCancelled
 from orchestration.ledger_folding import LedgerFolding
 from orchestration.persisting import PersistLane

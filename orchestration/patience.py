@@ -7,7 +7,7 @@ import threading
 
 from django.conf import settings
 
-from faultline.llm.types import ModelUnavailable
+from gateways.llm.types import ModelUnavailable
 
 logger = logging.getLogger(__name__)
 

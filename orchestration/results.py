@@ -11,8 +11,8 @@ from debates.regime import dialogue_evidence, verdict
 from debates.services.context import with_context
 from debates.services.transcripts import transcript_of
 from debates.stance_history import stance_history
-from faultline.llm import gateway
-from faultline.llm.types import CallTag, Prompt, Role
+from gateways.llm import gateway
+from gateways.llm.types import CallTag, Prompt, Role
 from orchestration.prompts import EVIDENCE_EXTRACTOR
 from orchestration.schemas import EvidenceLedger
 

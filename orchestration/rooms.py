@@ -15,7 +15,7 @@ from django.conf import settings
 from crux.models import CruxRoom
 from crux.services.rooms import card_extract, crux_surfaced, room_close
 from debates.models import Debate, Message, Participant
-from faultline.llm.types import ModelError
+from gateways.llm.types import ModelError
 from orchestration.context import room_context
 from orchestration.lanes import RunCancelled
 from orchestration.patience import patiently

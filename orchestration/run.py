@@ -27,7 +27,7 @@ from debates.modes import mode_spec
 from debates.payloads import DebateFailed, ModelWaiting
 from debates.services.events import event_append
 from debates.services.leases import DebateBusy, LeaseLost, debate_is_being_run, debate_lease
-from faultline.llm.types import ModelError, ModelUnavailable
+from gateways.llm.types import ModelError, ModelUnavailable
 from orchestration.loop import DebateRun, RunCancelled
 from orchestration.patience import model_wait_delays
 from orchestration.recovery import requeue_marker_clear

@@ -18,8 +18,8 @@ from debates.services.messages import (
     message_withdraw,
 )
 from debates.turns import turn_kind
-from faultline.llm import gateway
-from faultline.llm.types import CallTag, Prompt, Role
+from gateways.llm import gateway
+from gateways.llm.types import CallTag, Prompt, Role
 from orchestration.citing import turn_citations
 from orchestration.context import stable_prefix
 from orchestration.lanes import RunCancelled

@@ -1,5 +1,5 @@
 """Reading an uploaded .zip/.tar.gz of a repository without extracting it: its file tree, its
-languages and its README. Run by a worker in a limited child process (faultline/untrusted.py),
+languages and its README. Run by a worker in a limited child process (gateways/untrusted.py),
 never in the web process.
 
 An archive is refused whole (RepositoryUnreadable, saying why) past ``max_members`` members,

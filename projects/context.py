@@ -2,7 +2,7 @@
 debate is created, into a few titled sections under one token budget. Never the whole document
 set: every part has its share, and a long document is an excerpt.
 
-Tokens are estimated at four characters each, the rule debates/blackboard/budget.py uses.
+Tokens are estimated at four characters each, the rule debates/budget.py uses.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from __future__ import annotations
 from html.parser import HTMLParser
 from pathlib import PurePath
 
-from faultline.file_text import UnreadablePdf, pdf_text, text_tidy
+from gateways.file_text import UnreadablePdf, pdf_text, text_tidy
 
 KINDS = {".md": "md", ".markdown": "md", ".txt": "txt", ".text": "txt", ".pdf": "pdf", ".html": "html", ".htm": "html"}
 ACCEPTED = ".md, .txt, .pdf or .html"

@@ -2,7 +2,7 @@
 
 Each change is one transaction: an upload that is too big, or of a kind Faultline does not read,
 leaves nothing behind. Checks raise ValidationError with a message fit to show the user, keyed by
-form field. Uploaded files are read by a worker in a limited child process (faultline/untrusted.py),
+form field. Uploaded files are read by a worker in a limited child process (gateways/untrusted.py),
 never in the web process: a document is "reading" until then, and "refused" (saying why) if it
 could not be read.
 """
@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from faultline.untrusted import UntrustedRefused, untrusted_read
+from gateways.untrusted import UntrustedRefused, untrusted_read
 from projects import archives, repositories
 from projects.documents import MAX_TEXT_CHARS, DocumentUnreadable, document_kind
 from projects.models import Assignment, Document, Note, Project, Repository

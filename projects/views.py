@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from faultline.pages import confirm_delete, form_page
+from gateways.pages import confirm_delete, form_page
 from projects import selectors, services
 from projects.forms import AssignmentForm, DocumentForm, NoteForm, ProjectForm, RepositoryForm
 from projects.models import Assignment, Document, Note, Project, Repository

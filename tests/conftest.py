@@ -4,7 +4,7 @@ import tempfile
 import pytest
 
 from devtools.fake_messages_api import FakeMessagesAPI
-from faultline.llm import gateway
+from gateways.llm import gateway
 
 # user and other_user (Alice and Mallory), for every package's owner-scoping tests.
 pytest_plugins = ["tests.support.people"]
@@ -43,7 +43,7 @@ import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 from urllib.parse import urlsplit, urlunsplit  # noqa: E402
 
-from faultline.launcher import celery_worker_command  # noqa: E402
+from ops.launcher import celery_worker_command  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

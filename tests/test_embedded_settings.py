@@ -5,7 +5,7 @@ import os
 import pytest
 from django.db import connection
 
-from faultline import embedded
+from ops import embedded
 
 
 def test_shared_buffers_are_a_quarter_of_memory_at_most_4_gb(monkeypatch):

@@ -27,7 +27,7 @@ def test_it_is_all_green_with_a_worker_consuming_the_real_broker(client, celery_
 
 
 def test_it_reports_a_missing_api_key(staff_client, settings):
-    from faultline.llm import gateway
+    from gateways.llm import gateway
 
     settings.FAULTLINE_LLM = "anthropic"
     settings.ANTHROPIC_API_KEY = ""
@@ -45,7 +45,7 @@ def test_it_reports_a_missing_api_key(staff_client, settings):
 
 
 def test_a_failing_check_is_logged_as_a_warning_naming_it_not_as_a_server_error(client, settings, caplog):
-    from faultline.llm import gateway
+    from gateways.llm import gateway
 
     settings.FAULTLINE_LLM = "anthropic"
     settings.ANTHROPIC_API_KEY = ""
@@ -63,7 +63,7 @@ def test_a_failing_check_is_logged_as_a_warning_naming_it_not_as_a_server_error(
 
 
 def test_anyone_else_gets_which_parts_are_up_without_details_or_a_login_redirect(client, django_user_model, settings):
-    from faultline.llm import gateway
+    from gateways.llm import gateway
 
     settings.FAULTLINE_LLM = "anthropic"
     settings.ANTHROPIC_API_KEY = ""

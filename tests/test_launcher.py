@@ -14,7 +14,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from faultline import embedded
+from ops import embedded
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow

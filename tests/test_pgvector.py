@@ -3,7 +3,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from pgvector.django import CosineDistance
 
-from faultline.embeddings.types import DIMENSIONS
+from gateways.embeddings.types import DIMENSIONS
 from memory.models import Insight
 
 pytestmark = pytest.mark.django_db

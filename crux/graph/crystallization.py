@@ -19,8 +19,8 @@ from debates.payloads import GraphUpdated
 from debates.services.context import with_context
 from debates.services.events import event_append
 from debates.services.messages import debate_totals
-from faultline.llm import gateway
-from faultline.llm.types import CallTag, Prompt, Role
+from gateways.llm import gateway
+from gateways.llm.types import CallTag, Prompt, Role
 
 logger = logging.getLogger(__name__)
 

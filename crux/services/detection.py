@@ -16,8 +16,8 @@ from crux.services.rooms import room_open
 from debates.models import Debate, Message
 from debates.services.context import with_context
 from debates.services.transcripts import transcript_of
-from faultline.llm import gateway
-from faultline.llm.types import CallTag, ModelError, ModelUnavailable, Prompt, Role
+from gateways.llm import gateway
+from gateways.llm.types import CallTag, ModelError, ModelUnavailable, Prompt, Role
 
 logger = logging.getLogger(__name__)
 

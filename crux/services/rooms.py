@@ -16,8 +16,8 @@ from debates.services.context import with_context
 from debates.services.events import event_append
 from debates.services.transcripts import transcript_of
 from debates.state import SUITS
-from faultline.llm import gateway
-from faultline.llm.types import CallTag, Prompt, Role
+from gateways.llm import gateway
+from gateways.llm.types import CallTag, Prompt, Role
 
 
 def room_open(*, candidate: DisagreementCandidate) -> CruxRoom:

@@ -23,8 +23,8 @@ from debates.payloads import LedgerUpdated
 from debates.services.context import with_context
 from debates.services.events import event_append
 from debates.services.transcripts import transcript_of
-from faultline.llm import gateway
-from faultline.llm.types import CallTag, ModelUnavailable, Prompt, Role
+from gateways.llm import gateway
+from gateways.llm.types import CallTag, ModelUnavailable, Prompt, Role
 
 logger = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
-from debates.blackboard.budget import clip, estimate_tokens
+from debates.budget import clip, estimate_tokens
 from debates.models import Debate
 from projects.context import context_assemble
 from projects.models import Assignment, Project, Repository

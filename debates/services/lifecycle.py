@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from celery import current_app
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -14,7 +15,12 @@ from django.utils import timezone
 from debates import broadcast
 from debates.models import Debate, Participant
 from debates.modes import DEFAULT_MODE, hand_problem, mode_find
+from debates.payloads import DebateContinued
+from debates.services.context import context_fields
+from debates.services.events import event_append
 from debates.services.leases import debate_is_being_run
+from debates.services.quotas import quota_check_start
+from gateways.llm.models import ModelCall
 from personas.models import Deck, Persona
 from personas.selectors import persona_is_visible_to
 
@@ -70,10 +76,6 @@ def debate_create(
         raise ValidationError({"personas": "Pick personas from the seed decks or your own."})
     if deck is not None and deck.owner_id is not None and deck.owner_id != getattr(owner, "pk", None):
         raise ValidationError({"deck": "Pick one of the seed decks or your own."})
-    from django.conf import settings
-
-    from debates.services.context import context_fields
-
     if spec.rounds_setting and not max_turns:
         max_turns = getattr(settings, spec.rounds_setting)  # this mode's turn budget is its rounds
     with transaction.atomic():
@@ -105,8 +107,6 @@ def run_enqueue(*, debate_id) -> None:
 def debate_start(**kwargs) -> Debate:
     """Create a debate and hand it to a worker once the rows are committed; refused (nothing
     created, nothing queued) when the owner is at one of their limits."""
-    from debates.services.quotas import quota_check_start
-
     with transaction.atomic():
         quota_check_start(user=kwargs.get("owner"))
         debate = debate_create(**kwargs)
@@ -141,10 +141,6 @@ def debate_continue(*, debate: Debate, auto_continue: bool | None = None, enqueu
     """Continue a paused debate where it stopped: persisted as an event, then queued for a worker
     (``enqueue=False``: the caller runs it in the foreground, as ``rundebate --resume`` does).
     auto_continue: True runs the remaining Analyst/Critic rounds without pausing."""
-    from debates.payloads import DebateContinued
-    from debates.services.events import event_append
-    from debates.services.quotas import quota_check_start
-
     with transaction.atomic():
         locked = Debate.objects.select_for_update().get(pk=debate.pk)
         if locked.status != Debate.Status.PAUSED:
@@ -181,8 +177,6 @@ def debate_can_resume(*, debate: Debate) -> bool:
 
 def debate_resume(*, debate: Debate) -> None:
     """Queue the orchestrator again; it continues after the last persisted event."""
-    from debates.services.quotas import quota_check_start
-
     if not debate_can_resume(debate=debate):
         raise ValidationError("This debate is still running or already finished; there is nothing to resume.")
     with transaction.atomic():
@@ -215,8 +209,6 @@ def debate_delete(*, debate: Debate) -> None:
     """Delete a debate and all it produced. One that is running is refused (its orchestrator
     would go on writing into rows that are gone): stop it first. Its model calls stay in the
     ledger, billed to its owner, so deleting a debate gives back no spend under the quotas."""
-    from faultline.llm.models import ModelCall
-
     if debate.status in (Debate.Status.PENDING, Debate.Status.RUNNING) and not debate_is_orphaned(debate=debate):
         raise ValidationError(
             "This debate is still running: stop it, wait until it says it has stopped, then delete it."

@@ -8,7 +8,7 @@ from debates import broadcast
 from debates.models import Debate, Message
 from debates.payloads import Citation, MessageCompleted, MessageStarted, MessageWithdrawn, Totals, TurnPassed
 from debates.services.events import event_append
-from faultline.llm.selectors import debate_spend
+from gateways.llm.selectors import debate_spend
 
 
 def debate_totals(debate_id) -> Totals:

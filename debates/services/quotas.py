@@ -21,9 +21,9 @@ from django.db.models import Exists, OuterRef, Sum
 from django.utils import timezone
 
 from debates.models import Debate, Message, UserQuota
-from faultline.llm import pricing
-from faultline.llm.models import ModelCall
-from faultline.llm.selectors import spend_by_owner
+from gateways.llm import pricing
+from gateways.llm.models import ModelCall
+from gateways.llm.selectors import spend_by_owner
 
 QUOTA_ERROR = "quota"
 

@@ -17,9 +17,9 @@ from crux.models import CruxCard
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
 from debates.models import Debate, Event
 from debates.payloads import EventKind
-from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.types import EmbeddingError, Purpose
-from faultline.llm.types import CallTag
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.types import EmbeddingError, Purpose
+from gateways.llm.types import CallTag
 from memory.extraction import insights_extract
 from memory.models import ESTABLISHED_MIN_CONFIDENCE, Insight, MemoryRecall
 from memory.relevance import Floors, RecallCandidate, RecallPick, floors_for, recall_pick, same_point

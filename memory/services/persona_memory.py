@@ -12,7 +12,7 @@ from django.utils import timezone
 from crux.models import CruxCard
 from debates.blackboard.models import PositionState, Reflection
 from debates.models import Debate, Message
-from faultline.embeddings import gateway as embeddings
+from gateways.embeddings import gateway as embeddings
 from memory.models import PersonaMemory
 from memory.scoring import Candidate, Scored, memories_pick
 from memory.services.insights import distance_to, nearest_rows

@@ -12,7 +12,7 @@ from django.utils import timezone
 from debates import payloads as p
 from debates.models import Debate
 from debates.services.events import event_append
-from faultline.embeddings import gateway as embeddings
+from gateways.embeddings import gateway as embeddings
 from memory.models import (
     Insight,
     MemoryRecall,

@@ -8,9 +8,9 @@ import logging
 
 from django.core.exceptions import ValidationError
 
-from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.types import EmbeddingError, Purpose
-from faultline.llm.types import CallTag
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.types import EmbeddingError, Purpose
+from gateways.llm.types import CallTag
 from memory.extraction import MAX_TEXT
 from memory.models import Insight
 

@@ -11,9 +11,9 @@ from typing import Any, TypeVar
 from django.db import transaction
 
 from debates.models import Debate
-from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.types import EmbeddingError, Purpose
-from faultline.llm.types import CallTag
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.types import EmbeddingError, Purpose
+from gateways.llm.types import CallTag
 from memory.models import EmbeddedMemory
 
 logger = logging.getLogger(__name__)

@@ -27,8 +27,8 @@ from debates.selectors import debate_view
 from debates.services.lifecycle import DebateOptions, debate_create
 from debates.stance_history import entropy_by_round, stance_history
 from devtools.fake_messages_api import FakeMessagesAPI
-from faultline.llm import gateway
-from faultline.llm.models import ModelCall
+from gateways.llm import gateway
+from gateways.llm.models import ModelCall
 from orchestration.evaluation import judge, metrics
 from orchestration.evaluation.owner import owned_persona, owner_create, throwaway_owner
 from orchestration.evaluation.scenarios import Scenario, suite

@@ -11,8 +11,8 @@ from pydantic import BaseModel, Field
 
 from crux.models import CruxCard
 from debates.models import Debate
-from faultline.llm import gateway
-from faultline.llm.types import CallTag, Prompt, Role
+from gateways.llm import gateway
+from gateways.llm.types import CallTag, Prompt, Role
 
 CARD_JUDGE = (
     "You review crux cards from a debate. A crux is a yes/no question on which the two people "

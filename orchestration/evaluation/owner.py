@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from django.contrib.auth import get_user_model
 
 from debates.models import Debate
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 from personas.models import Persona
 
 PREFIX = "eval-"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from faultline.words import STOP_WORDS
+from gateways.words import STOP_WORDS
 
 YES, NO, NUANCED = "YES", "NO", "NUANCED"
 ACCEPT, REJECT = "accept", "reject"

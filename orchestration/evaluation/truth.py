@@ -25,8 +25,8 @@ from debates.models import Debate, Event, Message
 from debates.payloads import EventKind
 from debates.services.lifecycle import DebateOptions, debate_create
 from devtools.fake_messages_api import FakeMessagesAPI
-from faultline.embeddings import gateway as embeddings
-from faultline.llm import gateway
+from gateways.embeddings import gateway as embeddings
+from gateways.llm import gateway
 from memory.models import Insight
 from memory.services.recall import debate_recall, recalled_for
 from memory.services.review import fact_confirm

@@ -16,8 +16,8 @@ import re
 import threading
 
 from devtools.fake_messages_api import Call, Reply
-from faultline.llm.roles import model_roles
-from faultline.llm.types import Role
+from gateways.llm.roles import model_roles
+from gateways.llm.types import Role
 from orchestration.evaluation import reading
 from orchestration.evaluation.reading import NO, NUANCED, REJECT, YES
 from orchestration.evaluation.truth_scenarios import COLLABORATE, TruthScenario, Voice

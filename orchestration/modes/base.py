@@ -2,7 +2,7 @@
 
 A mode holds no loop of its own: its phases ask the run (orchestration.loop.DebateRun) for turns
 with a TurnRequest. The modes built on the group discussion subclass
-orchestration.discussion.DiscussionMode, which adds that engine's hooks.
+orchestration.modes.discussion.DiscussionMode, which adds that engine's hooks.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ The API, module by module (import from the submodules; this package file stays e
     uploads; a ``.zip`` is opened with limits on size, count, ratio and paths), ``CorpusError``
     (``.errors``: one line per problem, each naming the offending file); ``corpus_uploads_check``
     (what a web request may check: names, kinds, sizes) and ``corpus_uploads_read`` (what a worker
-    runs in the limited child process of ``faultline.untrusted``: uploads opened and read).
+    runs in the limited child process of ``gateways.untrusted``: uploads opened and read).
 ``personas.corpus.store``
     ``corpus_prepare(files)`` parses, chunks and embeds everything in memory (``PreparedCorpus``,
     nothing written); ``replace_corpus(persona=, files=)`` / ``corpus_store(persona=, corpus=)``
@@ -19,8 +19,8 @@ The API, module by module (import from the submodules; this package file stays e
     search, full-text fallback, never raises); ``persona_has_corpus(persona)``.
 ``personas.corpus.builder``
     ``draft_persona(name=, corpus=)`` -> ``PersonaDraft`` (a seed-format contract whose anchor
-    excerpts and voice examples are verbatim corpus quotes), ``save_persona_draft(draft, owner=,
-    deck=)`` -> Persona, ``BuildError``.
+    excerpts and voice examples are verbatim corpus quotes), ``BuildError``; saving a draft is
+    ``personas.services.drafts.save_persona_draft(draft, owner=, deck=)`` -> Persona.
 ``personas.corpus.selectors``
     ``corpus_document_list(persona=)`` (with chunk and embedded counts), ``corpus_of(persona=)``
     (the stored corpus back as a PreparedCorpus, to draft again).

@@ -3,7 +3,7 @@
     corpus = corpus_prepare(corpus_files_at("essays/"))
     draft = draft_persona(name="Ada Example", corpus=corpus)
     draft.contract               # the seed contract JSON object (anchorExcerpts included)
-    persona = save_persona_draft(draft)   # after review and editing; stores the corpus too
+    persona = save_persona_draft(draft)   # personas.services.drafts: after review and editing
 
 The model (gateway role SYNTHESIS, structured output parsed against ``DraftProposal``, one repair
 retry) drafts the contract fields and the voice profile. It never gets to put words in the
@@ -22,20 +22,19 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from pydantic import BaseModel, Field, ValidationError
 
-from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.types import EmbeddingError, Purpose
-from faultline.llm import gateway
-from faultline.llm.types import CallTag, ModelError, Prompt, Role
-from faultline.words import STOP_WORDS
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.types import EmbeddingError, Purpose
+from gateways.llm import gateway
+from gateways.llm.types import CallTag, ModelError, Prompt, Role
+from gateways.words import STOP_WORDS
 from personas.contracts import PersonaContract, contract_error_messages
 from personas.corpus.chunking import Span, sentences
 from personas.corpus.prompts import BUILDER_SYSTEM, BUILDER_USER
-from personas.corpus.store import PreparedCorpus, corpus_embed, corpus_store
+from personas.corpus.store import PreparedCorpus
 
 SAMPLE_CHARS = 24_000  # of corpus text shown to the model
 ANCHOR_COUNT = 5
@@ -234,7 +233,7 @@ def draft_persona(
     draft = PersonaDraft(contract=contract, corpus=corpus, notes=notes, dropped_quotes=dropped)
     if unverified := draft.unverified_quotes():  # cannot happen: every quote is a slice
         raise BuildError([f"Not a verbatim corpus quote: {quote[:80]!r}" for quote in unverified])
-    problems = _contract_problems(contract)
+    problems = contract_problems(contract)
     if problems:
         raise BuildError([f"The drafted contract is not valid: {problem}" for problem in problems])
     return draft
@@ -244,7 +243,7 @@ def _clean(items: list[str]) -> list[str]:
     return list(dict.fromkeys(item.strip() for item in items if item.strip()))
 
 
-def _contract_problems(contract: dict) -> list[str]:
+def contract_problems(contract: dict) -> list[str]:
     try:
         PersonaContract.model_validate(contract)
     except ValidationError as exc:
@@ -412,53 +411,3 @@ class _QuotePicker:
         if end - span.start < 12 or self._overlaps(d_index, window):
             return None
         return window
-
-
-# ── saving ──────────────────────────────────────────────────────────────────────────────────
-
-
-def save_persona_draft(draft: PersonaDraft, *, owner=None, deck=None):
-    """Store the (reviewed, maybe edited) draft as a persona with its corpus, in one transaction.
-
-    The contract goes through the same validation as any import (personas.services); anchor
-    excerpts and voice-example responses must still be verbatim corpus quotes (BuildError names
-    any that are not). ``deck`` (a Deck or its slug) gets the persona as a member. ``owner``
-    needs the ``Persona.owner`` field of the persona pages. A personaId already taken is refused.
-    """
-    from personas.models import Deck, Persona
-    from personas.selectors import visible_to
-    from personas.services import PersonaImportError, persona_import_upload
-    from personas.services.contract_import import persona_import_owned
-
-    problems = _contract_problems(draft.contract)
-    if problems:
-        raise BuildError(problems)
-    if unverified := draft.unverified_quotes():
-        raise BuildError(
-            [f"Not found word for word in the corpus: {quote[:80]!r}" for quote in unverified]
-            + ["Anchor excerpts and voice examples must be quotes from the corpus."]
-        )
-    persona_id = draft.contract["personaId"]
-    # Taken where the persona will live: among the seed's ids and, for a user, their own.
-    if Persona.objects.filter(visible_to(owner), persona_id=persona_id).exists():
-        raise BuildError(f"personaId: '{persona_id}' is already taken; choose another name or id.")
-    if isinstance(deck, str):
-        slug = deck
-        deck = Deck.objects.filter(slug=slug).first()
-        if deck is None:
-            raise BuildError(f"No deck '{slug}'.")
-    corpus_embed(draft.corpus, tag=CallTag(persona=persona_id))  # before the transaction: a model call
-    with transaction.atomic():
-        content = draft.contract_json().encode()
-        try:
-            if owner is None:
-                persona_import_upload(filename=f"{persona_id}.json", content=content)
-                persona = Persona.objects.get(persona_id=persona_id, owner=None)
-            else:
-                persona, _ = persona_import_owned(owner=owner, filename=f"{persona_id}.json", content=content)
-        except PersonaImportError as exc:
-            raise BuildError(exc.errors) from exc
-        corpus_store(persona=persona, corpus=draft.corpus)
-        if deck is not None:
-            deck.personas.add(persona)
-    return persona

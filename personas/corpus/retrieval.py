@@ -15,9 +15,9 @@ from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.db import connection, transaction
 from pgvector.django import CosineDistance
 
-from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.types import EmbeddingError, Purpose
-from faultline.llm.types import CallTag
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.types import EmbeddingError, Purpose
+from gateways.llm.types import CallTag
 from personas.corpus.citations import citation_tag
 from personas.corpus.models import CorpusChunk
 

@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 
 from bs4 import BeautifulSoup
 
-from faultline.file_text import UnreadablePdf, pdf_text, text_tidy
+from gateways.file_text import UnreadablePdf, pdf_text, text_tidy
 
 KINDS = {".txt": "txt", ".text": "txt", ".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".pdf": "pdf"}
 ACCEPTED = ".txt, .md, .html, .pdf, a folder of them or a .zip"
@@ -274,7 +274,7 @@ def corpus_texts(files: list[CorpusFile]) -> list[dict]:
 
 def corpus_uploads_read(*, uploads: list[tuple[str, bytes]]) -> list[dict]:
     """Web uploads opened and read (``corpus_texts``): what a worker runs in a limited child
-    process (faultline/untrusted.py), never the web process."""
+    process (gateways/untrusted.py), never the web process."""
     return corpus_texts(corpus_files_from_uploads(uploads))
 
 

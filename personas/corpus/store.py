@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.types import EmbeddingError, Purpose
-from faultline.llm.types import CallTag
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.types import EmbeddingError, Purpose
+from gateways.llm.types import CallTag
 from personas.corpus.chunking import Span, chunk_spans
 from personas.corpus.models import CorpusChunk, CorpusDocument
 from personas.corpus.sources import MAX_TEXT_CHARS, CorpusError, CorpusFile, corpus_texts

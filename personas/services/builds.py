@@ -10,7 +10,7 @@
 
 The request checks only the uploads' names, kinds and sizes (a bad one is named on the form at
 once, and nothing is kept). A Celery worker reads the files, in a child process with CPU, memory
-and time limits (faultline/untrusted.py: a hostile PDF costs at most those, and a file past one
+and time limits (gateways/untrusted.py: a hostile PDF costs at most those, and a file past one
 fails the build saying why), then does what is slow: the model call that drafts the contract
 (tens of seconds with a real model) and embedding the corpus (minutes for a large one on the
 offline embedder). The page shows a spinner and polls. The draft waits in its PersonaBuild
@@ -27,14 +27,15 @@ from django.db import transaction
 from django.utils import timezone
 from pydantic import ValidationError as PydanticValidationError
 
-from faultline.llm.types import CallTag
-from faultline.untrusted import UntrustedRefused, untrusted_read
+from gateways.llm.types import CallTag
+from gateways.untrusted import UntrustedRefused, untrusted_read
 from personas.contracts import PersonaContract, contract_error_messages
-from personas.corpus.builder import BuildError, PersonaDraft, draft_persona, save_persona_draft
+from personas.corpus.builder import BuildError, PersonaDraft, draft_persona
 from personas.corpus.sources import CorpusError, corpus_uploads_check
 from personas.corpus.store import PreparedCorpus, corpus_embed, corpus_from_texts, corpus_store
 from personas.models import CorpusUpload, Persona, PersonaBuild
 from personas.selectors import visible_to
+from personas.services.drafts import save_persona_draft
 from personas.services.studio import check_owner, unique_slug
 
 DRAFT_TASK = "personas.draft_persona_build"

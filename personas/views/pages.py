@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from faultline.pages import confirm_delete, form_page
+from gateways.pages import confirm_delete, form_page
 from personas import selectors
 from personas.corpus.selectors import corpus_document_list
 from personas.forms import CONTRACT_TEXTS, PHRASE_PARTS, ContractImportForm, DeckForm, PersonaContractForm

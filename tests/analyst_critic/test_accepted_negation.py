@@ -8,7 +8,7 @@ from debates import fragments
 from debates.models import Event
 from debates.payloads import EventKind, parse_payload
 from debates.selectors import debate_view
-from faultline.embeddings import gateway as embeddings
+from gateways.embeddings import gateway as embeddings
 from memory.extraction import ledger_insights
 from memory.models import Insight
 from orchestration.run import debate_run

@@ -3,7 +3,7 @@ from django.core.management import call_command
 
 from debates.models import Debate, Event, Message
 from debates.payloads import EventKind, parse_payload
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 from orchestration.run import debate_run
 from tests.analyst_critic.conftest import (
     ANALYST_MODEL,

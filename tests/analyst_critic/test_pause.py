@@ -11,7 +11,7 @@ from debates.payloads import EventKind, parse_payload
 from debates.selectors import debate_view
 from debates.services.leases import debate_is_being_run
 from debates.services.lifecycle import debate_continue, debate_stop
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 from orchestration.recovery import debates_recover
 from orchestration.run import debate_run
 from tests.analyst_critic.conftest import STEP_BY_STEP, A, B, C
@@ -165,7 +165,7 @@ def test_the_cli_help_documents_the_pause():
 def test_memory_facts_seed_the_agreed_points_and_the_insights_are_saved_at_the_end(
     critic_api, new_ac_debate, django_user_model, settings
 ):
-    from faultline.embeddings import gateway as embeddings
+    from gateways.embeddings import gateway as embeddings
     from memory.models import Insight
     from projects.models import Project
 

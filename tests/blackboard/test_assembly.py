@@ -2,8 +2,8 @@
 
 import pytest
 
-from debates.blackboard.budget import estimate_tokens
 from debates.blackboard.models import BlackboardNotes, PositionState
+from debates.budget import estimate_tokens
 from debates.models import Message
 from debates.services.lifecycle import debate_create
 from orchestration.context import assemble_context

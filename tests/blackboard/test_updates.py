@@ -2,8 +2,8 @@
 concessions never dropped, only the speaker's own challenges answered."""
 
 from debates.blackboard import updates
-from debates.blackboard.budget import Section, clip, estimate_tokens, join
 from debates.blackboard.schemas import PositionUpdate, ProposalReaction
+from debates.budget import Section, clip, estimate_tokens, join
 
 ADA, BRAM, CLEO = 1, 2, 3
 PARTICIPANTS = {"ada": ADA, "bram": BRAM, "cleo": CLEO}

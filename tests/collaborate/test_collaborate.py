@@ -8,7 +8,7 @@ import pytest
 from debates.models import Debate, Event, Message
 from debates.payloads import EventKind
 from devtools.fake_messages_api import Reply
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 from orchestration.run import debate_run
 from tests.collaborate.conftest import (
     ARCHITECT_MODEL,

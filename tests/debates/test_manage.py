@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 
 from debates.models import Debate, Event, Message
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@
 import pytest
 
 from debates.modes import ModeSpec, hand_problem, mode_find, mode_register, mode_spec, mode_unregister, modes_available
-from faultline.llm.roles import model_roles
+from gateways.llm.roles import model_roles
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from debates.models import Debate, Participant, UserQuota
 from debates.services import lifecycle, quotas
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 
 from debates.models import Debate, Message
 from debates.services import lifecycle
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 from orchestration.tasks import run_debate
 from tests.echo_mode.conftest import ECHO_MODEL
 

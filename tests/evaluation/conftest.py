@@ -2,7 +2,7 @@ import dataclasses
 
 import pytest
 
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 from personas.models import Persona
 
 

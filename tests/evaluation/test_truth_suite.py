@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from debates.models import Debate
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 from memory.models import Insight
 from orchestration.evaluation.truth import truth_run
 from orchestration.evaluation.truth_scenarios import AGREE, COLLABORATE, SCENARIOS_BY_NAME

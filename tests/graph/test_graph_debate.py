@@ -11,7 +11,7 @@ from debates.selectors import debate_view
 from debates.services.lifecycle import debate_create
 from debates.templatetags.debate_ui import regime_label
 from devtools.scripted_debate import DebateScript
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 from orchestration.run import debate_run
 
 pytestmark = pytest.mark.django_db(transaction=True)

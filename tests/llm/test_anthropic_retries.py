@@ -1,9 +1,9 @@
 import pytest
 
 from devtools.fake_messages_api import Reply
-from faultline.llm import gateway
-from faultline.llm.models import ModelCall
-from faultline.llm.types import Prompt, ProviderError, Role
+from gateways.llm import gateway
+from gateways.llm.models import ModelCall
+from gateways.llm.types import Prompt, ProviderError, Role
 
 pytestmark = pytest.mark.django_db
 

@@ -4,9 +4,9 @@ import pytest
 from pydantic import BaseModel
 
 from devtools.fake_messages_api import Reply
-from faultline.llm import gateway
-from faultline.llm.models import ModelCall
-from faultline.llm.types import Prompt, Role, StructuredOutputError
+from gateways.llm import gateway
+from gateways.llm.models import ModelCall
+from gateways.llm.types import Prompt, Role, StructuredOutputError
 from tests.support.spend import debate_cost
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,8 @@ debate), for request logs and proxies; the scripted models answer by it. The war
 import pytest
 
 from devtools.fake_messages_api import Call, Reply
-from faultline.llm import gateway
-from faultline.llm.types import CallTag, Prompt, Role
+from gateways.llm import gateway
+from gateways.llm.types import CallTag, Prompt, Role
 
 pytestmark = pytest.mark.django_db
 

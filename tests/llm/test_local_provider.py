@@ -3,9 +3,9 @@
 import pytest
 from pydantic import BaseModel, Field
 
-from faultline.llm import gateway
-from faultline.llm.models import ModelCall
-from faultline.llm.types import Prompt, Role
+from gateways.llm import gateway
+from gateways.llm.models import ModelCall
+from gateways.llm.types import Prompt, Role
 
 pytestmark = pytest.mark.django_db
 

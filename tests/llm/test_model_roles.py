@@ -5,9 +5,9 @@ import copy
 
 import pytest
 
-from faultline.llm import gateway
-from faultline.llm.roles import model_role_register, model_role_unregister, model_roles
-from faultline.llm.types import Role
+from gateways.llm import gateway
+from gateways.llm.roles import model_role_register, model_role_unregister, model_roles
+from gateways.llm.types import Role
 
 
 @pytest.fixture

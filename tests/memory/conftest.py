@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 
 from devtools.fake_voyage_api import FakeVoyageAPI
 from devtools.scripted_debate import DebateScript
-from faultline.embeddings import gateway as embeddings
+from gateways.embeddings import gateway as embeddings
 from tests.orchestrator.conftest import make_persona
 from tests.support.fake_anthropic import fake_messages_apis
 

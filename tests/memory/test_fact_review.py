@@ -4,8 +4,8 @@ put in their own words, or reject, on the memory pages (POST only, owner only: 4
 import pytest
 from django.urls import reverse
 
-from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.types import Purpose
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.types import Purpose
 from memory.models import Insight
 from projects.models import Project
 

@@ -10,8 +10,8 @@ from debates.models import Event
 from debates.selectors import debate_events
 from debates.services.lifecycle import debate_create
 from debates.state import fold
-from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.types import Purpose
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.types import Purpose
 from memory.models import Insight, PersonaMemory
 from memory.services.recall import debate_recall
 from projects.models import Project

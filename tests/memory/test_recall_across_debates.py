@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from debates.models import Debate
-from faultline.embeddings import gateway as embeddings
-from faultline.llm.models import ModelCall
+from gateways.embeddings import gateway as embeddings
+from gateways.llm.models import ModelCall
 from memory.models import Insight, MemoryRecall, PersonaMemory
 from memory.services.review import fact_confirm
 from projects.models import Project

@@ -7,8 +7,8 @@ import math
 import pytest
 from django.db import connection
 
-from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.types import DIMENSIONS
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.types import DIMENSIONS
 from memory.models import Insight
 from memory.services.insights import distance_to, insights_search, nearest_rows
 

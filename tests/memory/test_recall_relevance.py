@@ -6,8 +6,8 @@ the shipped calibration data puts no unrelated pair above the fact floor."""
 import pytest
 
 from debates.services.lifecycle import DebateOptions, debate_create
-from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.types import Purpose
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.types import Purpose
 from memory.context import memory_section
 from memory.models import Insight, MemoryRecall
 from memory.services.insights import insights_search, topic_recall_preview

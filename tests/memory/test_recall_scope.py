@@ -2,8 +2,8 @@
 
 import pytest
 
-from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.types import Purpose
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.types import Purpose
 from memory.models import Insight
 from memory.services.insights import insights_search
 from projects.models import Project

@@ -5,7 +5,7 @@ import pytest
 
 from debates.blackboard.models import BlackboardNotes, PositionState
 from debates.services.lifecycle import debate_create
-from faultline.embeddings import gateway as embeddings
+from gateways.embeddings import gateway as embeddings
 from memory.models import Insight
 from memory.services.insights import insights_remember
 from projects.models import Project

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 
 from debates.models import Debate
-from faultline.embeddings import gateway as embeddings
+from gateways.embeddings import gateway as embeddings
 from memory.models import Insight, MemoryRecall
 from tests.memory.conftest import AGREED_POINT, DECISION
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from faultline.launcher import WORKER_NICE, Child, LaunchError, RestartPolicy
+from ops.launcher import WORKER_NICE, Child, LaunchError, RestartPolicy
 from tests.support.build_context import copy_build_context
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,7 +75,7 @@ def test_a_database_url_from_dotenv_is_not_replaced_by_the_embedded_one(tmp_path
     app = copy_build_context(ROOT, tmp_path / "app")
     (app / ".env").write_text("DATABASE_URL=postgres://u:p@db.internal/x\nREDIS_URL=redis://cache.internal/0\n")
     script = (
-        "import os; from faultline import launcher; launcher.read_dotenv(); env = dict(os.environ); "
+        "import os; from ops import launcher; launcher.read_dotenv(); env = dict(os.environ); "
         "print(launcher.prepare_services(env), env['DATABASE_URL'], env['REDIS_URL'])"
     )
     clean = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "REDIS_URL")}

@@ -1,5 +1,5 @@
 """The worker's and daphne's start-up heaps are set aside from the garbage collector
-(faultline/heap.py): a full collection then walks only what was made since start-up, instead of
+(ops/heap.py): a full collection then walks only what was made since start-up, instead of
 stopping every thread for 0.1–0.2 s to walk some 270,000 objects that live as long as the process."""
 
 import gc
@@ -12,7 +12,7 @@ from pathlib import Path
 from celery.signals import worker_init, worker_process_init
 
 from faultline import celery as worker_module
-from faultline.heap import freeze_start_up_heap
+from ops.heap import freeze_start_up_heap
 
 ROOT = Path(__file__).resolve().parents[2]
 

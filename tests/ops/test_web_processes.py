@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from faultline.launcher import LaunchConfig, LaunchError, children_for, run, web_listener
+from ops.launcher import LaunchConfig, LaunchError, children_for, run, web_listener
 from tests.test_launcher import free_port
 
 

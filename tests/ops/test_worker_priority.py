@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from faultline.launcher import Child, LaunchConfig, children_for
+from ops.launcher import Child, LaunchConfig, children_for
 
 # Started by the launcher, this reports its own priority and that of a thread it starts later,
 # the way Celery's pool threads are started after the worker has booted.

@@ -1,5 +1,5 @@
 """A worker that stops taking work while it still runs is replaced at once, and the old one is
-left to finish what it runs (faultline/launcher.py Child, faultline/worker_liveness.py).
+left to finish what it runs (ops/launcher.py Child, ops/worker_liveness.py).
 
 The real case: a Redis restart under a busy worker. kombu 5.7 fails restoring the unacknowledged
 task on the connection loss ("Unrecoverable error"), the worker goes into a warm shutdown and
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from celery import Celery
 
-from faultline import embedded, worker_liveness
-from faultline.launcher import Child, RestartPolicy, celery_worker_command
+from ops import embedded, worker_liveness
+from ops.launcher import Child, RestartPolicy, celery_worker_command
 from tests.support.supervised import private_redis
 
 pytestmark = pytest.mark.slow

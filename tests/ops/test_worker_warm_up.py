@@ -14,11 +14,11 @@ from celery import Celery
 
 from devtools.fake_messages_api import FakeMessagesAPI, Reply
 from faultline.celery import warm_up
-from faultline.embeddings import gateway as embeddings
-from faultline.launcher import celery_worker_command
-from faultline.llm import gateway
-from faultline.llm.models import ModelCall
-from faultline.llm.types import Prompt, Role
+from gateways.embeddings import gateway as embeddings
+from gateways.llm import gateway
+from gateways.llm.models import ModelCall
+from gateways.llm.types import Prompt, Role
+from ops.launcher import celery_worker_command
 from tests.support.fake_anthropic import fake_messages_apis
 from tests.support.supervised import private_redis
 

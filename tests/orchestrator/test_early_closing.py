@@ -10,8 +10,8 @@ import pytest
 
 from crux.models import CruxCard, CruxRoom
 from debates.models import Debate, Event, Message
-from faultline.llm.models import ModelCall
-from faultline.llm.selectors import debate_spend
+from gateways.llm.models import ModelCall
+from gateways.llm.selectors import debate_spend
 from orchestration.run import debate_run
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -13,7 +13,7 @@ from debates.models import Debate, Event, Message
 from debates.services.leases import debate_is_being_run
 from debates.services.lifecycle import debate_can_resume
 from devtools.fake_messages_api import Reply
-from orchestration import discussion
+from orchestration.modes import discussion
 from orchestration.run import debate_run
 
 pytestmark = pytest.mark.django_db(transaction=True)

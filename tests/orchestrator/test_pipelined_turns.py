@@ -11,8 +11,8 @@ from django.db import connection, connections
 from debates.models import Debate, Event, Message
 from debates.turns import DIALOGUE_KINDS
 from devtools.fake_messages_api import Reply
-from faultline.llm.models import ModelCall
-from faultline.llm.selectors import debate_spend
+from gateways.llm.models import ModelCall
+from gateways.llm.selectors import debate_spend
 from orchestration import speaking
 from orchestration.lanes import Lanes
 from orchestration.run import debate_run

@@ -16,7 +16,7 @@ from debates.services.leases import debate_lease
 from debates.services.lifecycle import debate_create
 from devtools.fake_messages_api import FakeMessagesAPI
 from devtools.scripted_debate import DebateScript
-from faultline.launcher import celery_worker_command
+from ops.launcher import celery_worker_command
 from orchestration.recovery import debates_recover
 from orchestration.run import debate_run
 from tests.conftest import ROOT
@@ -170,7 +170,7 @@ def test_a_debate_whose_second_worker_dies_too_is_queued_again_by_the_next_sweep
 
 
 def test_a_run_after_a_dead_one_does_the_side_work_it_left(scripted_api, new_debate, settings):
-    from faultline.llm.models import ModelCall
+    from gateways.llm.models import ModelCall
 
     scripted_api(dispute="none")
     debate = debate_run(debate_id=new_debate(max_turns=6).id)

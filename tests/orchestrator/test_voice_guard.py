@@ -6,7 +6,7 @@ from debates.models import Message
 from debates.turns import turn_kind
 from devtools.fake_messages_api import Reply
 from devtools.scripted_debate import FORBIDDEN_SAMPLE
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 from orchestration.run import debate_run
 from tests.support.announcement_recorder import AnnouncementRecorder
 

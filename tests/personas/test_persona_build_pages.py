@@ -10,7 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from devtools.scripted_debate import MADE_UP_QUOTE, DebateScript
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 from personas.corpus.models import CorpusChunk, CorpusDocument
 from personas.models import Persona, PersonaBuild
 from personas.tasks import draft_persona_build, store_persona_build

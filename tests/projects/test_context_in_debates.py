@@ -7,7 +7,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from debates.blackboard.budget import estimate_tokens
+from debates.budget import estimate_tokens
 from debates.models import Debate
 from projects.models import Assignment, Document, Note, Project, Repository
 from tests.projects.conftest import MARKER

@@ -4,7 +4,7 @@ of the site's secrets."""
 
 import pytest
 
-from faultline.untrusted import ReadLimits, UntrustedRefused, untrusted_read
+from gateways.untrusted import ReadLimits, UntrustedRefused, untrusted_read
 from tests.support.untrusted_targets import Refusal
 
 LIMITS = ReadLimits(cpu_seconds=1, memory_mb=512, wall_seconds=15, output_mb=1)

@@ -19,8 +19,8 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import pytest
 
-from faultline import web_liveness
-from faultline.launcher import daphne_command, wait_until_serving
+from ops import web_liveness
+from ops.launcher import daphne_command, wait_until_serving
 from tests.conftest import ROOT
 from tests.conftest import test_database_url as database_url_of
 from tests.support.supervised import descendants, start_supervisor

@@ -4,8 +4,8 @@ import copy
 from contextlib import contextmanager
 
 from devtools.fake_messages_api import FakeMessagesAPI
-from faultline.embeddings import gateway as embeddings
-from faultline.llm import gateway
+from gateways.embeddings import gateway as embeddings
+from gateways.llm import gateway
 
 
 @contextmanager

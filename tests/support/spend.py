@@ -4,7 +4,7 @@ from decimal import Decimal
 
 from django.db.models import Count, Sum
 
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 
 
 def debate_cost(*, debate_id) -> dict:

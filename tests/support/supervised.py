@@ -10,7 +10,7 @@ from pathlib import Path
 
 import psutil
 
-from faultline import embedded
+from ops import embedded
 
 
 class LauncherOutput:

@@ -1,5 +1,5 @@
 """Readers that misbehave in each way a hostile file can make a real one misbehave, for the
-limited child process of faultline/untrusted.py to run (it imports them by name)."""
+limited child process of gateways/untrusted.py to run (it imports them by name)."""
 
 import os
 import time

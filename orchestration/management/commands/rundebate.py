@@ -17,7 +17,7 @@ from debates.modes import DEFAULT_MODE, mode_find, mode_spec, modes_available
 from debates.services.artifacts import debate_artifact_save
 from debates.services.lifecycle import DebateOptions, debate_can_resume, debate_continue, debate_create
 from debates.services.notes import debate_note_save
-from faultline.llm import gateway
+from gateways.llm import gateway
 from orchestration.modes.printing import print_outcome
 from orchestration.run import DebateBusy, debate_run
 from personas.models import Deck, Persona

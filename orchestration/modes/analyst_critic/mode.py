@@ -36,8 +36,8 @@ from debates.regime import CONSENSUS, Evidence, analyst_critic_evidence, verdict
 from debates.services.context import with_context
 from debates.services.events import event_append
 from debates.state import EventKind
-from faultline.llm import gateway
-from faultline.llm.types import CallTag, Prompt, Role
+from gateways.llm import gateway
+from gateways.llm.types import CallTag, Prompt, Role
 from memory.services.recall import recalled_for
 from orchestration.loop import DebatePaused
 from orchestration.modes.analyst_critic.consensus import (

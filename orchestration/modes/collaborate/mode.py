@@ -24,8 +24,8 @@ from debates.models import Message
 from debates.regime import collaborate_evidence, verdict
 from debates.services.context import with_context
 from debates.turns import turn_kind
-from faultline.llm import gateway
-from faultline.llm.types import ModelError, ModelUnavailable, Role
+from gateways.llm import gateway
+from gateways.llm.types import ModelError, ModelUnavailable, Role
 from orchestration.modes.base import Mode
 from orchestration.modes.collaborate.artifact import (
     artifact_fallback,

@@ -15,10 +15,10 @@ from django.conf import settings
 from crux.models import CruxRoom
 from crux.services.detection import detection_run
 from debates.models import Message
-from faultline.llm.types import ModelUnavailable
+from gateways.llm.types import ModelUnavailable
 from orchestration import results
 from orchestration.context import SideWork
-from orchestration.discussion import DiscussionMode
+from orchestration.modes.discussion import DiscussionMode
 from orchestration.patience import patiently
 from orchestration.rooms import room_run
 

@@ -27,9 +27,9 @@ from debates.models import Message
 from debates.payloads import Card, CardPosition
 from debates.regime import graph_evidence, verdict
 from debates.state import SUITS
-from faultline.llm.types import ModelError
+from gateways.llm.types import ModelError
 from orchestration.context import SideWork
-from orchestration.discussion import DiscussionMode
+from orchestration.modes.discussion import DiscussionMode
 from orchestration.results import final_sides, seats_of, stance_series
 
 logger = logging.getLogger(__name__)

@@ -2,10 +2,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from personas.corpus.builder import BuildError, draft_persona, save_persona_draft
+from personas.corpus.builder import BuildError, draft_persona
 from personas.corpus.sources import CorpusError, corpus_files_at
 from personas.corpus.store import corpus_prepare
 from personas.models import Deck
+from personas.services.drafts import save_persona_draft
 
 
 class Command(BaseCommand):

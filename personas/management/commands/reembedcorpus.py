@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from faultline.embeddings import gateway as embeddings
+from gateways.embeddings import gateway as embeddings
 from personas.corpus.store import corpus_reembed
 
 

@@ -1,8 +1,8 @@
 import pytest
 
 from devtools.fake_messages_api import FakeMessagesAPI
-from faultline.embeddings import gateway as embeddings
-from faultline.llm import gateway
+from gateways.embeddings import gateway as embeddings
+from gateways.llm import gateway
 from personas.models import Persona
 from tests.support.persona_builder import BuilderScript
 

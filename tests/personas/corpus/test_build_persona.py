@@ -5,12 +5,13 @@ import pytest
 
 from devtools.fake_messages_api import Reply
 from personas.contracts import PersonaContract
-from personas.corpus.builder import BuildError, PersonaDraft, draft_persona, save_persona_draft
+from personas.corpus.builder import BuildError, PersonaDraft, draft_persona
 from personas.corpus.models import CorpusChunk, CorpusDocument
 from personas.corpus.sources import corpus_files_at
 from personas.corpus.store import corpus_prepare
 from personas.models import Deck, Persona
 from personas.services import persona_contract_dict
+from personas.services.drafts import save_persona_draft
 from tests.support.persona_builder import MADE_UP_QUOTES, MADE_UP_VOICE
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,8 @@ import zipfile
 
 import pytest
 
-from faultline.embeddings import gateway as embeddings
-from faultline.embeddings.types import EmbeddingError
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.types import EmbeddingError
 from personas.corpus import sources
 from personas.corpus.models import CorpusChunk, CorpusDocument
 from personas.corpus.retrieval import corpus_passages_relevant

@@ -24,8 +24,8 @@ from debates.services.events import event_append
 from debates.services.messages import turn_pass
 from debates.state import EventKind
 from debates.turns import DIALOGUE_KINDS
-from faultline.llm import gateway
-from faultline.llm.types import CallTag, Prompt, Role
+from gateways.llm import gateway
+from gateways.llm.types import CallTag, Prompt, Role
 from orchestration.context import RECENT_MESSAGES, SideWork, TurnReads, assemble_context, side_work_read, turn_reads
 from orchestration.loop import NOTES_WAIT_SECONDS
 from orchestration.modes.base import Mode

@@ -4,7 +4,7 @@
     gateway.stream(role=Role.PERSONA, prompt=..., on_text=push_delta, tag=...)
     gateway.extract(role=Role.EXTRACTION, prompt=..., schema=CruxCheck, tag=...)
 
-Roles map to models in settings.FAULTLINE_MODELS and the roles modes register (faultline/llm/roles.py);
+Roles map to models in settings.FAULTLINE_MODELS and the roles modes register (gateways/llm/roles.py);
 the provider is settings.FAULTLINE_LLM.
 Every call, failed ones included, is written to the ModelCall ledger, and observers registered
 with ``trace_calls`` see the full prompt (the CLI's --trace uses that).
@@ -26,10 +26,10 @@ from django.conf import settings
 from django.utils import timezone
 from pydantic import BaseModel, ValidationError
 
-from faultline.llm import roles
-from faultline.llm.models import ModelCall
-from faultline.llm.pricing import estimate_cost
-from faultline.llm.types import (
+from gateways.llm import roles
+from gateways.llm.models import ModelCall
+from gateways.llm.pricing import estimate_cost
+from gateways.llm.types import (
     CallTag,
     Completion,
     ModelError,
@@ -68,10 +68,10 @@ __all__ = [
 @functools.cache
 def _provider_named(name: str):
     if name == "anthropic":
-        from faultline.llm.providers.anthropic import AnthropicProvider
+        from gateways.llm.providers.anthropic import AnthropicProvider
 
         return AnthropicProvider()
-    from faultline.llm.providers.local import LocalProvider
+    from gateways.llm.providers.local import LocalProvider
 
     return LocalProvider()
 

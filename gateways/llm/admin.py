@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 
 
 @admin.register(ModelCall)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from faultline.embeddings.types import DIMENSIONS, ProviderEmbeddings, Purpose
+from gateways.embeddings.types import DIMENSIONS, ProviderEmbeddings, Purpose
 
 
 class VoyageProvider:

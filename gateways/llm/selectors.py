@@ -2,7 +2,7 @@ from decimal import Decimal
 
 from django.db.models import Q, Sum
 
-from faultline.llm.models import ModelCall
+from gateways.llm.models import ModelCall
 
 
 def debate_spend(*, debate_id) -> dict:

@@ -11,8 +11,8 @@ import anthropic
 import httpx2  # the SDK's HTTP library (a dependency of anthropic): the warm-up's in-memory transport
 from django.conf import settings
 
-from faultline.llm.roles import models_of
-from faultline.llm.types import CallTag, ModelUnavailable, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
+from gateways.llm.roles import models_of
+from gateways.llm.types import CallTag, ModelUnavailable, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
 
 # What each request is, for request logs and the API proxies a deployment may put between us and
 # the API (a gateway that splits spend by role or debate): "role=persona; phase=opening;

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 class Role(enum.StrEnum):
     """What a call is for; settings map each role to a model per provider. A mode's own roles
-    (the Analyst's, the Critic's, ...) are plain names its spec registers (faultline/llm/roles.py)."""
+    (the Analyst's, the Critic's, ...) are plain names its spec registers (gateways/llm/roles.py)."""
 
     PERSONA = "persona"  # a persona speaking (streamed)
     EXTRACTION = "extraction"  # cheap structured reads of what was said

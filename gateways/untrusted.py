@@ -5,7 +5,7 @@ most those limits and never the web process or a worker's own memory.
     text = untrusted_read("projects.documents:document_text", filename=name, data=data,
                           expected=(DocumentUnreadable,))
 
-The child (``python -m faultline.untrusted``) limits itself with setrlimit before it looks at the
+The child (``python -m gateways.untrusted``) limits itself with setrlimit before it looks at the
 file, calls the target (``module:function``) with the keyword arguments, and writes its result as
 JSON. ``UntrustedRefused`` carries one line per problem, fit to show the user: the target's own
 message when it raised one of the ``expected`` exceptions (a damaged PDF), or which limit the
@@ -106,7 +106,7 @@ def untrusted_read(
     )
     with tempfile.TemporaryFile() as stderr:  # on disk: a chatty reader cannot fill our memory
         process = subprocess.Popen(
-            [sys.executable, "-m", "faultline.untrusted"],
+            [sys.executable, "-m", "gateways.untrusted"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,

@@ -6,8 +6,8 @@ It starts the embedded PostgreSQL and Redis when DATABASE_URL / REDIS_URL are no
 loads the seed deck, then runs daphne (web + websockets) and a Celery worker with prefixed logs.
 A child that dies is started again after a growing pause (see `RestartPolicy`), so a crashed
 worker does not take the site down. A worker that stops taking work while it still runs (a warm
-shutdown nobody asked for: see faultline/worker_liveness.py) is replaced at once and left to finish
-its debates; a web process that stops answering (faultline/web_liveness.py) is killed and started
+shutdown nobody asked for: see ops/worker_liveness.py) is replaced at once and left to finish
+its debates; a web process that stops answering (ops/web_liveness.py) is killed and started
 again. Ctrl-C stops the children, then the services it started, and
 leaves nothing running behind it.
 
@@ -36,7 +36,7 @@ from pathlib import Path
 
 import environ
 
-from faultline import embedded, web_liveness, worker_liveness
+from ops import embedded, web_liveness, worker_liveness
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DOTENV = BASE_DIR / ".env"
