@@ -115,10 +115,8 @@ def for_event(view: DebateView, kind: str, payload: dict | p.Payload, *, with_ba
                 parts.append(room_head(room))
         case p.LedgerUpdated():
             parts.append(_render("positions.html", view=view, oob=True))
-        case p.GraphUpdated():
-            parts.append(render_to_string("modes/graph/panel.html", {"view": view, "oob": True}))
-        case p.RoundScored():
-            parts.append(render_to_string("modes/analyst_critic/consensus_panel.html", {"view": view, "oob": True}))
+        case p.GraphUpdated() | p.RoundScored():  # a mode's own state moved: its side panels redraw
+            parts.extend(render_to_string(name, {"view": view, "oob": True}) for name in view.panels.side_panels)
         case p.MemoryRecalled():
             parts.append(_render("memory.html", view=view, oob=True))
         case p.DebateFinished() | p.DebateFailed():

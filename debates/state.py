@@ -51,7 +51,7 @@ class MessageView:
 
 
 # The Collaborate mode's two roles, by seat, and the kinds of their outputs
-# (orchestration/modes/collaborate.py).
+# (orchestration/modes/collaborate/).
 COLLABORATION_ROLES = ("Architect", "Reviewer")
 COLLABORATION_KINDS = ("draft", "revision")
 

@@ -84,7 +84,7 @@ _ROWS = [
         "where the two of you really differ; concede what is right.",
         room=True,
     ),
-    # Analyst/Critic mode (orchestration/modes/analyst_critic.py): longer, structured answers.
+    # Analyst/Critic mode (orchestration/modes/analyst_critic/): longer, structured answers.
     TurnKind(
         Message.Kind.ANALYSIS,
         "Analyst",
@@ -106,7 +106,7 @@ _ROWS = [
         20,
         "Write the final, balanced answer from the debate and every agreed point.",
     ),
-    # Collaborate mode (orchestration/modes/collaborate.py): long-form Markdown, streamed whole (no
+    # Collaborate mode (orchestration/modes/collaborate/): long-form Markdown, streamed whole (no
     # sentence cap reaches these: the sentence limit is only a ceiling for the table's sake).
     TurnKind(
         Message.Kind.DRAFT,

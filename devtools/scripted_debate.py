@@ -90,7 +90,7 @@ class DebateScript:
             chunk_delay=self.chunk_delay,
         )
 
-    # ── the Collaborate mode's roles (orchestration/modes/collaborate.py) ─────────────────────
+    # ── the Collaborate mode's roles (orchestration/modes/collaborate/) ─────────────────────
 
     @staticmethod
     def _collaboration_role(call: Call) -> str:

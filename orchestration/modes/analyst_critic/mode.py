@@ -4,7 +4,7 @@ argue in rounds until they agree or the rounds run out, then a synthesis writes 
 Each round the Analyst answers (from round 2 refining on the Critic's last evaluation), the Critic
 evaluates, and an agreement assessment is read from the Critic as structured output (its model,
 repaired once, skipped when still unusable: the debate goes on). The assessment is folded into a
-point ledger (orchestration/consensus.py) and the round's score is persisted as an event before it
+point ledger (orchestration/modes/analyst_critic/consensus.py) and the round's score is persisted as an event before it
 is pushed. Consensus (the verdict of debates/regime.py: both final answers recorded, at least one
 point, none contested or unverifiable) or the last round ends the rounds; the synthesis is streamed
 as a message. Seat 0 plays the Analyst, seat 1 the Critic; their personas' worldviews only colour
@@ -19,7 +19,7 @@ debate_continued after the round's score), so a run after a dead worker pauses w
 Established facts recalled from the owner's earlier debates (memory/) seed the ledger as agreed
 points before round 1 (a round 0 score, its points marked ``from_memory``); the ledger records a
 Critic's flip of one as a challenge to it, and the fact stands. An accepted negation of a point
-supersedes it (orchestration/consensus.py).
+supersedes it (orchestration/modes/analyst_critic/consensus.py).
 """
 
 from __future__ import annotations
