@@ -44,8 +44,13 @@ class Thresholds:
     pair_cooldown_seconds: float = 300
 
 
+# Words a detector uses to report a dispute, not what the dispute is about.
+DISPUTE_TALK = frozenset({"dispute", "disputed", "disputes", "disagree", "disagreement", "question"})
+
+
 def _words(text: str) -> set[str]:
-    return {word for word in re.findall(r"[a-z0-9]+", text.lower()) if word not in STOP_WORDS}
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return {word for word in words if word not in STOP_WORDS and word not in DISPUTE_TALK}
 
 
 def similar(a: str, b: str) -> bool:

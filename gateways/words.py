@@ -18,7 +18,7 @@ STOP_WORDS = frozenset(
         "is are was were be been do does did have has had will would can could should may might must "
         "it its this that these those there here "
         "i me my we our you your he his she her they them their "
-        "what which who whom when where why how "
+        "what which who whom when where why how whether "
         "all any more most very just also only not no "
         "what's it's i'm i'd i'll",
     )

@@ -73,6 +73,9 @@ def test_a_self_dispute_is_ignored():
             "Would rent control really reduce the housing supply, as you claim?",
             True,
         ),
+        # Reported in a detector's own words around the question: still the same dispute.
+        ("Is inflation falling?", "Whether inflation is falling (disputed)", True),
+        ("Whether inflation is falling", "The question of whether inflation is falling", True),
         # Another question between the same pair: a dispute of its own.
         ("Is nuclear power safe?", "Should the state pay for new reactors?", False),
         ("Does rent control reduce housing supply?", "Do landlords deserve their profits?", False),
