@@ -67,5 +67,5 @@ def test_setup_starts_an_analyst_critic_debate_with_a_hand_of_two(owner_client, 
     assert '<input type="radio" name="mode" value="analyst_critic"' in page and "coming soon" not in page
     assert "takes a hand of two" in three.content.decode()
     debate = Debate.objects.get()
-    assert two.status_code == 302 and debate.mode == "analyst_critic"
+    assert (two.status_code, debate.mode) == (302, "analyst_critic")
     assert debate.max_turns == 5 and debate.participants.count() == 2

@@ -92,5 +92,5 @@ def test_a_collaboration_streams_two_columns_side_by_side_and_saves_its_artifact
     screenshot(page, "collaborate-saved-document")
 
     debate = server_side(Debate.objects.get, pk=debate_id)
-    assert debate.mode == "collaborate" and debate.status == Debate.Status.COMPLETED
+    assert (debate.mode, debate.status) == ("collaborate", Debate.Status.COMPLETED)
     assert not page.js_errors

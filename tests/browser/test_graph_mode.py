@@ -62,7 +62,7 @@ def test_a_graph_mode_debate_draws_its_map_live(page, live_server_url, celery_wo
     page.wait_for_selector("#results h2", timeout=DEBATE_TIMEOUT_MS)
     assert "Camps" in page.locator("#results").text_content()
     debate = server_side(Debate.objects.get, pk=debate_id)
-    assert debate.mode == "graph" and debate.status == Debate.Status.COMPLETED
+    assert (debate.mode, debate.status) == ("graph", Debate.Status.COMPLETED)
     assert not page.js_errors
     screenshot(page, "graph-results", full_page=True)
     assert_accessible(page, "graph-mode live page, finished")

@@ -19,7 +19,7 @@ def test_the_cli_prints_the_artifact_at_the_end(collab_api, capsys):
     assert "===== Artifact: URL shortener design =====" in out and "Status: completed" in out
     assert "(draft): ## Architect: First answer" in out and "(revision): ## Reviewer: Revised answer" in out
     debate = Debate.objects.get()
-    assert debate.mode == "collaborate"
+    assert (debate.mode,) == ("collaborate",)
     assert list(debate.participants.order_by("seat").values_list("persona__name", flat=True)) == [
         "Architect",
         "Reviewer",

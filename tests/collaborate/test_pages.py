@@ -126,5 +126,5 @@ def test_setup_starts_a_collaboration_with_a_hand_of_two(owner_client, deck, per
     assert '<input type="radio" name="mode" value="collaborate"' in page
     assert "takes a hand of two: the Architect and the Reviewer" in three.content.decode()
     debate = Debate.objects.get()
-    assert two.status_code == 302 and debate.mode == "collaborate"
+    assert (two.status_code, debate.mode) == (302, "collaborate")
     assert debate.participants.count() == 2 and not Message.objects.exists()

@@ -38,7 +38,7 @@ def test_the_setup_page_offers_it_and_the_worker_runs_it_to_its_page(
     assert '<input type="radio" name="mode" value="echo"' in page and "Echo (a test mode)" in page
     assert started.status_code == 302 and started["Location"] == f"/debates/{debate.id}/"
     debate.refresh_from_db()
-    assert debate.mode == "echo" and debate.status == Debate.Status.COMPLETED, debate.failure_reason
+    assert (debate.mode, debate.status) == ("echo", Debate.Status.COMPLETED), debate.failure_reason
     assert debate.results == {"mode": "echo", "status": "completed", "echoes": 3}
     said = list(Message.objects.filter(debate=debate).order_by("turn").values_list("text", flat=True))
     assert said == [f"{name} on: Is hard money the future?" for name in ("Ada Hardmoney", "Bram Macro", "Cleo Central")]

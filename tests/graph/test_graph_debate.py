@@ -189,7 +189,7 @@ def test_rundebate_runs_the_graph_mode_and_prints_what_the_map_computed(scripted
 
     out = capsys.readouterr().out
     debate = Debate.objects.get()
-    assert debate.mode == "graph" and debate.status == Debate.Status.COMPLETED
+    assert (debate.mode, debate.status) == ("graph", Debate.Status.COMPLETED)
     assert "Argument map:" in out and "CAMP 1" in out and "CONCESSION (round" in out
     assert not CruxRoom.objects.filter(debate=debate).exists()
     markdown = debate_markdown(debate=debate, view=debate_view(debate_id=debate.id))

@@ -45,7 +45,7 @@ def test_setup_starts_a_graph_debate(owner_client, deck, personas, monkeypatch):
     assert '<input type="radio" name="mode" value="graph"' in page and "coming soon" not in page
     debate = Debate.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/debates/{debate.id}/"
-    assert debate.mode == "graph" and queued == [str(debate.id)]
+    assert (debate.mode, queued) == ("graph", [str(debate.id)])
 
 
 def test_a_graph_debate_no_worker_has_started_yet_already_shows_the_map_and_no_room_drawer(
