@@ -50,6 +50,9 @@ class Debate(models.Model):
     pause_requested = models.BooleanField(default=False)
     # Analyst/Critic mode: run every round without pausing after each one (chosen at setup).
     auto_continue = models.BooleanField(default=False)
+    # Every mode: pause at the end of each of its rounds (what a round is, the mode says:
+    # orchestration/loop.py DebateRun.round_ended), chosen at setup or with rundebate --pause-after-round.
+    pause_after_round = models.BooleanField(default=False)
     # A debate with no context recalls none of its owner's earlier insights unless they opted in
     # here at setup: then it searches all of them (memory/services/recall.py).
     recall_all_insights = models.BooleanField(default=False)

@@ -46,8 +46,8 @@ class DebateStopped(Exception):
 
 
 class DebatePaused(Exception):
-    """The run pauses here: the owner asked for it, or an Analyst/Critic round ended without
-    auto-continue. ``reason`` and ``round`` go into the debate_paused event."""
+    """The run pauses here: the owner asked for it, or a round ended (an Analyst/Critic round
+    without auto-continue, any mode's round with pause_after_round). ``reason`` and ``round`` go into the debate_paused event."""
 
     def __init__(self, reason: str = "requested", round: int = 0) -> None:
         super().__init__(reason)
@@ -194,6 +194,21 @@ class DebateRun:
             raise DebateStopped
         if asked[1]:
             raise DebatePaused("requested", round=self.mode.rounds_done)
+
+    def round_ended(self, number: int) -> None:
+        """The mode's round ``number`` ended and another follows: pause here when the owner chose to
+        pause after each round (Debate.pause_after_round), unless this round's pause was taken
+        already (read from the log, so the run that continues, or one after a dead worker, goes
+        on). A stop asked for meanwhile wins."""
+        self.check_stop()
+        if not Debate.objects.filter(pk=self.debate.pk, pause_after_round=True).exists():
+            return
+        taken = Event.objects.filter(
+            debate=self.debate, kind=EventKind.DEBATE_PAUSED, payload__reason="round", payload__round=number
+        )
+        if not taken.exists():
+            self.lanes.wait("notes", timeout=NOTES_WAIT_SECONDS)  # the round's record is in before the pause
+            raise DebatePaused("round", round=number)
 
     # ── turns: asked for with a TurnRequest ───────────────────────────────────────────────────
     def main_messages(self, kinds=None):

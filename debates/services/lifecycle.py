@@ -25,6 +25,8 @@ from personas.models import Deck, Persona
 from personas.selectors import persona_is_visible_to
 
 MAX_TOPIC_LENGTH = 500
+# A mode whose budget is rounds (its spec row names a rounds setting) runs 1..MAX_ROUNDS of them.
+MAX_ROUNDS = 10
 # A debate still queued after this long, with no orchestrator on it, may be resumed by hand.
 STALE_AFTER_SECONDS = 90
 RUN_DEBATE_TASK = "orchestration.run_debate"
@@ -43,10 +45,15 @@ def _clean_topic(topic: str) -> str:
 class DebateOptions:
     """The owner's choices about how the debate runs. length: its turn budget, unless max_turns is
     given. auto_continue: an Analyst/Critic debate runs every round without pausing after each one.
+    pause_after_round: any mode pauses at the end of each of its rounds (the mode says what a round
+    is; the last one is followed by the closing step without a pause). rounds: a mode whose budget
+    is rounds runs this many (None: its setting); other modes ignore it.
     recall_all_insights: with no context, recall insights from all the owner's debates (memory/)."""
 
     length: str = Debate.Length.STANDARD
     auto_continue: bool = False
+    pause_after_round: bool = False
+    rounds: int | None = None
     recall_all_insights: bool = False
 
 
@@ -76,8 +83,14 @@ def debate_create(
         raise ValidationError({"personas": "Pick personas from the seed decks or your own."})
     if deck is not None and deck.owner_id is not None and deck.owner_id != getattr(owner, "pk", None):
         raise ValidationError({"deck": "Pick one of the seed decks or your own."})
-    if spec.rounds_setting and not max_turns:
-        max_turns = getattr(settings, spec.rounds_setting)  # this mode's turn budget is its rounds
+    if options.auto_continue and options.pause_after_round:
+        raise ValidationError(
+            {"pause_after_round": "Pick either pausing after each round or continuing automatically, not both."}
+        )
+    if spec.rounds_setting:  # this mode's turn budget is its rounds
+        if options.rounds is not None and not 1 <= options.rounds <= MAX_ROUNDS:
+            raise ValidationError({"rounds": f"Pick between 1 and {MAX_ROUNDS} rounds."})
+        max_turns = options.rounds or max_turns or getattr(settings, spec.rounds_setting)
     with transaction.atomic():
         debate = Debate.objects.create(
             **context_fields(owner=owner, target=context),
@@ -89,6 +102,7 @@ def debate_create(
             max_turns=max_turns or Debate.TURNS_FOR_LENGTH[length],
             provider=settings.FAULTLINE_LLM,
             auto_continue=options.auto_continue,
+            pause_after_round=options.pause_after_round,
             recall_all_insights=options.recall_all_insights,
         )
         Participant.objects.bulk_create(
@@ -116,7 +130,10 @@ def debate_start(**kwargs) -> Debate:
 
 def debate_stop(*, debate: Debate) -> None:
     """Stop after the current turn. A paused debate has no run to notice: one is queued that
-    finishes it as stopped at once (its results, no further turn)."""
+    finishes it as stopped at once (its results, no further turn). A finished debate has nothing
+    to stop."""
+    if debate.status not in (Debate.Status.PENDING, Debate.Status.RUNNING, Debate.Status.PAUSED):
+        raise ValidationError(f"This debate is {debate.get_status_display().lower()}; there is nothing to stop.")
     with transaction.atomic():
         paused = Debate.objects.filter(pk=debate.pk, status=Debate.Status.PAUSED).update(
             stop_requested=True, pause_requested=False, status=Debate.Status.PENDING
@@ -140,7 +157,8 @@ def debate_pause(*, debate: Debate) -> None:
 def debate_continue(*, debate: Debate, auto_continue: bool | None = None, enqueue: bool = True) -> None:
     """Continue a paused debate where it stopped: persisted as an event, then queued for a worker
     (``enqueue=False``: the caller runs it in the foreground, as ``rundebate --resume`` does).
-    auto_continue: True runs the remaining Analyst/Critic rounds without pausing."""
+    auto_continue: True runs the remaining rounds without pausing (Analyst/Critic's auto-continue,
+    and any mode's pause after each round turned off)."""
     with transaction.atomic():
         locked = Debate.objects.select_for_update().get(pk=debate.pk)
         if locked.status != Debate.Status.PAUSED:
@@ -149,6 +167,8 @@ def debate_continue(*, debate: Debate, auto_continue: bool | None = None, enqueu
         changes = {"status": Debate.Status.PENDING, "pause_requested": False, "stop_requested": False, "recoveries": 0}
         if auto_continue is not None:
             changes["auto_continue"] = auto_continue
+        if auto_continue:
+            changes["pause_after_round"] = False
         Debate.objects.filter(pk=debate.pk).update(**changes)
         event_append(
             debate_id=debate.id,

@@ -140,6 +140,7 @@ class Discussion:
             aspect_index = min(slot // per_aspect, len(self.debate.aspects) - 1)
             if previous_aspect is not None and aspect_index != previous_aspect:
                 self._record_round(previous_aspect)
+                run.round_ended(previous_aspect + 1)  # a discussion's round is one aspect
             previous_aspect = aspect_index
             run.phase("dialogue", aspect_index)
             history = list(self.channel.history)

@@ -89,6 +89,9 @@ class CollaborateMode(Mode):
         self._side_by_side("drafting", Message.Kind.DRAFT, DRAFT_TURNS)
 
     def _revisions(self) -> None:
+        # Its rounds: the drafts, then the revisions; the artifact follows the last without a pause.
+        if len(self._finished(REVISION_TURNS)) < len(REVISION_TURNS):
+            self.run.round_ended(1)
         self._side_by_side("revising", Message.Kind.REVISION, REVISION_TURNS)
 
     def _side_by_side(self, phase: str, kind: str, turns: tuple[int, int]) -> None:
