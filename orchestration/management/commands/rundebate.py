@@ -5,7 +5,6 @@ from __future__ import annotations
 from contextlib import ExitStack
 from pathlib import Path
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
@@ -15,8 +14,15 @@ from django.utils.module_loading import import_string
 from debates.models import Debate, Message
 from debates.modes import DEFAULT_MODE, mode_find, mode_spec, modes_available
 from debates.services.artifacts import debate_artifact_save
-from debates.services.lifecycle import DebateOptions, debate_can_resume, debate_continue, debate_create
+from debates.services.lifecycle import (
+    MAX_ROUNDS,
+    DebateOptions,
+    debate_can_resume,
+    debate_continue,
+    debate_create,
+)
 from debates.services.notes import debate_note_save
+from debates.services.quotas import quota_check_start
 from gateways.llm import gateway
 from orchestration.modes.printing import print_outcome
 from orchestration.run import DebateBusy, debate_run
@@ -41,7 +47,15 @@ class Command(BaseCommand):
         parser.add_argument("--personas", help="Comma-separated persona names or ids (2-6)")
         parser.add_argument("--topic", help="What they debate (at most 500 characters)")
         parser.add_argument("--deck", help="Deck name or slug the personas come from")
-        parser.add_argument("--max-turns", type=int, default=None, help="Dialogue turns (default: 12)")
+        parser.add_argument(
+            "--length",
+            choices=Debate.Length.values,
+            default=None,
+            help="The setup page's length: " + "; ".join(f"{value}: {label}" for value, label in Debate.Length.choices),
+        )
+        parser.add_argument(
+            "--max-turns", type=int, default=None, help="Dialogue turns (default: the --length's, else 12)"
+        )
         parser.add_argument(
             "--mode",
             type=lambda value: value.replace("_", "-"),  # analyst_critic (the stored value) is accepted too
@@ -53,8 +67,11 @@ class Command(BaseCommand):
             "--max-rounds",
             type=int,
             default=None,
-            help="a mode whose budget is rounds (analyst-critic): rounds before the synthesis without consensus "
-            "(default: its setting, FAULTLINE_ANALYST_MAX_ROUNDS)",
+            help="a mode whose budget is rounds ("
+            + ", ".join(spec.key.replace("_", "-") for spec in modes_available() if spec.rounds_setting)
+            + f"): rounds before the synthesis without consensus, 1-{MAX_ROUNDS} (default: its setting, "
+            + ", ".join(spec.rounds_setting for spec in modes_available() if spec.rounds_setting)
+            + ")",
         )
         parser.add_argument(
             "--auto-continue",
@@ -63,6 +80,20 @@ class Command(BaseCommand):
             "final consensus score and status (consensus or max_rounds). Without it the debate pauses after "
             "each round, as on the web: the command prints the round's score and how to continue "
             "(--resume DEBATE_ID for one more round, --resume DEBATE_ID --auto-continue for the rest) and exits",
+        )
+        parser.add_argument(
+            "--pause-after-round",
+            action="store_true",
+            help="pause at the end of each round, in any mode (analyst-critic: each round, as it does unless "
+            "--auto-continue; collaborate: after the drafts; dialogue and graph: after each aspect of the "
+            "aspect plan). The command prints how far it got and exits; continue from the site, with "
+            "`manage.py debate continue DEBATE_ID` (a worker runs it) or with --resume DEBATE_ID (here)",
+        )
+        parser.add_argument(
+            "--recall-all-insights",
+            action="store_true",
+            help="without --project, recall insights from all your earlier debates (as the setup page's "
+            "checkbox); with a project the debate recalls that project's",
         )
         parser.add_argument("--trace", help="Write one JSON line per model call (full prompt, tokens) to this file")
         parser.add_argument(
@@ -83,7 +114,11 @@ class Command(BaseCommand):
             help="a mode that writes an artifact (collaborate): save it to the project as a Markdown document "
             "and print its id",
         )
-        parser.add_argument("--user", help="Whose project (default: your login name; created if it does not exist)")
+        parser.add_argument(
+            "--user",
+            help="Who the debate is for: its owner, whose memory, quotas and projects apply (default: your login "
+            "name; created if it does not exist)",
+        )
 
     def handle(self, *args, **options):
         options["mode"] = options["mode"].replace("-", "_")
@@ -111,6 +146,11 @@ class Command(BaseCommand):
             except DebateBusy as exc:
                 raise CommandError(str(exc)) from exc
         self._print(debate)
+        if debate.status == Debate.Status.PAUSED:
+            self.stderr.write(
+                f"Debate {debate.id} is paused: continue it on the site, with `manage.py debate continue {debate.id}` "
+                f"(a worker runs it) or with `manage.py rundebate --resume {debate.id}` (here)"
+            )
         if debate.status == Debate.Status.FAILED:
             raise CommandError(f"the debate failed: {debate.failure_reason}")
         if options["save_note"]:
@@ -119,13 +159,15 @@ class Command(BaseCommand):
             self._save_document(debate)
 
     def _context(self, options):
-        """(owner, context target) from --project/--assignment/--repository; (None, None) without."""
+        """(owner, context target) from --user and --project/--assignment/--repository; the owner is
+        --user's account (default: the login name) with or without a project, as on the site, so its
+        memory and quotas apply."""
         if not options["project"]:
             if options["assignment"] or options["repository"] or options["save_note"]:
                 raise CommandError("--assignment, --repository and --save-note need --project NAME")
             if options["save_document"]:
                 raise CommandError("--save-document needs --project NAME (the project the artifact is saved to)")
-            return None, None
+            return cli_user(options["user"], create=True), None
         owner = cli_user(options["user"], create=True)
         try:
             project, created = project_get_or_create(owner=owner, name=options["project"])
@@ -209,26 +251,32 @@ class Command(BaseCommand):
             # The project --project creates goes with the debate: a refused debate leaves none behind.
             with transaction.atomic():
                 owner, context = self._context(options)
+                quota_check_start(user=owner)  # the site's limits, for the same owner
                 return debate_create(
                     owner=owner,
                     context=context,
                     topic=options["topic"],
                     personas=personas,
                     deck=deck,
-                    max_turns=self._budget(spec, options),
+                    max_turns=None if spec.rounds_setting else self._turns(options),
                     mode=options["mode"],
-                    options=DebateOptions(length=Debate.Length.SHORT, auto_continue=options["auto_continue"]),
+                    options=DebateOptions(
+                        length=options["length"] or Debate.Length.SHORT,
+                        auto_continue=options["auto_continue"],
+                        pause_after_round=options["pause_after_round"],
+                        rounds=options["max_rounds"],
+                        recall_all_insights=options["recall_all_insights"],
+                    ),
                 )
         except ValidationError as exc:
-            raise CommandError(
-                "; ".join(message for messages in exc.message_dict.values() for message in messages)
-            ) from exc
+            raise CommandError("; ".join(exc.messages)) from exc
 
     @staticmethod
-    def _budget(spec, options) -> int:
-        if spec.rounds_setting:  # this mode's budget is its rounds
-            return options["max_rounds"] or getattr(settings, spec.rounds_setting)
-        return options["max_turns"] or 12
+    def _turns(options) -> int | None:
+        """--max-turns, else the --length's budget (debate_create), else a short debate's 12."""
+        if options["max_turns"]:
+            return options["max_turns"]
+        return None if options["length"] else 12
 
     def _resumed(self, debate_id: str, *, auto_continue: bool = False) -> Debate:
         try:
