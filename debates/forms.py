@@ -1,9 +1,10 @@
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 
 from debates.models import Debate
 from debates.modes import DEFAULT_MODE, MAX_HAND, MIN_HAND, hand_problem, mode_find, modes_available
-from debates.services.lifecycle import MAX_TOPIC_LENGTH
+from debates.services.lifecycle import MAX_ROUNDS, MAX_TOPIC_LENGTH
 from gateways.pages import service_errors_add
 from personas.models import Deck, Persona
 from personas.selectors import deck_personas_for, decks_visible_to
@@ -51,6 +52,28 @@ class DebateSetupForm(forms.Form):
         help_text="Analyst vs Critic: run every round without pausing for you to press Continue.",
     )
 
+    pause_after_round = forms.BooleanField(
+        label="Pause after each round",
+        required=False,
+        help_text="Any mode: pause at the end of each round so you can read it, then continue. Dialogue and "
+        "graph: a round is one aspect of the question; Collaborate: the drafts; Analyst vs Critic always "
+        "pauses after its rounds unless it continues automatically.",
+    )
+
+    # A mode whose budget is rounds (its spec row names a rounds setting); the others ignore it.
+    rounds = forms.IntegerField(
+        label="Rounds",
+        required=False,
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        widget=forms.NumberInput(attrs={"min": 1, "max": MAX_ROUNDS, "step": 1}),
+        error_messages={
+            "invalid": f"Give the rounds as a whole number from 1 to {MAX_ROUNDS}.",
+            "min_value": f"Pick between 1 and {MAX_ROUNDS} rounds.",
+            "max_value": f"Pick between 1 and {MAX_ROUNDS} rounds.",
+        },
+    )
+
     context = forms.ChoiceField(
         label="Context",
         required=False,
@@ -71,6 +94,13 @@ class DebateSetupForm(forms.Form):
         self.user = user
         # Every registered mode can be started (one added by a spec row, too): its row is its offer.
         self.fields["mode"].choices = [(spec.key, spec.label) for spec in modes_available()]
+        # The rounds field speaks for the modes whose spec row gives a rounds setting, with its default.
+        by_rounds = [spec for spec in modes_available() if spec.rounds_setting]
+        self.fields["rounds"].help_text = "; ".join(
+            f"{spec.label}: rounds before the synthesis without consensus, 1 to {MAX_ROUNDS} "
+            f"(empty: {getattr(settings, spec.rounds_setting)})"
+            for spec in by_rounds
+        )
         # The seed's decks and personas and the user's own: anyone else's is an invalid choice.
         self.fields["deck"].queryset = decks_visible_to(user=user)
         if deck is not None:
@@ -101,6 +131,10 @@ class DebateSetupForm(forms.Form):
         personas, spec = data.get("personas"), mode_find(data.get("mode"))
         if personas is not None and spec is not None and (problem := hand_problem(spec, len(personas))):
             self.add_error("personas", problem)  # a fixed-seat mode's hand (its spec row says which)
+        if data.get("auto_continue") and data.get("pause_after_round"):
+            self.add_error(
+                "pause_after_round", "Pick either pausing after each round or continuing automatically, not both."
+            )
         return data
 
     def add_service_errors(self, error) -> None:

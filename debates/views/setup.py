@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from debates.forms import DebateSetupForm
 from debates.models import Debate
-from debates.modes import DEFAULT_MODE, MAX_HAND, MIN_HAND
+from debates.modes import DEFAULT_MODE, MAX_HAND, MIN_HAND, mode_find
 from debates.services import lifecycle, quotas
 from debates.services.context import context_value
 from debates.state import SUITS
@@ -64,6 +64,8 @@ def debate_new(request):
                     options=lifecycle.DebateOptions(
                         length=data["length"],
                         auto_continue=data["auto_continue"],
+                        pause_after_round=data["pause_after_round"],
+                        rounds=data["rounds"],
                         recall_all_insights=data["recall_all_insights"],
                     ),
                 )
@@ -80,6 +82,8 @@ def debate_new(request):
             "topic": params.get("topic", ""),
             "context": params.get("context", ""),
             "auto_continue": params.get("auto_continue") == "1",
+            "pause_after_round": params.get("pause_after_round") == "1",
+            "rounds": params.get("rounds", ""),
             "recall_all_insights": params.get("recall_all_insights") == "1",
         }
         form = DebateSetupForm(initial=initial, deck=deck, user=request.user)
@@ -143,6 +147,10 @@ def debate_ask_again(request, debate_id):
         params.append(("context", value))
     if debate.auto_continue:
         params.append(("auto_continue", "1"))
+    if debate.pause_after_round:
+        params.append(("pause_after_round", "1"))
+    if (spec := mode_find(debate.mode)) is not None and spec.rounds_setting:
+        params.append(("rounds", debate.max_turns))  # a rounds mode's budget is its rounds
     if debate.recall_all_insights:
         params.append(("recall_all_insights", "1"))
     return redirect(f"{reverse('debate_new')}?{urlencode(params)}")
