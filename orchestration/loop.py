@@ -197,18 +197,19 @@ class DebateRun:
 
     def round_ended(self, number: int) -> None:
         """The mode's round ``number`` ended and another follows: pause here when the owner chose to
-        pause after each round (Debate.pause_after_round), unless this round's pause was taken
-        already (read from the log, so the run that continues, or one after a dead worker, goes
-        on). A stop asked for meanwhile wins."""
-        self.check_stop()
-        if not Debate.objects.filter(pk=self.debate.pk, pause_after_round=True).exists():
+        pause after each round (Debate.pause_after_round, read when the run began: only a new run's
+        Continue changes it), unless this round's pause was taken already (read from the log, so the
+        run that continues, or one after a dead worker, goes on). A stop asked for meanwhile wins."""
+        if not self.debate.pause_after_round:
             return
         taken = Event.objects.filter(
             debate=self.debate, kind=EventKind.DEBATE_PAUSED, payload__reason="round", payload__round=number
         )
-        if not taken.exists():
-            self.lanes.wait("notes", timeout=NOTES_WAIT_SECONDS)  # the round's record is in before the pause
-            raise DebatePaused("round", round=number)
+        if taken.exists():
+            return
+        self.check_stop()
+        self.lanes.wait("notes", timeout=NOTES_WAIT_SECONDS)  # the round's record is in before the pause
+        raise DebatePaused("round", round=number)
 
     # ── turns: asked for with a TurnRequest ───────────────────────────────────────────────────
     def main_messages(self, kinds=None):

@@ -207,6 +207,28 @@ def test_a_dialogue_pauses_after_each_aspect_and_continues_to_the_end(scripted_a
     assert turns == list(range(1, 19))
 
 
+def test_a_graph_debate_pauses_after_each_aspect_with_its_map_drawn(scripted_api, personas):
+    scripted_api(dispute="none")
+
+    call_command(
+        "rundebate", "--mode", "graph", "--personas", HAND, "--topic", "Is gold money?", "--pause-after-round",
+        "--user", "w",
+    )  # fmt: skip
+
+    debate = Debate.objects.get()
+    assert debate.status == Debate.Status.PAUSED and pauses(debate) == [("round", 1)]
+    assert Event.objects.filter(debate=debate, kind="graph_updated").exists()
+
+    call_command("rundebate", "--resume", str(debate.id))
+
+    debate.refresh_from_db()
+    assert debate.status == Debate.Status.COMPLETED and debate.results["graph"]
+    turns = list(
+        Message.objects.filter(debate=debate, room__isnull=True).order_by("turn").values_list("turn", flat=True)
+    )
+    assert turns == list(range(1, 19))
+
+
 def test_a_collaboration_pauses_after_the_drafts(scripted_api, personas):
     scripted_api()
 
