@@ -16,7 +16,7 @@ from debates import broadcast
 from debates.models import Debate, Participant
 from debates.modes import DEFAULT_MODE, hand_problem, mode_find
 from debates.payloads import DebateContinued
-from debates.services.context import context_fields
+from debates.services.context import context_fields, context_read_again
 from debates.services.events import event_append
 from debates.services.leases import debate_is_being_run
 from debates.services.quotas import quota_check_start
@@ -78,6 +78,7 @@ def debate_create(
         raise ValidationError({"deck": "Pick one of the seed decks or your own."})
     if spec.rounds_setting and not max_turns:
         max_turns = getattr(settings, spec.rounds_setting)  # this mode's turn budget is its rounds
+    context_read_again(owner=owner, target=context)
     with transaction.atomic():
         debate = Debate.objects.create(
             **context_fields(owner=owner, target=context),
