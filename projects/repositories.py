@@ -99,7 +99,8 @@ def _clip(text: str) -> str:
     return text.strip()[:README_CHARS]
 
 
-_MARKUP = re.compile(r"<!--.*?(?:-->|$)|<[^>]{0,200}>", re.S)
+# An HTML comment (closed or not), or a tag: "<" then a letter or "/" ("a < b > c" is not a tag).
+_MARKUP = re.compile(r"<!--.*?(?:-->|$)|</?[A-Za-z][^<>]{0,200}>", re.S)
 
 
 def plain_text(value, limit: int) -> str:
@@ -252,10 +253,8 @@ def _branches(repository: LocalRepository, *, deadline: float) -> list[dict]:
     """What ``git branch`` lists: the local branches, the checked-out one first, then by name;
     at most BRANCHES, and only the names read by ``deadline``."""
     refs = _refs(repository)
-    current = None
-    head_target = refs.get_symrefs().get(b"HEAD", b"")
-    if head_target.startswith(b"refs/heads/"):
-        current = head_target[len(b"refs/heads/") :]
+    head = (refs.read_ref(b"HEAD") or b"").strip()  # "ref: refs/heads/NAME" when a branch is checked out
+    current = head[len(b"ref: refs/heads/") :] if head.startswith(b"ref: refs/heads/") else None
     names = []
     for name in refs.keys(base=b"refs/heads/"):
         if time.monotonic() > deadline:

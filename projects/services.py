@@ -195,11 +195,11 @@ def _store(repository: Repository, snapshot: repositories.RepositorySnapshot) ->
     repository.languages = snapshot.languages
     repository.commits = snapshot.commits
     repository.branches = snapshot.branches
-    repository.issues = snapshot.issues
-    repository.pull_requests = snapshot.pull_requests
     repository.read_note = snapshot.note[:300]
     repository.read_at = timezone.now()
+    # Issues and pull requests GitHub did not give this time: the ones read before stay (dated).
     if snapshot.activity_read:
+        repository.issues, repository.pull_requests = snapshot.issues, snapshot.pull_requests
         repository.activity_read_at = repository.read_at
     repository.save()
     return repository
