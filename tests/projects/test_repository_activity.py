@@ -5,6 +5,7 @@ refusing never stops a debate: it gets what was read before, and why is logged."
 
 import logging
 import subprocess
+import time
 
 import pytest
 from django.urls import reverse
@@ -120,6 +121,22 @@ def test_when_github_is_down_a_debate_starts_with_the_issues_read_before(
     assert repository.activity_read_at == read_at
     assert "Open issues and pull requests of https://github.com/acme/widget not read again" in caplog.text
     assert "GitHub could not be reached" in caplog.text
+
+
+def test_a_github_that_does_not_answer_in_time_holds_a_debate_up_no_longer_than_its_timeout(
+    github, owner_client, user, project, personas, settings, caplog
+):
+    repository = attach_github(owner_client, project)
+    settings.FAULTLINE_GITHUB_TIMEOUT_SECONDS = 0.5
+    github.stall_seconds = 10
+
+    started = time.monotonic()
+    with caplog.at_level(logging.WARNING, logger="projects.services"):
+        debate = debate_create(owner=user, topic="Brass or steel?", personas=personas[:2], context=repository)
+
+    assert time.monotonic() - started < 5
+    assert "#12 “Gears slip under load”" in debate.context_text
+    assert "GitHub did not answer in time." in caplog.text
 
 
 def test_a_github_error_for_the_issues_keeps_the_rest_and_says_why(github, owner_client, user, project, personas):

@@ -6,6 +6,7 @@ status handling and parsing) is what gets exercised:
         settings.FAULTLINE_GITHUB_API_URL = github.url
         github.add_repository("acme/widget", issues=[...], pulls=[...])
         github.fail("/repos/acme/widget/issues", 410)   # this path answers 410 from now on
+        github.stall_seconds = 5                         # every answer from now on comes this late
         github.requests                                  # (path, headers) of every request
 
 As on GitHub, ``/issues`` lists pull requests too, each with a ``pull_request`` key, and
@@ -18,6 +19,7 @@ from __future__ import annotations
 import base64
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -67,6 +69,7 @@ class FakeGitHubAPI:
         self.repositories: dict[str, dict] = {}
         self.failures: dict[str, int] = {}
         self.requests: list[tuple[str, dict]] = []
+        self.stall_seconds = 0.0
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
@@ -160,12 +163,16 @@ def _handler_for(api: FakeGitHubAPI):
             parts = urlsplit(self.path)
             api.record(parts.path, {key.lower(): value for key, value in self.headers.items()})
             status, body = api.answer(parts.path, parse_qs(parts.query))
+            time.sleep(api.stall_seconds)
             data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up waiting (a stalled answer): what the test wanted
 
         def log_message(self, *args):  # keep the test output clean
             pass
