@@ -2,7 +2,10 @@
 recalled per that scope: a debate on repository R gets R's insights first, then its project's own,
 never another repository's, and never another user's (real offline embedder)."""
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 
 from debates.blackboard.models import PositionState
 from debates.services.lifecycle import debate_create
@@ -165,3 +168,13 @@ def test_a_repositorys_insight_is_kept_in_its_scope_and_not_merged_into_another_
         )
         == []
     )
+
+
+def test_the_recall_command_shows_what_a_debate_on_a_repository_would_recall(memories, alice):
+    out = StringIO()
+
+    call_command("recall", "--user", "alice", "--project", "workshop", "--repository", "WIDGET", QUESTION, stdout=out)
+
+    printed = out.getvalue()
+    assert f"(this repository) {WIDGETS_OWN}" in printed and PROJECTS_OWN in printed
+    assert GADGETS_OWN not in printed and GADGETS_FACT not in printed and BOBS not in printed
