@@ -42,7 +42,7 @@ TITLE_CHARS = 160
 EXCERPT_CHARS = 280
 LABELS = 5
 LABEL_CHARS = 40
-# Reading a local clone's history and branches stops here (a huge packed-refs, a slow disk).
+# Reading a local clone's history stops here (a slow disk, huge commits), with what was read by then.
 LOCAL_READ_SECONDS = 5
 GITHUB_API_URL = "https://api.github.com"
 GITHUB_TIMEOUT_SECONDS = 6
@@ -249,17 +249,13 @@ def _recent_commits(repository: LocalRepository, *, deadline: float) -> list[dic
     return commits
 
 
-def _branches(repository: LocalRepository, *, deadline: float) -> list[dict]:
+def _branches(repository: LocalRepository) -> list[dict]:
     """What ``git branch`` lists: the local branches, the checked-out one first, then by name;
-    at most BRANCHES, and only the names read by ``deadline``."""
+    at most BRANCHES. Only names are read (the refs folder and packed-refs), no commit."""
     refs = _refs(repository)
     head = (refs.read_ref(b"HEAD") or b"").strip()  # "ref: refs/heads/NAME" when a branch is checked out
     current = head[len(b"ref: refs/heads/") :] if head.startswith(b"ref: refs/heads/") else None
-    names = []
-    for name in refs.keys(base=b"refs/heads/"):
-        if time.monotonic() > deadline:
-            break
-        names.append(name)
+    names = refs.keys(base=b"refs/heads/")
     ordered = sorted(names, key=lambda name: (name != current, name.lower()))[:BRANCHES]
     return [{"name": plain_text(name.decode("utf-8", "replace"), 120), "current": name == current} for name in ordered]
 
@@ -287,7 +283,7 @@ def read_local(repository: LocalRepository) -> RepositorySnapshot:
     except Exception:  # no HEAD yet, a missing object, a format dulwich does not read: no history shown
         snapshot.note = "No commits yet."
     try:
-        snapshot.branches = _branches(repository, deadline=deadline)
+        snapshot.branches = _branches(repository)
     except Exception:  # damaged refs: the rest is still worth showing
         snapshot.note = " ".join(filter(None, [snapshot.note, "The branches could not be listed."]))
     if not paths and not snapshot.commits:
@@ -428,28 +424,33 @@ def read_github(url: str, *, api_url: str = GITHUB_API_URL, token: str = "") -> 
             except GITHUB_ERRORS as exc:  # issues switched off (410), a rate limit: the rest still stands
                 issues, pulls, activity_read = [], [], False
                 note = f"Open issues and pull requests could not be read: {_why_not(exc, owner, name)}"
-    except GITHUB_ERRORS as exc:
+            return RepositorySnapshot(
+                name=f"{owner}/{name}",
+                readme=_clip(readme),
+                tree=top_paths(paths),
+                languages=_github_languages(languages),
+                commits=[_github_commit(commit) for commit in commits[:RECENT_COMMITS]],
+                issues=issues,
+                pull_requests=pulls,
+                activity_read=activity_read,
+                note=note,
+            )
+    except GITHUB_ERRORS as exc:  # unreachable, an error status, or an answer not shaped like GitHub's
         raise RepositoryUnreadable(_why_not(exc, owner, name)) from exc
+
+
+def _github_languages(languages: dict) -> list[dict]:
     total = sum(languages.values()) or 1
-    return RepositorySnapshot(
-        name=f"{owner}/{name}",
-        readme=_clip(readme),
-        tree=top_paths(paths),
-        languages=[
-            {"name": lang, "files": None, "share": round(100 * size / total)}
-            for lang, size in list(languages.items())[:TOP_LANGUAGES]
-        ],
-        commits=[
-            {
-                "sha": commit.get("sha", "")[:7],
-                "date": (commit.get("commit", {}).get("author", {}) or {}).get("date", "")[:10],
-                "author": (commit.get("commit", {}).get("author", {}) or {}).get("name", ""),
-                "subject": commit.get("commit", {}).get("message", "").split("\n", 1)[0][:200],
-            }
-            for commit in commits[:RECENT_COMMITS]
-        ],
-        issues=issues,
-        pull_requests=pulls,
-        activity_read=activity_read,
-        note=note,
-    )
+    return [
+        {"name": lang, "files": None, "share": round(100 * size / total)}
+        for lang, size in list(languages.items())[:TOP_LANGUAGES]
+    ]
+
+
+def _github_commit(commit: dict) -> dict:
+    return {
+        "sha": commit.get("sha", "")[:7],
+        "date": (commit.get("commit", {}).get("author", {}) or {}).get("date", "")[:10],
+        "author": (commit.get("commit", {}).get("author", {}) or {}).get("name", ""),
+        "subject": commit.get("commit", {}).get("message", "").split("\n", 1)[0][:200],
+    }
