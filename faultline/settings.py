@@ -256,6 +256,11 @@ FAULTLINE_ARCHIVE_MAX_MEMBERS = env.int("FAULTLINE_ARCHIVE_MAX_MEMBERS", default
 FAULTLINE_ARCHIVE_MAX_UNPACKED_MB = env.int("FAULTLINE_ARCHIVE_MAX_UNPACKED_MB", default=512)
 # Read GitHub repositories through its API when the network allows (optional; raises rate limits).
 GITHUB_TOKEN = env.str("GITHUB_TOKEN", default="")
+# Where GitHub's REST API answers (GitHub Enterprise: https://HOST/api/v3).
+FAULTLINE_GITHUB_API_URL = env.str("FAULTLINE_GITHUB_API_URL", default="https://api.github.com")
+# Each debate on a GitHub repository reads its open issues and pull requests again, at most this
+# long per request; when GitHub does not answer, the debate uses the ones read before.
+FAULTLINE_GITHUB_TIMEOUT_SECONDS = env.float("FAULTLINE_GITHUB_TIMEOUT_SECONDS", default=3.0)
 
 # ── Quotas: what one user may run and spend (staff are exempt; UserQuota in the admin raises
 # them per user). A cap of 0 means no cap. ──────────────────────────────────────────────────

@@ -22,19 +22,23 @@ PERSONA_TITLE = "YOUR EARLIER DEBATES"
 PERSONA_RULE = "What you argued, held or conceded before. Stay consistent with it, or say why you changed."
 
 
+OWN_SCOPE = {"repository": "(this repository) ", "assignment": "(this assignment) "}
+
+
 def memory_section(debate: Debate, persona=None) -> str:
     facts, insights, note = recalled_for(debate=debate)
     established = Section(FACTS_TITLE, FACTS_TOKENS)
     if facts:
         established.add(FACTS_RULE)
         for item in facts:
-            if not established.add(f"• {item.insight.text}", max_line_tokens=60):
+            if not established.add(f"• {OWN_SCOPE.get(item.scope, '')}{item.insight.text}", max_line_tokens=60):
                 break
     earlier = Section(INSIGHTS_TITLE, INSIGHTS_TOKENS)
     if insights:
         earlier.add(INSIGHTS_RULE)
         for item in insights:
-            if not earlier.add(f"• {item.insight.get_kind_display()}: {item.insight.text}", max_line_tokens=60):
+            line = f"• {OWN_SCOPE.get(item.scope, '')}{item.insight.get_kind_display()}: {item.insight.text}"
+            if not earlier.add(line, max_line_tokens=60):
                 break
     sections = [established, earlier]
     if persona is not None:

@@ -82,6 +82,7 @@ class Insight(EmbeddedMemory):
         indexes = [
             embedding_index("insight_embedding_hnsw"),
             models.Index(fields=["owner", "project", "embedding_model"], name="insight_scope"),
+            models.Index(fields=["owner", "repository", "embedding_model"], name="insight_repository_scope"),
             GinIndex(SearchVector("text", config="english"), name="insight_text_search"),
         ]
 
@@ -113,6 +114,8 @@ class MemoryRecall(models.Model):
 
     class Scope(models.TextChoices):
         PROJECT = "project", "this project's debates"
+        REPOSITORY = "repository", "this repository's debates, then its project's"
+        ASSIGNMENT = "assignment", "this assignment's debates, then its project's"
         ALL = "all", "all your debates (you opted in)"
         NONE = "none", "nothing: a debate with no context recalls no insights unless you opt in"
 
@@ -133,6 +136,9 @@ class RecalledInsight(models.Model):
     insight = models.ForeignKey(Insight, on_delete=models.CASCADE, related_name="recalls")
     similarity = models.FloatField(null=True, blank=True)  # cosine; text rank when method is text
     established = models.BooleanField(default=False)
+    # Whose it is: the repository's or assignment's the debate worked on (recalled first), or the
+    # project's (or, opted in, any of the owner's). Recalls made before scopes were kept: project.
+    scope = models.CharField(max_length=10, choices=MemoryRecall.Scope.choices, default=MemoryRecall.Scope.PROJECT)
     rank = models.PositiveSmallIntegerField()
 
     class Meta:

@@ -8,7 +8,10 @@ from memory.models import Insight, MemoryRecall, PersonaMemory
 
 
 def insights_of_project(*, project) -> QuerySet[Insight]:
-    return Insight.objects.filter(project=project, owner_id=project.owner_id).select_related("debate")
+    """All the project's insights, each with the repository or assignment it is scoped to (if any)."""
+    return Insight.objects.filter(project=project, owner_id=project.owner_id).select_related(
+        "debate", "repository", "assignment"
+    )
 
 
 def persona_memories_of_project(*, project) -> QuerySet[PersonaMemory]:

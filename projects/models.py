@@ -122,6 +122,13 @@ class Repository(models.Model):
     tree = models.JSONField(default=list, blank=True)  # up to 50 paths
     languages = models.JSONField(default=list, blank=True)  # [{"name": "Python", "files": 12}, ...]
     commits = models.JSONField(default=list, blank=True)  # [{"sha", "date", "author", "subject"}, ...]
+    branches = models.JSONField(default=list, blank=True)  # a local clone's: [{"name", "current"}, ...]
+    # A GitHub repository's open issues and pull requests, as plain bounded text (projects/repositories.py):
+    # [{"number", "title", "state", "labels", "draft", "author", "updated", "excerpt"}, ...]
+    issues = models.JSONField(default=list, blank=True)
+    pull_requests = models.JSONField(default=list, blank=True)
+    # When the issues and pull requests were last read (each debate on the repository reads them again).
+    activity_read_at = models.DateTimeField(null=True, blank=True)
     # What could not be read (the GitHub API unreachable, no git...), shown next to what could.
     read_note = models.CharField(max_length=300, blank=True)
     read_at = models.DateTimeField(null=True, blank=True)

@@ -1,11 +1,15 @@
 """Reading a repository for a debate: its README (the first ~1,000 characters), its file tree (50
-paths, shallowest first), its languages (top 5, by files) and its recent commits.
+paths, shallowest first), its languages (top 5, by files), its recent commits, and what is going on
+in it: a local clone's branches, a GitHub repository's open issues and pull requests.
 
 Three sources: a local git repository (read in Python with dulwich, never running or even reading
 anything the repository configures), an uploaded .zip/.tar.gz archive (projects/archives.py), and a GitHub
-address (its public API, when the network allows; a token is optional). Each returns a
+address (its API, when the network allows; a token is optional). Each returns a
 RepositorySnapshot; what could not be read goes in its note, and RepositoryUnreadable is raised
 only when there is nothing at all to show.
+
+Text from GitHub (titles, labels, bodies) is written by anyone: it is kept as plain one-line text
+of bounded length (``plain_text``), and the page escapes it like everything else.
 """
 
 from __future__ import annotations
@@ -15,12 +19,13 @@ import datetime as dt
 import json
 import os
 import re
-import urllib.error
-import urllib.request
+import time
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+import httpx
 from dulwich.index import Index
 from dulwich.object_store import DiskObjectStore
 from dulwich.refs import DiskRefsContainer
@@ -30,7 +35,18 @@ README_CHARS = 1000
 TREE_PATHS = 50
 TOP_LANGUAGES = 5
 RECENT_COMMITS = 10
+BRANCHES = 20
+OPEN_ISSUES = 10
+OPEN_PULL_REQUESTS = 10
+TITLE_CHARS = 160
+EXCERPT_CHARS = 280
+LABELS = 5
+LABEL_CHARS = 40
+# Reading a local clone's history stops here (a slow disk, huge commits), with what was read by then.
+LOCAL_READ_SECONDS = 5
+GITHUB_API_URL = "https://api.github.com"
 GITHUB_TIMEOUT_SECONDS = 6
+GITHUB_MAX_BYTES = 2_000_000
 README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
 
 LANGUAGES = {
@@ -56,6 +72,10 @@ class RepositorySnapshot:
     tree: list[str] = field(default_factory=list)
     languages: list[dict] = field(default_factory=list)
     commits: list[dict] = field(default_factory=list)
+    branches: list[dict] = field(default_factory=list)  # [{"name", "current"}], the checked-out one first
+    issues: list[dict] = field(default_factory=list)  # open, newest activity first (GitHub only)
+    pull_requests: list[dict] = field(default_factory=list)  # open, newest activity first (GitHub only)
+    activity_read: bool = False  # whether GitHub answered for the issues and pull requests
     note: str = ""
 
 
@@ -77,6 +97,21 @@ def _readme_name(paths: list[str]) -> str | None:
 
 def _clip(text: str) -> str:
     return text.strip()[:README_CHARS]
+
+
+# An HTML comment (closed or not), or a tag: "<" then a letter or "/" ("a < b > c" is not a tag).
+_MARKUP = re.compile(r"<!--.*?(?:-->|$)|</?[A-Za-z][^<>]{0,200}>", re.S)
+
+
+def plain_text(value, limit: int) -> str:
+    """Untrusted text as one plain line of at most ``limit`` characters: no control or format
+    characters (no bidi overrides, no zero-width tricks), no HTML tags or comments (an issue
+    template's hidden text), whitespace collapsed, and the box-drawing rules that frame a prompt's
+    sections turned into dashes so nothing can pose as the end of one."""
+    text = _MARKUP.sub(" ", str(value or ""))
+    text = "".join(" " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in text)
+    text = " ".join(text.replace("─", "-").split())
+    return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "…"
 
 
 # ── local git repositories ─────────────────────────────────────────────────────────────────────
@@ -176,9 +211,14 @@ def _tracked_paths(repository: LocalRepository) -> list[str]:
     return [os.fsdecode(path) for path in Index(str(index_file))]
 
 
-def _recent_commits(repository: LocalRepository) -> list[dict]:
-    """What ``git log`` shows first: the commits reachable from HEAD, newest first."""
-    refs = DiskRefsContainer(str(repository.common), worktree_path=str(repository.control))
+def _refs(repository: LocalRepository) -> DiskRefsContainer:
+    return DiskRefsContainer(str(repository.common), worktree_path=str(repository.control))
+
+
+def _recent_commits(repository: LocalRepository, *, deadline: float) -> list[dict]:
+    """What ``git log`` shows first: the commits reachable from HEAD, newest first (as many as
+    were read by ``deadline``, a time.monotonic())."""
+    refs = _refs(repository)
     head = refs[b"HEAD"]
     store = _ConfinedObjectStore(repository.common / "objects", repository)
     # A shallow clone lacks its oldest parents: the history stops there, as git's does.
@@ -190,6 +230,8 @@ def _recent_commits(repository: LocalRepository) -> list[dict]:
     )
     commits = []
     for entry in walker:
+        if time.monotonic() > deadline:
+            break
         commit = entry.commit
         author = commit.author.decode("utf-8", "replace")
         commits.append(
@@ -205,6 +247,17 @@ def _recent_commits(repository: LocalRepository) -> list[dict]:
             }
         )
     return commits
+
+
+def _branches(repository: LocalRepository) -> list[dict]:
+    """What ``git branch`` lists: the local branches, the checked-out one first, then by name;
+    at most BRANCHES. Only names are read (the refs folder and packed-refs), no commit."""
+    refs = _refs(repository)
+    head = (refs.read_ref(b"HEAD") or b"").strip()  # "ref: refs/heads/NAME" when a branch is checked out
+    current = head[len(b"ref: refs/heads/") :] if head.startswith(b"ref: refs/heads/") else None
+    names = refs.keys(base=b"refs/heads/")
+    ordered = sorted(names, key=lambda name: (name != current, name.lower()))[:BRANCHES]
+    return [{"name": plain_text(name.decode("utf-8", "replace"), 120), "current": name == current} for name in ordered]
 
 
 def read_local(repository: LocalRepository) -> RepositorySnapshot:
@@ -224,10 +277,15 @@ def read_local(repository: LocalRepository) -> RepositorySnapshot:
                 snapshot.readme = _clip(handle.read(README_CHARS * 4).decode("utf-8", "replace"))
         except OSError:
             snapshot.note = "The README could not be read."
+    deadline = time.monotonic() + LOCAL_READ_SECONDS
     try:
-        snapshot.commits = _recent_commits(repository)
+        snapshot.commits = _recent_commits(repository, deadline=deadline)
     except Exception:  # no HEAD yet, a missing object, a format dulwich does not read: no history shown
         snapshot.note = "No commits yet."
+    try:
+        snapshot.branches = _branches(repository)
+    except Exception:  # damaged refs: the rest is still worth showing
+        snapshot.note = " ".join(filter(None, [snapshot.note, "The branches could not be listed."]))
     if not paths and not snapshot.commits:
         raise RepositoryUnreadable(f"{folder} has no files and no commits yet.")
     return snapshot
@@ -245,52 +303,154 @@ def github_slug(url: str) -> tuple[str, str]:
     return match.group(1), match.group(2)
 
 
-def _github_get(path: str, token: str):
-    request = urllib.request.Request(
-        f"https://api.github.com{path}",
-        headers={"Accept": "application/vnd.github+json", "User-Agent": "Faultline"}
+def github_client(*, api_url: str = GITHUB_API_URL, token: str = "", timeout: float | None = None):
+    """An HTTP client for GitHub's REST API at ``api_url`` (GitHub Enterprise, or a stand-in),
+    every request time-limited."""
+    return httpx.Client(
+        base_url=api_url.rstrip("/"),
+        headers={
+            "Accept": "application/vnd.github+json",
+            "X-GitHub-Api-Version": "2022-11-28",
+            "User-Agent": "Faultline",
+        }
         | ({"Authorization": f"Bearer {token}"} if token else {}),
+        timeout=timeout or GITHUB_TIMEOUT_SECONDS,
+        follow_redirects=True,
     )
-    with urllib.request.urlopen(request, timeout=GITHUB_TIMEOUT_SECONDS) as response:  # noqa: S310 (fixed host)
-        return json.loads(response.read(2_000_000))
 
 
-def read_github(url: str, *, token: str = "") -> RepositorySnapshot:
-    """Raises RepositoryUnreadable (with why) when GitHub cannot be reached or does not answer."""
+def _github_get(client: httpx.Client, path: str, params: dict | None = None):
+    """The JSON GitHub answers at ``path``; never more than GITHUB_MAX_BYTES of it read.
+    Raises httpx.HTTPStatusError for an error status, httpx.HTTPError when unreachable."""
+    with client.stream("GET", path, params=params) as response:
+        response.raise_for_status()
+        body = bytearray()
+        for chunk in response.iter_bytes():
+            body += chunk
+            if len(body) > GITHUB_MAX_BYTES:
+                raise ValueError(f"GitHub's answer for {path} is larger than {GITHUB_MAX_BYTES} bytes")
+        return json.loads(bytes(body))
+
+
+def _why_not(exc: Exception, owner: str, name: str) -> str:
+    if isinstance(exc, httpx.HTTPStatusError):
+        return f"GitHub answered {exc.response.status_code} for {owner}/{name}."
+    if isinstance(exc, httpx.TimeoutException):
+        return "GitHub did not answer in time."
+    if isinstance(exc, httpx.HTTPError):
+        return f"GitHub could not be reached ({exc.__class__.__name__}: {str(exc)[:120]})."
+    return f"GitHub's answer could not be read ({str(exc)[:120]})."
+
+
+GITHUB_ERRORS = (httpx.HTTPError, ValueError, TypeError, AttributeError, KeyError)
+
+
+def _labels(item: dict) -> list[str]:
+    labels = item.get("labels") or []
+    names = (label.get("name") if isinstance(label, dict) else label for label in labels if label)
+    return [plain_text(name, LABEL_CHARS) for name in names if name][:LABELS]
+
+
+def _github_item(item: dict) -> dict:
+    """An issue or a pull request as the context and the page show it, every field bounded."""
+    return {
+        "number": int(item.get("number") or 0),
+        "title": plain_text(item.get("title"), TITLE_CHARS),
+        "state": plain_text(item.get("state"), 20),
+        "labels": _labels(item),
+        "draft": bool(item.get("draft")),
+        "author": plain_text((item.get("user") or {}).get("login"), 40),
+        "updated": plain_text(item.get("updated_at"), 20)[:10],
+        "excerpt": plain_text(item.get("body"), EXCERPT_CHARS),
+    }
+
+
+def github_activity(client: httpx.Client, owner: str, name: str) -> tuple[list[dict], list[dict]]:
+    """(open issues, open pull requests) of ``owner/name``, most recently updated first. GitHub
+    lists pull requests among the issues too (with a ``pull_request`` key): they are kept apart.
+    If the pull requests cannot be listed on their own, the ones among the issues are used.
+    Raises what ``_github_get`` raises when the issues cannot be read."""
+    base = f"/repos/{owner}/{name}"
+    listed = _github_get(
+        client, f"{base}/issues", {"state": "open", "sort": "updated", "per_page": OPEN_ISSUES + OPEN_PULL_REQUESTS}
+    )
+    listed = [item for item in listed if isinstance(item, dict)]
+    issues = [_github_item(item) for item in listed if "pull_request" not in item][:OPEN_ISSUES]
+    try:
+        pulls = _github_get(
+            client, f"{base}/pulls", {"state": "open", "sort": "updated", "per_page": OPEN_PULL_REQUESTS}
+        )
+        pulls = [item for item in pulls if isinstance(item, dict)]
+    except GITHUB_ERRORS:
+        pulls = [item for item in listed if "pull_request" in item]
+    return issues, [_github_item(item) for item in pulls][:OPEN_PULL_REQUESTS]
+
+
+def read_github_activity(
+    url: str, *, api_url: str = GITHUB_API_URL, token: str = "", timeout: float | None = None
+) -> tuple[list[dict], list[dict]]:
+    """A GitHub repository's open issues and pull requests; RepositoryUnreadable (with why) if
+    GitHub cannot be reached or does not answer."""
+    owner, name = github_slug(url)
+    try:
+        with github_client(api_url=api_url, token=token, timeout=timeout) as client:
+            return github_activity(client, owner, name)
+    except GITHUB_ERRORS as exc:
+        raise RepositoryUnreadable(_why_not(exc, owner, name)) from exc
+
+
+def read_github(url: str, *, api_url: str = GITHUB_API_URL, token: str = "") -> RepositorySnapshot:
+    """Raises RepositoryUnreadable (with why) when GitHub cannot be reached or does not answer.
+    Open issues and pull requests that cannot be read are said in the note; the rest is kept."""
     owner, name = github_slug(url)
     base = f"/repos/{owner}/{name}"
+    note = ""
     try:
-        info = _github_get(base, token)
-        branch = info.get("default_branch") or "HEAD"
-        tree = _github_get(f"{base}/git/trees/{branch}?recursive=1", token)
-        paths = [item["path"] for item in tree.get("tree", []) if item.get("type") == "blob"]
-        languages = _github_get(f"{base}/languages", token)
-        commits = _github_get(f"{base}/commits?per_page={RECENT_COMMITS}", token)
-        try:
-            readme_info = _github_get(f"{base}/readme", token)
-            readme = base64.b64decode(readme_info.get("content", "")).decode("utf-8", "replace")
-        except urllib.error.HTTPError:
-            readme = ""
-    except urllib.error.HTTPError as exc:
-        raise RepositoryUnreadable(f"GitHub answered {exc.code} for {owner}/{name}.") from exc
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        raise RepositoryUnreadable(f"GitHub could not be reached ({getattr(exc, 'reason', exc)}).") from exc
+        with github_client(api_url=api_url, token=token) as client:
+            info = _github_get(client, base)
+            branch = info.get("default_branch") or "HEAD"
+            tree = _github_get(client, f"{base}/git/trees/{branch}", {"recursive": "1"})
+            paths = [item["path"] for item in tree.get("tree", []) if item.get("type") == "blob"]
+            languages = _github_get(client, f"{base}/languages")
+            commits = _github_get(client, f"{base}/commits", {"per_page": RECENT_COMMITS})
+            try:
+                readme_info = _github_get(client, f"{base}/readme")
+                readme = base64.b64decode(readme_info.get("content", "")).decode("utf-8", "replace")
+            except httpx.HTTPStatusError:
+                readme = ""
+            activity_read = True
+            try:
+                issues, pulls = github_activity(client, owner, name)
+            except GITHUB_ERRORS as exc:  # issues switched off (410), a rate limit: the rest still stands
+                issues, pulls, activity_read = [], [], False
+                note = f"Open issues and pull requests could not be read: {_why_not(exc, owner, name)}"
+            return RepositorySnapshot(
+                name=f"{owner}/{name}",
+                readme=_clip(readme),
+                tree=top_paths(paths),
+                languages=_github_languages(languages),
+                commits=[_github_commit(commit) for commit in commits[:RECENT_COMMITS]],
+                issues=issues,
+                pull_requests=pulls,
+                activity_read=activity_read,
+                note=note,
+            )
+    except GITHUB_ERRORS as exc:  # unreachable, an error status, or an answer not shaped like GitHub's
+        raise RepositoryUnreadable(_why_not(exc, owner, name)) from exc
+
+
+def _github_languages(languages: dict) -> list[dict]:
     total = sum(languages.values()) or 1
-    return RepositorySnapshot(
-        name=f"{owner}/{name}",
-        readme=_clip(readme),
-        tree=top_paths(paths),
-        languages=[
-            {"name": lang, "files": None, "share": round(100 * size / total)}
-            for lang, size in list(languages.items())[:TOP_LANGUAGES]
-        ],
-        commits=[
-            {
-                "sha": commit.get("sha", "")[:7],
-                "date": (commit.get("commit", {}).get("author", {}) or {}).get("date", "")[:10],
-                "author": (commit.get("commit", {}).get("author", {}) or {}).get("name", ""),
-                "subject": commit.get("commit", {}).get("message", "").split("\n", 1)[0][:200],
-            }
-            for commit in commits[:RECENT_COMMITS]
-        ],
-    )
+    return [
+        {"name": lang, "files": None, "share": round(100 * size / total)}
+        for lang, size in list(languages.items())[:TOP_LANGUAGES]
+    ]
+
+
+def _github_commit(commit: dict) -> dict:
+    return {
+        "sha": commit.get("sha", "")[:7],
+        "date": (commit.get("commit", {}).get("author", {}) or {}).get("date", "")[:10],
+        "author": (commit.get("commit", {}).get("author", {}) or {}).get("name", ""),
+        "subject": commit.get("commit", {}).get("message", "").split("\n", 1)[0][:200],
+    }

@@ -9,6 +9,8 @@ could not be read.
 
 from __future__ import annotations
 
+import logging
+
 from celery import current_app
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -19,6 +21,8 @@ from gateways.untrusted import UntrustedRefused, untrusted_read
 from projects import archives, repositories
 from projects.documents import MAX_TEXT_CHARS, DocumentUnreadable, document_kind
 from projects.models import Assignment, Document, Note, Project, Repository
+
+logger = logging.getLogger(__name__)
 
 NOTE_TAG_LIMIT = 12
 READ_DOCUMENT_TASK = "projects.read_document"
@@ -190,8 +194,13 @@ def _store(repository: Repository, snapshot: repositories.RepositorySnapshot) ->
     repository.tree = snapshot.tree
     repository.languages = snapshot.languages
     repository.commits = snapshot.commits
+    repository.branches = snapshot.branches
     repository.read_note = snapshot.note[:300]
     repository.read_at = timezone.now()
+    # Issues and pull requests GitHub did not give this time: the ones read before stay (dated).
+    if snapshot.activity_read:
+        repository.issues, repository.pull_requests = snapshot.issues, snapshot.pull_requests
+        repository.activity_read_at = repository.read_at
     repository.save()
     return repository
 
@@ -212,7 +221,9 @@ def _read(
         except repositories.RepositoryUnreadable as exc:
             raise ValidationError({"url": str(exc)}) from exc
         try:
-            return repositories.read_github(url, token=settings.GITHUB_TOKEN), ""
+            return repositories.read_github(
+                url, api_url=settings.FAULTLINE_GITHUB_API_URL, token=settings.GITHUB_TOKEN
+            ), ""
         except repositories.RepositoryUnreadable as exc:
             # The same fallback the network gets everywhere: what is local, if the user gave it.
             if not path.strip():
@@ -305,6 +316,30 @@ def repository_refresh(*, repository: Repository) -> Repository:
     snapshot, _ = _read(source=repository.source, path=repository.path, url=repository.url)
     with transaction.atomic():
         return _store(repository, snapshot)
+
+
+def repository_activity_refresh(*, repository: Repository) -> Repository:
+    """Before a debate on a GitHub repository: read its open issues and pull requests again, each
+    request time-limited. Never raises: when GitHub cannot be reached the debate gets the ones
+    read before (or none), and why is logged."""
+    if repository.source != Repository.Source.GITHUB or not repository.url:
+        return repository
+    try:
+        issues, pulls = repositories.read_github_activity(
+            repository.url,
+            api_url=settings.FAULTLINE_GITHUB_API_URL,
+            token=settings.GITHUB_TOKEN,
+            timeout=settings.FAULTLINE_GITHUB_TIMEOUT_SECONDS,
+        )
+    except repositories.RepositoryUnreadable as exc:
+        logger.warning("Open issues and pull requests of %s not read again: %s", repository.url, exc)
+        return repository
+    except Exception:  # a side step: whatever else goes wrong, the debate goes ahead without it
+        logger.exception("Open issues and pull requests of %s not read again", repository.url)
+        return repository
+    repository.issues, repository.pull_requests, repository.activity_read_at = issues, pulls, timezone.now()
+    repository.save(update_fields=["issues", "pull_requests", "activity_read_at"])
+    return repository
 
 
 # ── notes ──────────────────────────────────────────────────────────────────────────────────────

@@ -12,6 +12,7 @@ from debates.budget import clip, estimate_tokens
 from debates.models import Debate
 from projects.context import context_assemble
 from projects.models import Assignment, Project, Repository
+from projects.services import repository_activity_refresh
 
 CONTEXT_PREAMBLE = (
     "The user's own material this debate works on. Treat it as what the user has told you: rely "
@@ -46,6 +47,14 @@ def context_fields(*, owner, target: Project | Assignment | Repository | None) -
         "context_label": label,
         "context_text": assembled.text,
     }
+
+
+def context_read_again(*, owner, target: Project | Assignment | Repository | None) -> None:
+    """Before a debate is made (outside its transaction): what moves between debates is read
+    again, a GitHub repository's open issues and pull requests. Never raises (the ones read
+    before are used); only the owner's own repository is read."""
+    if isinstance(target, Repository) and owner is not None and target.project.owner_id == owner.pk:
+        repository_activity_refresh(repository=target)
 
 
 def context_section(debate: Debate) -> str:

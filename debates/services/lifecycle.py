@@ -16,7 +16,7 @@ from debates import broadcast
 from debates.models import Debate, Participant
 from debates.modes import DEFAULT_MODE, hand_problem, mode_find
 from debates.payloads import DebateContinued
-from debates.services.context import context_fields
+from debates.services.context import context_fields, context_read_again
 from debates.services.events import event_append
 from debates.services.leases import debate_is_being_run
 from debates.services.quotas import quota_check_start
@@ -91,6 +91,7 @@ def debate_create(
         if options.rounds is not None and not 1 <= options.rounds <= MAX_ROUNDS:
             raise ValidationError({"rounds": f"Pick between 1 and {MAX_ROUNDS} rounds."})
         max_turns = options.rounds or max_turns or getattr(settings, spec.rounds_setting)
+    context_read_again(owner=owner, target=context)
     with transaction.atomic():
         debate = Debate.objects.create(
             **context_fields(owner=owner, target=context),

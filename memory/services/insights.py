@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from pgvector import HalfVector
 from pgvector.django import CosineDistance
 
@@ -103,13 +103,18 @@ DUPLICATE_NEIGHBOURS = 5
 
 def _merge_into_earlier(debate: Debate, draft, vector) -> bool:
     """Whether ``draft`` repeats an insight the owner already keeps in the same scope (same
-    project, or none; another debate's): then no second row is stored. A repeat agreed by all
-    makes an earlier ordinary insight a candidate fact; a confirmed or rejected one stays as the
-    owner left it. Near-identical wording only (memory.relevance.same_point), looked for among the
-    nearest vectors, or by exact text when there is no vector."""
-    scope = Insight.objects.filter(owner_id=debate.owner_id, project_id=debate.context_project_id).exclude(
-        debate=debate
-    )
+    project, or none; within it the same repository or assignment or the project's own, and for a
+    debate on the whole project the project's own; another debate's): then no second row is stored. A repeat agreed by all makes an earlier ordinary
+    insight a candidate fact; a confirmed or rejected one stays as the owner left it. Near-identical
+    wording only (memory.relevance.same_point), looked for among the nearest vectors, or by exact
+    text when there is no vector. Never into another repository's or assignment's insight: a debate
+    on this one would not recall it."""
+    scope = Insight.objects.filter(owner_id=debate.owner_id, project_id=debate.context_project_id)
+    if debate.context_repository_id is None and debate.context_assignment_id is None:
+        scope = scope.filter(repository__isnull=True, assignment__isnull=True)  # the project's own
+    else:
+        scope = _narrowed(scope, repository=debate.context_repository_id, assignment=debate.context_assignment_id)
+    scope = scope.exclude(debate=debate)
     if vector is not None:
         near = nearest_rows(
             scope.filter(embedding_model=embeddings.current_model(), embedding__isnull=False)
@@ -137,6 +142,7 @@ class Recalled:
     insight: Insight
     similarity: float | None  # cosine similarity; the text-search rank when found by text
     floor: float | None = None  # the similarity floor it cleared (None when found by text)
+    scope: str = MemoryRecall.Scope.PROJECT  # the repository's or assignment's own, or the project's
 
 
 @dataclass(frozen=True)
@@ -149,11 +155,41 @@ class RecallResult:
     floors: Floors | None = None  # the floors that model's vectors had to clear
 
 
-def insights_in_scope(*, owner, project=None) -> QuerySet[Insight]:
+def _narrowed(queryset: QuerySet[Insight], *, repository=None, assignment=None) -> QuerySet[Insight]:
+    """Within a project: a repository's (or an assignment's) insights and the project's own (those
+    of debates on the whole project), never another repository's or assignment's."""
+    project_own = Q(repository__isnull=True, assignment__isnull=True)
+    if repository is not None:
+        return queryset.filter(Q(repository=repository) | project_own)
+    if assignment is not None:
+        return queryset.filter(Q(assignment=assignment) | project_own)
+    return queryset
+
+
+def insights_in_scope(*, owner, project=None, repository=None, assignment=None) -> QuerySet[Insight]:
     """The owner's recallable insights (a rejected fact never is); with a project, only that
-    project's. Never anyone else's."""
+    project's, and with a repository or an assignment of it, only its own and the project's own
+    (``_narrowed``). Never anyone else's."""
     scope = Insight.objects.filter(owner=owner).exclude(review=Insight.Review.REJECTED)
-    return scope.filter(project=project) if project is not None else scope
+    if project is None:
+        return scope
+    return _narrowed(scope.filter(project=project), repository=repository, assignment=assignment)
+
+
+def _tiers(scope: QuerySet[Insight], *, repository=None, assignment=None) -> list[tuple[str, QuerySet[Insight]]]:
+    """The scope in the order recall prefers it: the repository's (or assignment's) own insights,
+    then the rest of the scope."""
+    if repository is not None:
+        return [
+            (MemoryRecall.Scope.REPOSITORY, scope.filter(repository=repository)),
+            (MemoryRecall.Scope.PROJECT, scope.exclude(repository=repository)),
+        ]
+    if assignment is not None:
+        return [
+            (MemoryRecall.Scope.ASSIGNMENT, scope.filter(assignment=assignment)),
+            (MemoryRecall.Scope.PROJECT, scope.exclude(assignment=assignment)),
+        ]
+    return [(MemoryRecall.Scope.PROJECT, scope)]
 
 
 def recall_floors(model: str | None = None) -> Floors:
@@ -171,37 +207,56 @@ def query_embed(query: str, *, debate_id=None) -> tuple[list[float] | None, str]
     return batch.vectors[0], ""
 
 
-def insights_search(*, owner, project, query: str, debate_id=None, query_vector=None) -> RecallResult:
+def insights_search(
+    *, owner, project, query: str, debate_id=None, query_vector=None, repository=None, assignment=None
+) -> RecallResult:
     """Past insights relevant to ``query``, over vectors of the current model: at or above that
     model's insight floor, and confirmed facts given as settled only at or above its stricter fact
-    floor (memory/relevance.py); each once, top 10, facts first, then the most similar. Full-text
+    floor (memory/relevance.py); each once, top 10, facts first, then the most similar. For a
+    debate on a repository (or an assignment) of the project, that one's own insights come before
+    the project's: a project's insight is kept only where it adds a point of its own. Full-text
     search if the query cannot be embedded (said in ``note``)."""
-    scope = insights_in_scope(owner=owner, project=project)
+    scope = insights_in_scope(owner=owner, project=project, repository=repository, assignment=assignment)
     if not scope.exists():
         return RecallResult(MemoryRecall.Method.NONE, [], [])
     if query_vector is None:
         query_vector, note = query_embed(query, debate_id=debate_id)
         if query_vector is None:
-            return _text_search(scope, query, note=note)
+            return _text_search(scope, query, note=note, repository=repository, assignment=assignment)
     model = embeddings.current_model()
     floors = recall_floors(model)
-    vectors = scope.filter(embedding_model=model, embedding__isnull=False).annotate(distance=distance_to(query_vector))
-    # The nearest, then the floors: a distance condition in the query would keep the HNSW scan
-    # going through the whole index when few rows pass it. Facts are looked up on their own so
-    # that many closer insights cannot crowd one out.
-    rows = {row.id: row for row in nearest_rows(vectors.order_by("distance")[: TOP * 3])}
-    for row in nearest_rows(vectors.filter(review=Insight.Review.CONFIRMED).order_by("distance")[:TOP]):
-        rows.setdefault(row.id, row)
-    picks = recall_pick(
-        [RecallCandidate(row.id, row.text, 1 - row.distance, row.established) for row in rows.values()],
-        floors,
-        top=TOP,
-    )
-    recalled = [Recalled(rows[p.candidate.id], p.candidate.similarity, p.floor) for p in picks]
+    recalled: list[tuple[Recalled, bool]] = []
+    for tier_scope, tier in _tiers(scope, repository=repository, assignment=assignment):
+        vectors = tier.filter(embedding_model=model, embedding__isnull=False).annotate(
+            distance=distance_to(query_vector)
+        )
+        # The nearest, then the floors: a distance condition in the query would keep the HNSW scan
+        # going through the whole index when few rows pass it. Facts are looked up on their own so
+        # that many closer insights cannot crowd one out.
+        rows = {row.id: row for row in nearest_rows(vectors.order_by("distance")[: TOP * 3])}
+        for row in nearest_rows(vectors.filter(review=Insight.Review.CONFIRMED).order_by("distance")[:TOP]):
+            rows.setdefault(row.id, row)
+        picks = recall_pick(
+            [RecallCandidate(row.id, row.text, 1 - row.distance, row.established) for row in rows.values()],
+            floors,
+            top=TOP,
+        )
+        for pick in picks:
+            item = (
+                Recalled(rows[pick.candidate.id], pick.candidate.similarity, pick.floor, tier_scope),
+                pick.established,
+            )
+            twin = next(
+                (i for i, (r, _) in enumerate(recalled) if same_point(r.insight.text, pick.candidate.text)), None
+            )
+            if twin is None and len(recalled) < TOP:
+                recalled.append(item)
+            elif twin is not None and pick.established and not recalled[twin][1]:
+                recalled[twin] = item  # the same point, settled in the wider scope: keep it as the fact
     return RecallResult(
         MemoryRecall.Method.VECTOR,
-        insights=[r for r, p in zip(recalled, picks, strict=True) if not p.established],
-        established=[r for r, p in zip(recalled, picks, strict=True) if p.established],
+        insights=[r for r, established in recalled if not established],
+        established=[r for r, established in recalled if established],
         model=model,
         floors=floors,
     )
@@ -226,8 +281,9 @@ def topic_recall_preview(*, topic: str, texts: Sequence[str], facts: Sequence[bo
     return recall_pick(candidates, recall_floors(documents.model), top=len(candidates))
 
 
-def insights_text_search(*, owner, project, query: str, note: str) -> RecallResult:
-    return _text_search(insights_in_scope(owner=owner, project=project), query, note=note)
+def insights_text_search(*, owner, project, query: str, note: str, repository=None, assignment=None) -> RecallResult:
+    scope = insights_in_scope(owner=owner, project=project, repository=repository, assignment=assignment)
+    return _text_search(scope, query, note=note, repository=repository, assignment=assignment)
 
 
 def distance_to(query_vector: list[float]) -> CosineDistance:
@@ -247,7 +303,7 @@ def nearest_rows(queryset) -> list:
         return list(queryset)
 
 
-def _text_search(scope: QuerySet[Insight], query: str, *, note: str) -> RecallResult:
+def _text_search(scope: QuerySet[Insight], query: str, *, note: str, repository=None, assignment=None) -> RecallResult:
     """Insights sharing a word with ``query``, by text rank. No fact is given as settled: without a
     similarity nothing shows it is about this question (relevant or silent)."""
     vector = SearchVector("text", config="english")
@@ -258,9 +314,10 @@ def _text_search(scope: QuerySet[Insight], query: str, *, note: str) -> RecallRe
     for word in words:
         part = SearchQuery(word, config="english", search_type="plain")
         any_word = part if any_word is None else any_word | part
-    matches = scope.annotate(rank=SearchRank(vector, any_word or search)).filter(rank__gt=0).order_by("-rank")
     found: list[Recalled] = []
-    for insight in matches[: TOP * 3]:
-        if not any(same_point(insight.text, kept.insight.text) for kept in found):
-            found.append(Recalled(insight, insight.rank))
+    for tier_scope, tier in _tiers(scope, repository=repository, assignment=assignment):
+        matches = tier.annotate(rank=SearchRank(vector, any_word or search)).filter(rank__gt=0).order_by("-rank")
+        for insight in matches[: TOP * 3]:
+            if not any(same_point(insight.text, kept.insight.text) for kept in found):
+                found.append(Recalled(insight, insight.rank, scope=tier_scope))
     return RecallResult(MemoryRecall.Method.TEXT, found[:TOP], [], note=note)

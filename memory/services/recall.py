@@ -37,8 +37,13 @@ NO_CONTEXT_NOTE = (
 
 
 def recall_scope(debate: Debate) -> str:
-    """Whose insights a debate may recall: its project's; with no project, none, unless its owner
-    opted in at setup (then all of the owner's)."""
+    """Whose insights a debate may recall: its repository's or assignment's first, then its
+    project's own; or its project's; with no project, none, unless its owner opted in at setup
+    (then all of the owner's)."""
+    if debate.context_repository_id is not None:
+        return MemoryRecall.Scope.REPOSITORY
+    if debate.context_assignment_id is not None:
+        return MemoryRecall.Scope.ASSIGNMENT
     if debate.context_project_id is not None:
         return MemoryRecall.Scope.PROJECT
     return MemoryRecall.Scope.ALL if debate.recall_all_insights else MemoryRecall.Scope.NONE
@@ -49,8 +54,11 @@ def debate_recall(*, debate: Debate) -> MemoryRecall | None:
     if existing is not None or debate.owner_id is None:
         return existing
     owner, project, scope = debate.owner, debate.context_project, recall_scope(debate)
+    within = {"repository": debate.context_repository_id, "assignment": debate.context_assignment_id}
     personas = [p.persona for p in debate.participants.select_related("persona").order_by("seat")]
-    has_insights = scope != MemoryRecall.Scope.NONE and insights_in_scope(owner=owner, project=project).exists()
+    has_insights = (
+        scope != MemoryRecall.Scope.NONE and insights_in_scope(owner=owner, project=project, **within).exists()
+    )
     has_memories = PersonaMemory.objects.filter(owner=owner, persona__in=personas).exists()
     query_vector, note = None, ""
     if has_insights or has_memories:  # nothing to search: no embedding call
@@ -58,9 +66,9 @@ def debate_recall(*, debate: Debate) -> MemoryRecall | None:
     if not has_insights:
         result = RecallResult(MemoryRecall.Method.NONE, [], [])
     elif query_vector is None:
-        result = insights_text_search(owner=owner, project=project, query=debate.topic, note=note)
+        result = insights_text_search(owner=owner, project=project, query=debate.topic, note=note, **within)
     else:
-        result = insights_search(owner=owner, project=project, query=debate.topic, query_vector=query_vector)
+        result = insights_search(owner=owner, project=project, query=debate.topic, query_vector=query_vector, **within)
     if scope == MemoryRecall.Scope.NONE and Insight.objects.filter(owner=owner).exists():
         note = " ".join(filter(None, [note, NO_CONTEXT_NOTE]))
     floors = result.floors or (recall_floors() if query_vector is not None else None)
@@ -95,6 +103,7 @@ def debate_recall(*, debate: Debate) -> MemoryRecall | None:
                 insight=recalled.insight,
                 similarity=recalled.similarity,
                 established=established,
+                scope=recalled.scope if project is not None else MemoryRecall.Scope.ALL,
                 rank=rank,
             )
             for rank, (recalled, established) in enumerate(

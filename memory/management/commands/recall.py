@@ -1,5 +1,6 @@
 """manage.py recall --project NAME "question": what a debate on that question would recall.
---persona NAME: that persona's top memories, with the three terms of their score. A look only:
+--repository NAME (with --project): what a debate on that repository of the project would recall,
+its own insights first. --persona NAME: that persona's top memories, with the three terms of their score. A look only:
 retrieval counts are not changed."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 
+from memory.context import OWN_SCOPE
 from memory.services.insights import insights_search, insights_text_search, query_embed, recall_floors
 from memory.services.persona_memory import persona_memories_top
 from personas.models import Persona
@@ -20,6 +22,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("question")
         parser.add_argument("--project", help="Only this project's insights (default: all of the user's)")
+        parser.add_argument(
+            "--repository", help="With --project: a debate on this repository of it (its insights first)"
+        )
         parser.add_argument("--persona", help="Instead: this persona's top memories (name or id)")
         parser.add_argument("--user", help="Whose memory (default: your login name)")
 
@@ -33,15 +38,26 @@ class Command(BaseCommand):
             project = Project.objects.filter(owner=owner, name__iexact=options["project"].strip()).first()
             if project is None:
                 raise CommandError(f"{owner.username} has no project '{options['project']}'")
+        repository = None
+        if options["repository"]:
+            if project is None:
+                raise CommandError("--repository needs --project NAME")
+            repository = project.repositories.filter(name__iexact=options["repository"].strip()).first()
+            if repository is None:
+                raise CommandError(f"project '{project.name}' has no repository '{options['repository']}'")
         query_vector, note = query_embed(question)
         if note:
             self.stderr.write(note)
         if options["persona"]:
             return self._persona(owner, options["persona"], query_vector)
         if query_vector is None:
-            result = insights_text_search(owner=owner, project=project, query=question, note=note)
+            result = insights_text_search(
+                owner=owner, project=project, query=question, note=note, repository=repository
+            )
         else:
-            result = insights_search(owner=owner, project=project, query=question, query_vector=query_vector)
+            result = insights_search(
+                owner=owner, project=project, query=question, query_vector=query_vector, repository=repository
+            )
         self.stdout.write(f"Insights (found by {result.method} search):")
         if result.floors is not None:
             self.stdout.write(
@@ -54,13 +70,15 @@ class Command(BaseCommand):
             insight = recalled.insight
             self.stdout.write(
                 f"  {recalled.similarity:.3f}  [{insight.get_kind_display()}, confidence {insight.confidence:.2f}, "
-                f"recalled {insight.times_retrieved}x] {insight.text}"
+                f"recalled {insight.times_retrieved}x] {OWN_SCOPE.get(recalled.scope, '')}{insight.text}"
             )
         self.stdout.write("Established facts:")
         if not result.established:
             self.stdout.write("  (none)")
         for recalled in result.established:
-            self.stdout.write(f"  - {recalled.insight.text} ({recalled.similarity:.3f})")
+            self.stdout.write(
+                f"  - {OWN_SCOPE.get(recalled.scope, '')}{recalled.insight.text} ({recalled.similarity:.3f})"
+            )
 
     def _persona(self, owner, name: str, query_vector) -> None:
         name = name.strip()
