@@ -261,6 +261,9 @@ FAULTLINE_GITHUB_API_URL = env.str("FAULTLINE_GITHUB_API_URL", default="https://
 # Each debate on a GitHub repository reads its open issues and pull requests again, at most this
 # long per request; when GitHub does not answer, the debate uses the ones read before.
 FAULTLINE_GITHUB_TIMEOUT_SECONDS = env.float("FAULTLINE_GITHUB_TIMEOUT_SECONDS", default=3.0)
+# Issues read this recently are not asked for again at a debate's start: a burst of debates on one
+# repository waits on GitHub once and stays within its 60 requests an hour without a token.
+FAULTLINE_GITHUB_ACTIVITY_MAX_AGE_SECONDS = env.int("FAULTLINE_GITHUB_ACTIVITY_MAX_AGE_SECONDS", default=300)
 
 # ── Quotas: what one user may run and spend (staff are exempt; UserQuota in the admin raises
 # them per user). A cap of 0 means no cap. ──────────────────────────────────────────────────

@@ -10,6 +10,7 @@ could not be read.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from celery import current_app
 from django.conf import settings
@@ -323,6 +324,9 @@ def repository_activity_refresh(*, repository: Repository) -> Repository:
     request time-limited. Never raises: when GitHub cannot be reached the debate gets the ones
     read before (or none), and why is logged."""
     if repository.source != Repository.Source.GITHUB or not repository.url:
+        return repository
+    max_age = timedelta(seconds=settings.FAULTLINE_GITHUB_ACTIVITY_MAX_AGE_SECONDS)
+    if repository.activity_read_at and timezone.now() - repository.activity_read_at < max_age:
         return repository
     try:
         issues, pulls = repositories.read_github_activity(

@@ -40,6 +40,7 @@ PULLS = [
 
 @pytest.fixture
 def github(settings):
+    settings.FAULTLINE_GITHUB_ACTIVITY_MAX_AGE_SECONDS = 0  # every debate asks GitHub again
     with FakeGitHubAPI() as api:
         settings.FAULTLINE_GITHUB_API_URL = api.url
         settings.GITHUB_TOKEN = "test-github-token"
@@ -260,3 +261,13 @@ def test_an_issue_title_is_shown_escaped(github, owner_client, project):
 
     page = owner_client.get(reverse("repository_detail", args=[project.pk, repository.pk])).content.decode()
     assert "#3 Gear ratio &lt; 2 &amp; teeth &gt; 30 fails" in page
+
+
+def test_issues_read_a_moment_ago_are_not_asked_for_again(github, owner_client, user, project, personas, settings):
+    repository = attach_github(owner_client, project)
+    settings.FAULTLINE_GITHUB_ACTIVITY_MAX_AGE_SECONDS = 300
+    asked = len(github.requests)
+
+    debate_create(owner=user, topic="Brass or steel?", personas=personas[:2], context=repository)
+
+    assert len(github.requests) == asked
