@@ -33,6 +33,19 @@ BATCH_FACTOR = Decimal("0.5")  # the Message Batches API: half price, answers wi
 CACHE_TTLS = ("5m", "1h")
 
 
+def estimated_tokens(text: str) -> int:
+    """Tokens of ``text`` at 4 characters a token: the estimate the breakpoint check, the fake
+    Messages API and the context budgets all use (a real tokenizer differs by a few percent)."""
+    return -(-len(text) // 4)
+
+
+def breakpoint_pays(prefix: str, model: str) -> bool:
+    """Whether a cache breakpoint after ``prefix`` caches anything on ``model``: the prefix reaches
+    the model's minimum cacheable length. A shorter one is ignored by the API, so it is not sent."""
+    minimum = min_cacheable_tokens(model)
+    return minimum is not None and estimated_tokens(prefix) >= minimum
+
+
 def _family(table: dict, model: str):
     return next((value for prefix, value in table.items() if model.startswith(prefix)), None)
 
