@@ -68,6 +68,12 @@ def _day_start(now: dt.datetime) -> dt.datetime:
     return timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
+def spend_today_and_month(*, user) -> tuple[Decimal, Decimal]:
+    """What the user's debates have cost today and this month (UTC days), as the caps count it."""
+    day_start = _day_start(timezone.now())
+    return spend_by_owner(user=user, since=day_start), spend_by_owner(user=user, since=day_start.replace(day=1))
+
+
 def quota_check_start(*, user, resuming: Debate | None = None) -> None:
     """Raise a ValidationError (code "quota") saying which limit a new start (or the resume of
     ``resuming``) would break. Call it inside the transaction that queues the debate."""

@@ -56,6 +56,12 @@ def min_cacheable_tokens(model: str) -> int | None:
     return _family(MIN_CACHEABLE_TOKENS, model)
 
 
+def cached_share(*, input_tokens: int, cache_creation_tokens: int, cache_read_tokens: int) -> float | None:
+    """The part of the input read from the prompt cache (billed at a tenth); None without input."""
+    total = input_tokens + cache_creation_tokens + cache_read_tokens
+    return cache_read_tokens / total if total else None
+
+
 def estimate_cost(
     *,
     model: str,
