@@ -13,6 +13,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from gateways.llm.pricing import cached_share
+
 
 class EventKind(enum.StrEnum):
     DEBATE_STARTED = "debate_started"
@@ -44,13 +46,25 @@ class _Shape(BaseModel):
 class Totals(_Shape):
     """The debate's running spend, carried by events that follow model calls."""
 
-    input_tokens: int = 0
+    input_tokens: int = 0  # past the cache: billed in full
     output_tokens: int = 0
     cost: str = "0"
+    cache_creation_tokens: int = 0
+    cache_read_tokens: int = 0  # read from the prompt cache: billed at a tenth
 
     @property
     def tokens(self) -> int:
         return self.input_tokens + self.output_tokens
+
+    @property
+    def cached_percent(self) -> int | None:
+        """How much of the input the prompt cache served, in percent; None before any input."""
+        share = cached_share(
+            input_tokens=self.input_tokens,
+            cache_creation_tokens=self.cache_creation_tokens,
+            cache_read_tokens=self.cache_read_tokens,
+        )
+        return None if share is None else round(share * 100)
 
 
 class Payload(_Shape):

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery, Sum
 
 from debates.models import Debate, Event
 from debates.state import DebateView, fold
+from gateways.llm.models import ModelCall
 
 
 def debate_events(*, debate_id, upto: int | None = None) -> list[tuple[int, str, dict]]:
@@ -22,8 +23,25 @@ def debate_view(*, debate_id, upto: int | None = None) -> DebateView:
     return view
 
 
+def _calls_sum(expression) -> Subquery:
+    """One sum over a debate's model calls, as a subquery (a join would count a debate's calls
+    once per persona matched by the archive's search)."""
+    calls = ModelCall.objects.filter(debate=OuterRef("pk")).order_by().values("debate")
+    return Subquery(calls.annotate(total=Sum(expression)).values("total")[:1])
+
+
 def debate_list_for(*, user, query: str = "") -> QuerySet[Debate]:
-    debates = Debate.objects.filter(owner=user).prefetch_related("personas")
+    """The owner's debates, each with its spend: ``spend_usd`` and ``cached_percent`` (of its
+    input tokens, the part read from the prompt cache), None for a debate that called no model."""
+    debates = (
+        Debate.objects.filter(owner=user)
+        .prefetch_related("personas")
+        .annotate(
+            spend_usd=_calls_sum("cost_usd"),
+            input_all=_calls_sum(F("input_tokens") + F("cache_creation_tokens") + F("cache_read_tokens")),
+            cache_read=_calls_sum("cache_read_tokens"),
+        )
+    )
     if query:
         debates = debates.filter(Q(topic__icontains=query) | Q(personas__name__icontains=query)).distinct()
     return debates

@@ -11,13 +11,23 @@ with its retries, streaming and parsing, is what gets exercised:
         api.calls     # what each request said it was (its X-Faultline-Call header), in order
 
 Replies come from the script first, then from ``responder(request_body, call) -> Reply`` if one is
-set. ``call`` is what the request is, as the gateway labelled it (role, phase, persona): a scripted
+set.
+
+Usage is reported the way the real API reports it, prompt caching included: each ``cache_control``
+breakpoint (at most four) caches the prompt up to and including its block, hashed, for its TTL
+("5m" by default, "1h" when asked), but only if that prefix reaches the model's minimum cacheable
+length (gateways/llm/pricing.py, beside the prices); a later request whose prefix matches reads it
+(``cache_read_input_tokens``), a new one writes it (``cache_creation_input_tokens``), and only what
+follows the last breakpoint is ``input_tokens``. Tokens are estimated at 4 characters each.
+``clock`` (seconds) decides expiry: a benchmark passes a simulated one to play a long debate fast. ``call`` is what the request is, as the gateway labelled it (role, phase, persona): a scripted
 model answers by that, never by the wording of the prompt.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import threading
 import time
 from collections import deque
@@ -26,7 +36,11 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote
 
+from gateways.llm.pricing import min_cacheable_tokens
+
 CALL_HEADER = "X-Faultline-Call"  # sent by gateways/llm/providers/anthropic.py
+MAX_BREAKPOINTS = 4  # the API refuses a request with more cache_control blocks
+TTL_SECONDS = {"5m": 300, "1h": 3600}
 
 
 @dataclass(frozen=True)
@@ -87,8 +101,14 @@ class Reply:
 
 
 class FakeMessagesAPI:
-    def __init__(self, responder: Callable[[dict, Call], Reply] | None = None, host: str = "127.0.0.1") -> None:
+    def __init__(
+        self,
+        responder: Callable[[dict, Call], Reply] | None = None,
+        host: str = "127.0.0.1",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._script: deque[Reply] = deque()
+        self.cache = PromptCache(clock)
         self.responder = responder
         self.requests: list[dict] = []
         self.calls: list[Call] = []
@@ -131,7 +151,7 @@ class FakeMessagesAPI:
         self.stop()
 
 
-def reply_message(reply: Reply, body: dict, *, message_id: str) -> dict:
+def reply_message(reply: Reply, body: dict, *, message_id: str, cached: CacheUsage | None = None) -> dict:
     """The Messages API's message for ``reply`` to the request ``body`` (a JSON reply as it is; a
     streamed one is this message told in events, see ``stream_events``)."""
     return {
@@ -142,7 +162,7 @@ def reply_message(reply: Reply, body: dict, *, message_id: str) -> dict:
         "content": [{"type": "text", "text": reply.text}],
         "stop_reason": reply.stop_reason,
         "stop_sequence": None,
-        "usage": _usage(reply, body),
+        "usage": _usage(reply, body, cached),
     }
 
 
@@ -182,14 +202,85 @@ def sse_event(name: str, payload: dict) -> bytes:
     return f"event: {name}\ndata: {json.dumps(payload)}\n\n".encode()
 
 
-def _usage(reply: Reply, body: dict) -> dict:
-    prompt_chars = len(json.dumps(body.get("system", ""))) + len(json.dumps(body.get("messages", [])))
+def _usage(reply: Reply, body: dict, cached: CacheUsage | None = None) -> dict:
+    """A scripted figure wins; else the prompt's own tokens, split by the cache as the API does."""
+    cached = cached or CacheUsage(input_tokens=max(1, sum(tokens for _, tokens, _ in prompt_blocks(body))))
     return {
-        "input_tokens": reply.input_tokens if reply.input_tokens is not None else max(1, prompt_chars // 4),
+        "input_tokens": reply.input_tokens if reply.input_tokens is not None else cached.input_tokens,
         "output_tokens": reply.output_tokens if reply.output_tokens is not None else max(1, len(reply.text) // 4),
-        "cache_creation_input_tokens": reply.cache_creation_tokens,
-        "cache_read_input_tokens": reply.cache_read_tokens,
+        "cache_creation_input_tokens": reply.cache_creation_tokens or cached.cache_creation_tokens,
+        "cache_read_input_tokens": reply.cache_read_tokens or cached.cache_read_tokens,
     }
+
+
+def tokens_of(text: str) -> int:
+    return math.ceil(len(text) / 4)
+
+
+def prompt_blocks(body: dict) -> list[tuple[str, int, dict | None]]:
+    """The prompt as the API caches it, in its order (system, then messages): (block text, its
+    tokens, its cache_control or None)."""
+    blocks = []
+
+    def add(content, role: str = "") -> None:
+        if isinstance(content, str):
+            blocks.append((role + content, tokens_of(content), None))
+            return
+        for block in content or []:
+            text = block.get("text", "") if block.get("type", "text") == "text" else json.dumps(block)
+            blocks.append((role + text, tokens_of(text), block.get("cache_control")))
+
+    add(body.get("system", ""))
+    for message in body.get("messages", []):
+        add(message.get("content", ""), role=f"\x00{message.get('role', '')}\x00")
+    return blocks
+
+
+@dataclass(frozen=True)
+class CacheUsage:
+    input_tokens: int
+    cache_creation_tokens: int = 0
+    cache_read_tokens: int = 0
+
+
+class PromptCache:
+    """What the API keeps between requests: a hash of each cached prefix (per model) and when it
+    expires. A hit refreshes the entry's TTL, as the API does."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._expires: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def usage_for(self, body: dict) -> CacheUsage:
+        model = body.get("model", "")
+        blocks = prompt_blocks(body)
+        total = sum(tokens for _, tokens, _ in blocks)
+        breakpoints = [i for i, (_, _, control) in enumerate(blocks) if control]
+        if len(breakpoints) > MAX_BREAKPOINTS:
+            raise ValueError(f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be provided.")
+        minimum = min_cacheable_tokens(model)
+        if minimum is None or not breakpoints:
+            return CacheUsage(input_tokens=max(1, total))
+        digest = hashlib.sha256(model.encode())
+        eligible = []  # (key, prefix tokens, ttl) of each breakpoint long enough to cache
+        prefix_tokens = 0
+        for index, (text, tokens, control) in enumerate(blocks):
+            digest.update(text.encode() + b"\x01")
+            prefix_tokens += tokens
+            if control and prefix_tokens >= minimum:
+                eligible.append((digest.hexdigest(), prefix_tokens, control.get("ttl", "5m")))
+            if index == breakpoints[-1]:
+                break
+        with self._lock:
+            now = self.clock()
+            read = max((tokens for key, tokens, _ in eligible if self._expires.get(key, -1) > now), default=0)
+            for key, _, ttl in eligible:
+                self._expires[key] = now + TTL_SECONDS.get(ttl, 300)
+        cached = max((tokens for _, tokens, _ in eligible), default=0)
+        return CacheUsage(
+            input_tokens=max(1, total - cached), cache_creation_tokens=cached - read, cache_read_tokens=read
+        )
 
 
 def _handler_for(api: FakeMessagesAPI):
@@ -218,7 +309,13 @@ def _handler_for(api: FakeMessagesAPI):
                     },
                     reply.headers,
                 )
-            message = reply_message(reply, body, message_id=f"msg_fake_{len(api.requests)}")
+            try:
+                cached = api.cache.usage_for(body)
+            except ValueError as exc:
+                return self._send_json(
+                    400, {"type": "error", "error": {"type": "invalid_request_error", "message": str(exc)}}, {}
+                )
+            message = reply_message(reply, body, message_id=f"msg_fake_{len(api.requests)}", cached=cached)
             if body.get("stream"):
                 try:
                     return self._send_stream(message, reply)

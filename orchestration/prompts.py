@@ -3,6 +3,25 @@
 
 The persona prefix is stable for a persona across a whole debate, so the gateway caches it;
 everything that changes from turn to turn goes in the user message built by orchestration/context.py.
+
+THE ORDER OF EVERY PROMPT (stable first: the provider caches a prompt by its prefix, so whatever
+changes must come after whatever does not):
+
+1. the speaker's contract: ``persona_system_prefix`` here, or a mode's seat prompt;
+2. the debate frame and its context: the owner's project (debates/services/context.py) and what
+   earlier debates left (memory/context.py) -- 1 and 2 are ``stable_prefix``, the system prefix,
+   the cache breakpoint after it;
+   -- side calls share one prefix per debate instead: ``side_work_prompt`` (the question and the
+   context, when the debate has one), then the job's instruction (``Prompt.system``);
+3. the slowly changing blackboard, the user message's first sections (orchestration/context.py:
+   debate state, so far, where everyone stands, your position, open disputes);
+4. what changes every turn, last: the recent exchange, insights, in-debate recall, own writing,
+   then YOUR TURN. A new turn-varying block goes here, before YOUR TURN, never into 1-2 (it
+   would break the cached prefix for every call after it).
+
+The gateway sets a breakpoint only where the prefix reaches the model's minimum cacheable length
+(gateways/llm/pricing.py), at most the one after 2; ``Prompt.cache_ttl`` "1h" where the next use
+may come after five minutes. tests/llm/test_prompt_breakpoints.py checks it for every mode.
 """
 
 from __future__ import annotations

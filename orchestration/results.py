@@ -8,7 +8,7 @@ from debates.blackboard.models import PositionState
 from debates.blackboard.updates import citation_evidence
 from debates.models import Debate, Event, Message
 from debates.regime import dialogue_evidence, verdict
-from debates.services.context import with_context
+from debates.services.context import side_work_prompt
 from debates.services.transcripts import transcript_of
 from debates.stance_history import stance_history
 from gateways.llm import gateway
@@ -26,7 +26,7 @@ def evidence_ledger(*, debate: Debate) -> list[dict]:
     if not transcript:
         return []
     prompt = Prompt(
-        system_prefix=with_context(EVIDENCE_EXTRACTOR, debate),
+        **side_work_prompt(EVIDENCE_EXTRACTOR, debate),
         messages=[{"role": "user", "content": f"Debate: {debate.topic}\n\n{transcript[-TRANSCRIPT_LIMIT_CHARS:]}"}],
         max_tokens=1500,
         temperature=0.1,

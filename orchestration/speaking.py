@@ -74,6 +74,9 @@ class TurnRequest:
     system_prefix: str | None = None
     long_form: bool = False
     clean: Callable[[str], str] | None = None
+    # "1h" where the speaker's next turn may come more than five minutes later (a mode that waits
+    # for its user between rounds), so the cached prefix outlives the wait (gateways/llm/types.py).
+    cache_ttl: str = "5m"
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,7 @@ def speak(
         system_prefix=request.system_prefix if request.system_prefix is not None else _system_prefix(debate, persona),
         messages=[{"role": "user", "content": context}],
         max_tokens=row.max_tokens,
+        cache_ttl=request.cache_ttl,
     )
 
     def begin() -> Message:
@@ -269,6 +273,7 @@ def speak(
             system=_second_draft_note(slipped),
             messages=prompt.messages,
             max_tokens=prompt.max_tokens,
+            cache_ttl=prompt.cache_ttl,
         )
         said = spoken(gateway.stream(role=role, prompt=retry, on_text=stream, tag=tag, record_with=record_with))
         said = Spoken(remove_forbidden(said.text, forbidden), said.cut_off)
@@ -387,6 +392,7 @@ def write(
         system_prefix=request.system_prefix,
         messages=[{"role": "user", "content": request.context}],
         max_tokens=row.max_tokens,
+        cache_ttl=request.cache_ttl,
     )
     tag = CallTag(debate_id=debate.id, persona=speaker.persona.persona_id, phase=request.phase)
     reply = gateway.stream(role=request.role, prompt=prompt, on_text=on_text, tag=tag)

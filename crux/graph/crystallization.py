@@ -16,7 +16,7 @@ from crux.graph.prompts import CRYSTALLIZER, map_for_crystallizer
 from crux.graph.schemas import Crystallization
 from debates.models import Debate, Message
 from debates.payloads import GraphUpdated
-from debates.services.context import with_context
+from debates.services.context import side_work_prompt
 from debates.services.events import event_append
 from debates.services.messages import debate_totals
 from gateways.llm import gateway
@@ -52,7 +52,7 @@ def _prompt(debate: Debate, participants: list[str], graph: DisputeGraph, labels
         parts.append("ALREADY READ (context only)\n" + "\n".join(_turn_line(m) for m in earlier))
     parts.append("NEW TURNS\n" + "\n".join(_turn_line(m) for m in window))
     return Prompt(
-        system_prefix=with_context(CRYSTALLIZER, debate),
+        **side_work_prompt(CRYSTALLIZER, debate),
         messages=[{"role": "user", "content": "\n\n".join(parts)}],
         max_tokens=2500,
         temperature=0.2,

@@ -14,7 +14,7 @@ from crux.prompts import DISAGREEMENT_DETECTOR
 from crux.schemas import DisagreementScan
 from crux.services.rooms import room_open
 from debates.models import Debate, Message
-from debates.services.context import with_context
+from debates.services.context import side_work_prompt
 from debates.services.transcripts import transcript_of
 from gateways.llm import gateway
 from gateways.llm.types import CallTag, ModelError, ModelUnavailable, Prompt, Role
@@ -52,7 +52,7 @@ def _scan(debate: Debate, messages: list[Message], candidates: list[Disagreement
     )
     transcript = transcript_of(messages)
     prompt = Prompt(
-        system_prefix=with_context(DISAGREEMENT_DETECTOR, debate),
+        **side_work_prompt(DISAGREEMENT_DETECTOR, debate),
         messages=[
             {
                 "role": "user",

@@ -12,7 +12,7 @@ from crux.prompts import CRUX_CARD_WRITER, CRUX_EXIT_JUDGE
 from crux.schemas import CruxCardDraft, CruxExitCheck
 from debates import payloads as p
 from debates.models import Message
-from debates.services.context import with_context
+from debates.services.context import side_work_prompt
 from debates.services.events import event_append
 from debates.services.transcripts import transcript_of
 from debates.state import SUITS
@@ -68,7 +68,7 @@ def _transcript(room: CruxRoom) -> str:
 
 def crux_surfaced(room: CruxRoom) -> bool:
     prompt = Prompt(
-        system_prefix=with_context(CRUX_EXIT_JUDGE, room.debate),
+        **side_work_prompt(CRUX_EXIT_JUDGE, room.debate),
         messages=[{"role": "user", "content": f'Disagreement: "{room.question}"\n\n{_transcript(room)}'}],
         max_tokens=200,
         temperature=0.0,
@@ -105,7 +105,7 @@ def _room_card(card: CruxCard, room: CruxRoom) -> p.Card:
 def card_extract(room: CruxRoom) -> CruxCard:
     a, b = room.persona_a, room.persona_b
     prompt = Prompt(
-        system_prefix=with_context(CRUX_CARD_WRITER, room.debate),
+        **side_work_prompt(CRUX_CARD_WRITER, room.debate),
         messages=[
             {
                 "role": "user",

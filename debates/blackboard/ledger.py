@@ -20,7 +20,7 @@ from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
 from debates.blackboard.schemas import PositionUpdate, ReflectionDraft, RoundRecordDraft
 from debates.models import Debate, Message
 from debates.payloads import LedgerUpdated
-from debates.services.context import with_context
+from debates.services.context import side_work_prompt
 from debates.services.events import event_append
 from debates.services.transcripts import transcript_of
 from gateways.llm import gateway
@@ -111,7 +111,7 @@ def ledger_update(
         "\n".join(f"- {p['by']}: {p['proposal']}" for p in proposals[-3:] if p["by"] != speaker.name) or "(none)"
     )
     prompt = Prompt(
-        system_prefix=with_context(LEDGER_KEEPER, debate),
+        **side_work_prompt(LEDGER_KEEPER, debate),
         messages=[
             {
                 "role": "user",
@@ -236,7 +236,7 @@ def round_record_extract(*, debate: Debate, aspect_index: int) -> RoundRecord | 
         return None
     aspect = debate.aspects[aspect_index]
     prompt = Prompt(
-        system_prefix=with_context(ROUND_RECORDER, debate),
+        **side_work_prompt(ROUND_RECORDER, debate),
         messages=[{"role": "user", "content": f"Aspect: {aspect['label']} — {aspect['description']}\n\n{transcript}"}],
         max_tokens=900,
         temperature=0.2,
@@ -287,7 +287,7 @@ def reflections_generate(*, debate: Debate, round_number: int) -> list[Reflectio
     claims = "\n".join(f"- {c.dispute} [{c.status}]" for c in debate.candidates.exclude(status="abandoned")[:5])
     recent = Message.objects.filter(debate=debate, status=Message.Status.COMPLETE).order_by("-created_at")[:6]
     prompt = Prompt(
-        system_prefix=with_context(REFLECTOR, debate),
+        **side_work_prompt(REFLECTOR, debate),
         messages=[
             {
                 "role": "user",

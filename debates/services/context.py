@@ -65,6 +65,23 @@ def context_section(debate: Debate) -> str:
     return head + clip(debate.context_text, _body_budget(debate.context_label)) + tail
 
 
+def side_work_prompt(instruction: str, debate: Debate) -> dict:
+    """The system part of a side call's prompt (ledger, detection, round record, card...), as
+    ``Prompt(**side_work_prompt(INSTRUCTION, debate), messages=...)``.
+
+    A debate with a context (its owner's project...) puts the context first, with the question,
+    as one prefix every side call of the debate shares byte for byte, and the job's instruction
+    after it: the ledger keeper, the detector and the card writer then read one cached prefix,
+    once it is long enough for the model to cache (gateways/llm/pricing.py). Without a context
+    there is nothing to share: the instruction alone is the prefix, as short as it can be (a
+    longer shared frame would be paid on every call and cached on none). The order of every
+    prompt: orchestration/prompts.py."""
+    section = context_section(debate)
+    if not section:
+        return {"system_prefix": instruction, "system": ""}
+    return {"system_prefix": f"THE DEBATE\nQuestion: {debate.topic}\n\n{section}", "system": instruction}
+
+
 def with_context(system_prefix: str, debate: Debate) -> str:
     """An extraction prompt's stable prefix with the debate's context after it."""
     section = context_section(debate)

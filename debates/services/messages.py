@@ -13,7 +13,13 @@ from gateways.llm.selectors import debate_spend
 
 def debate_totals(debate_id) -> Totals:
     cost = debate_spend(debate_id=debate_id)
-    return Totals(input_tokens=cost["input_tokens"], output_tokens=cost["output_tokens"], cost=str(cost["cost"]))
+    return Totals(
+        input_tokens=cost["input_tokens"],
+        output_tokens=cost["output_tokens"],
+        cost=str(cost["cost"]),
+        cache_creation_tokens=cost["cache_creation_tokens"],
+        cache_read_tokens=cost["cache_read_tokens"],
+    )
 
 
 def _started(message: Message, seat: int) -> MessageStarted:

@@ -21,6 +21,7 @@ from django.db.models import Exists, OuterRef, Sum
 from django.utils import timezone
 
 from debates.models import Debate, Message, UserQuota
+from debates.modes import mode_label
 from gateways.llm import pricing
 from gateways.llm.models import ModelCall
 from gateways.llm.selectors import spend_by_owner
@@ -68,6 +69,12 @@ def _day_start(now: dt.datetime) -> dt.datetime:
     return timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
+def spend_today_and_month(*, user) -> tuple[Decimal, Decimal]:
+    """What the user's debates have cost today and this month (UTC days), as the caps count it."""
+    day_start = _day_start(timezone.now())
+    return spend_by_owner(user=user, since=day_start), spend_by_owner(user=user, since=day_start.replace(day=1))
+
+
 def quota_check_start(*, user, resuming: Debate | None = None) -> None:
     """Raise a ValidationError (code "quota") saying which limit a new start (or the resume of
     ``resuming``) would break. Call it inside the transaction that queues the debate."""
@@ -111,6 +118,16 @@ def quota_check_start(*, user, resuming: Debate | None = None) -> None:
 ASSUMED_INPUT_TOKENS = 3000
 ASSUMED_OUTPUT_TOKENS = 300
 SIDE_WORK_FACTOR = 2
+# What one message of a Standard debate of each mode costs, side work and prompt caching included,
+# on the default Claude models: measured by benchmarks/cost.py (benchmarks/README.md, "Cost per
+# debate"; dollars / persona turns). The estimate before the ledger holds debates of the mode.
+MEASURED_PERSONA_MODEL = "claude-sonnet-5-5"
+MEASURED_PER_MESSAGE = {
+    "dialogue": Decimal("0.0045"),
+    "graph": Decimal("0.0057"),
+    "analyst_critic": Decimal("0.0038"),
+    "collaborate": Decimal("0.0046"),
+}
 
 
 @dataclass(frozen=True)
@@ -123,16 +140,14 @@ class CostEstimate:
         return self.per_message * (2 * hand + max_turns)
 
 
-def average_cost_per_message(*, provider: str, recent_debates: int = 50) -> Decimal | None:
+def average_cost_per_message(*, provider: str, mode: str | None = None, recent_debates: int = 50) -> Decimal | None:
     """What one message has cost on average, side work included, over the provider's recent
-    debates that cost anything; None without such history."""
+    debates (of ``mode``, when given) that cost anything; None without such history."""
     costly = ModelCall.objects.filter(debate=OuterRef("pk"), cost_usd__gt=0)
-    debates = list(
-        Debate.objects.filter(provider=provider)
-        .filter(Exists(costly))
-        .order_by("-created_at")
-        .values_list("id", flat=True)[:recent_debates]
-    )
+    debates = Debate.objects.filter(provider=provider)
+    if mode:
+        debates = debates.filter(mode=mode)
+    debates = list(debates.filter(Exists(costly)).order_by("-created_at").values_list("id", flat=True)[:recent_debates])
     messages = Message.objects.filter(debate_id__in=debates).count()
     if not messages:
         return None
@@ -140,14 +155,21 @@ def average_cost_per_message(*, provider: str, recent_debates: int = 50) -> Deci
     return (cost or Decimal("0")) / messages
 
 
-def debate_cost_estimate(*, provider: str | None = None) -> CostEstimate:
+def debate_cost_estimate(*, provider: str | None = None, mode: str | None = None) -> CostEstimate:
+    """One message's estimated cost: from the ledger's recent debates (of ``mode``), else from the
+    measured figure of the mode on the default models, else from the persona model's list prices."""
     provider = provider or settings.FAULTLINE_LLM
     if provider == "local":
         return CostEstimate(per_message=Decimal("0"), basis="the offline demo model costs nothing")
-    average = average_cost_per_message(provider=provider)
+    average = average_cost_per_message(provider=provider, mode=mode)
     if average is not None:
         return CostEstimate(per_message=average, basis="from the average cost per message of recent debates")
     model = settings.FAULTLINE_MODELS[provider]["persona"]
+    if provider == "anthropic" and model == MEASURED_PERSONA_MODEL and mode in MEASURED_PER_MESSAGE:
+        return CostEstimate(
+            per_message=MEASURED_PER_MESSAGE[mode],
+            basis=f"from the measured cost of a debate in the “{mode_label(mode)}” mode on {model}",
+        )
     per_call = pricing.estimate_cost(
         model=model, input_tokens=ASSUMED_INPUT_TOKENS, output_tokens=ASSUMED_OUTPUT_TOKENS
     )

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from debates.forms import DebateSetupForm
 from debates.models import Debate
-from debates.modes import DEFAULT_MODE, MAX_HAND, MIN_HAND, mode_find
+from debates.modes import DEFAULT_MODE, MAX_HAND, MIN_HAND, mode_find, modes_available
 from debates.services import lifecycle, quotas
 from debates.services.context import context_value
 from debates.state import SUITS
@@ -90,7 +90,9 @@ def debate_new(request):
     hand = _hand(deck, checked_ids, request.user)
     picked = sum(card["checked"] for card in hand)
     length = form["length"].value() or Debate.Length.STANDARD
-    estimate = quotas.debate_cost_estimate()
+    mode = form["mode"].value() or DEFAULT_MODE
+    per_mode = {spec.key: quotas.debate_cost_estimate(mode=spec.key) for spec in modes_available()}
+    estimate = per_mode.get(mode) or quotas.debate_cost_estimate(mode=mode)
     return render(
         request,
         "debates/setup.html",
@@ -102,6 +104,7 @@ def debate_new(request):
             "picked": picked,
             "show_errors": show_errors,
             "estimate": estimate,
+            "estimate_per_mode": {key: each.per_message for key, each in per_mode.items()},
             "estimate_hand": max(picked, MIN_HAND),
             "estimate_usd": estimate.for_debate(
                 hand=max(picked, MIN_HAND), max_turns=Debate.TURNS_FOR_LENGTH.get(length, 30)

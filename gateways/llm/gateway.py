@@ -187,6 +187,7 @@ def extract(
             system=prompt.system,
             max_tokens=prompt.max_tokens,
             temperature=0.0,
+            cache_ttl=prompt.cache_ttl,
             messages=[
                 *prompt.messages,
                 {"role": "assistant", "content": completion.text or "(empty)"},
@@ -345,6 +346,7 @@ def _record(sent: _Sent, result, error, record_with=None) -> ModelCall:
             output_tokens=usage.output_tokens,
             cache_creation_tokens=usage.cache_creation_tokens,
             cache_read_tokens=usage.cache_read_tokens,
+            cache_ttl=prompt.cache_ttl,
         ),
         error=error,
     )

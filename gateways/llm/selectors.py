@@ -8,12 +8,18 @@ from gateways.llm.models import ModelCall
 def debate_spend(*, debate_id) -> dict:
     """Cost and tokens of every model call of one debate so far, in one query (events carry it)."""
     totals = ModelCall.objects.filter(debate_id=debate_id).aggregate(
-        cost=Sum("cost_usd"), input_tokens=Sum("input_tokens"), output_tokens=Sum("output_tokens")
+        cost=Sum("cost_usd"),
+        input_tokens=Sum("input_tokens"),
+        output_tokens=Sum("output_tokens"),
+        cache_creation_tokens=Sum("cache_creation_tokens"),
+        cache_read_tokens=Sum("cache_read_tokens"),
     )
     return {
         "cost": totals["cost"] or Decimal("0"),
         "input_tokens": totals["input_tokens"] or 0,
         "output_tokens": totals["output_tokens"] or 0,
+        "cache_creation_tokens": totals["cache_creation_tokens"] or 0,
+        "cache_read_tokens": totals["cache_read_tokens"] or 0,
     }
 
 

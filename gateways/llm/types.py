@@ -26,6 +26,10 @@ class Prompt:
     system: str = ""
     max_tokens: int = 600
     temperature: float = 0.8
+    # How long the provider keeps the cached prefix after its last use: "5m", or "1h" for a prefix
+    # whose next use may come more than five minutes later (a debate that waits for its user);
+    # the hour's cache write costs 2x the input price against 1.25x (gateways/llm/pricing.py).
+    cache_ttl: str = "5m"
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from django.db import transaction
 from debates import payloads as p
 from debates.blackboard.ledger import RECENT_BEFORE, round_record_extract
 from debates.models import Debate, Event, Message
-from debates.services.context import with_context
+from debates.services.context import side_work_prompt
 from debates.services.events import event_append
 from debates.services.messages import turn_pass
 from debates.state import EventKind
@@ -92,7 +92,7 @@ class Discussion:
         if self.debate.aspects:
             return
         prompt = Prompt(
-            system_prefix=with_context(ASPECT_PLANNER, self.debate),
+            **side_work_prompt(ASPECT_PLANNER, self.debate),
             messages=[
                 {
                     "role": "user",

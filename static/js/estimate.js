@@ -1,5 +1,5 @@
 // The setup page's cost estimate: (an opening and a closing per persona + the length's turns)
-// times the estimated cost of one message, redone as the hand and the length change.
+// times the estimated cost of one message of the chosen mode, redone as the hand, length and mode change.
 (function () {
   "use strict";
 
@@ -12,13 +12,15 @@
     var hand = Math.max(document.querySelectorAll("#hand input[name='personas']:checked").length, min);
     var length = document.querySelector("input[name='length']:checked");
     var turns = parseInt(box.dataset["turns" + (length ? length.value.charAt(0).toUpperCase() + length.value.slice(1) : "Standard")] || "30", 10);
-    var cost = parseFloat(box.dataset.perMessage) * (2 * hand + turns);
+    var mode = document.querySelector("input[name='mode']:checked");
+    var perMessage = (mode && box.getAttribute("data-per-message-" + mode.value)) || box.dataset.perMessage;
+    var cost = parseFloat(perMessage) * (2 * hand + turns);
     box.querySelector(".cost-estimate-value").textContent = "$" + cost.toFixed(2);
     box.querySelector(".cost-estimate-hand").textContent = String(hand);
   }
 
   document.addEventListener("change", function (event) {
-    if (event.target.matches("#hand input[name='personas'], input[name='length']")) update();
+    if (event.target.matches("#hand input[name='personas'], input[name='length'], input[name='mode']")) update();
   });
   document.addEventListener("htmx:afterSettle", update);
   document.addEventListener("DOMContentLoaded", update);

@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pytest
 
 from devtools.fake_messages_api import Reply
@@ -28,19 +30,47 @@ def test_it_returns_text_and_records_usage(fake_anthropic):
     assert call.error == ""
 
 
+# A persona contract as long as a real one (the seed personas' run to about 1,500 tokens).
+LONG_PREFIX = "You are the Macro Bear. " + "You have watched four cycles of easy money end badly. " * 80
+
+
 def test_it_marks_the_stable_prefix_for_prompt_caching(fake_anthropic):
     fake_anthropic.script(Reply.says("ok"))
+    prompt = replace(PROMPT, system_prefix=LONG_PREFIX)
 
-    gateway.generate(role=Role.PERSONA, prompt=PROMPT)
+    gateway.generate(role=Role.PERSONA, prompt=prompt)
 
     system = fake_anthropic.requests[0]["system"]
     assert system[0] == {
         "type": "text",
-        "text": PROMPT.system_prefix,
+        "text": LONG_PREFIX,
         "cache_control": {"type": "ephemeral"},
     }
     assert system[1] == {"type": "text", "text": PROMPT.system}
     assert "cache_control" not in system[1]
+
+
+def test_a_prefix_below_the_models_minimum_gets_no_breakpoint(fake_anthropic):
+    # The API ignores a breakpoint on a prefix shorter than the model's minimum cacheable length;
+    # the same long prefix that caches on the persona model (Sonnet, 1,024) does not on Haiku (4,096).
+    fake_anthropic.script(Reply.says("ok"), Reply.says("ok"))
+
+    gateway.generate(role=Role.PERSONA, prompt=PROMPT)
+    gateway.generate(role=Role.EXTRACTION, prompt=replace(PROMPT, system_prefix=LONG_PREFIX))
+
+    assert all("cache_control" not in block for body in fake_anthropic.requests for block in body["system"])
+
+
+def test_a_prompt_kept_for_an_hour_asks_for_the_hour_cache_and_is_priced_for_it(fake_anthropic):
+    fake_anthropic.script(Reply.says("ok"), Reply.says("ok"))
+
+    hour = gateway.generate(role=Role.PERSONA, prompt=replace(PROMPT, system_prefix=LONG_PREFIX, cache_ttl="1h"))
+    five = gateway.generate(role=Role.PERSONA, prompt=replace(PROMPT, system_prefix=LONG_PREFIX + " "))
+
+    assert fake_anthropic.requests[0]["system"][0]["cache_control"] == {"type": "ephemeral", "ttl": "1h"}
+    written = [ModelCall.objects.get(id=c.call_id) for c in (hour, five)]
+    assert written[0].cache_creation_tokens > 1024 and written[1].cache_creation_tokens > 1024
+    assert written[0].cost_usd > written[1].cost_usd  # 2x the input price against 1.25x
 
 
 def test_it_uses_the_model_configured_for_the_role(fake_anthropic, settings):

@@ -82,7 +82,8 @@ def test_project_context_reaches_every_persona_call_within_its_budget(
     sent = [body for body in api.requests if not (body.get("output_config") or {}).get("format")]
     first_block = sent[0]["system"][0]
     assert first_block["text"].startswith("You are ") and section in first_block["text"]
-    assert first_block["cache_control"] == {"type": "ephemeral"}
+    # (cached once it reaches the model's minimum: tests/llm/test_prompt_breakpoints.py)
+    assert first_block.get("cache_control") in (None, {"type": "ephemeral"})
     debate = Debate.objects.get()
     assert (debate.context_type, debate.context_label) == ("project", "Project “Thesis”")
 

@@ -11,6 +11,7 @@ import anthropic
 import httpx2  # the SDK's HTTP library (a dependency of anthropic): the warm-up's in-memory transport
 from django.conf import settings
 
+from gateways.llm.pricing import breakpoint_pays
 from gateways.llm.roles import models_of
 from gateways.llm.types import CallTag, ModelUnavailable, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
 
@@ -121,8 +122,12 @@ class AnthropicProvider:
     def _request(model: str, prompt: Prompt, role: str, tag: CallTag) -> dict:
         # No temperature: current Claude models take none (this SDK no longer accepts it).
         # The stable prefix carries the cache breakpoint, so every later call of the same persona
-        # in the same debate reads it from the cache instead of paying for it again.
-        system = [{"type": "text", "text": prompt.system_prefix, "cache_control": {"type": "ephemeral"}}]
+        # in the same debate reads it from the cache instead of paying for it again; a prefix
+        # shorter than the model's minimum cacheable length caches nothing and gets no breakpoint.
+        system = [{"type": "text", "text": prompt.system_prefix}]
+        if breakpoint_pays(prompt.system_prefix, model):
+            control = {"type": "ephemeral", **({"ttl": prompt.cache_ttl} if prompt.cache_ttl != "5m" else {})}
+            system[0]["cache_control"] = control
         if prompt.system:
             system.append({"type": "text", "text": prompt.system})
         return {

@@ -33,7 +33,7 @@ from django.db import transaction
 from debates import payloads as p
 from debates.models import Debate, Event, Message
 from debates.regime import CONSENSUS, Evidence, analyst_critic_evidence, verdict
-from debates.services.context import with_context
+from debates.services.context import side_work_prompt, with_context
 from debates.services.events import event_append
 from debates.state import EventKind
 from gateways.llm import gateway
@@ -162,8 +162,15 @@ class AnalystCriticMode(Mode):
                 aspect_index=number - 1,
                 role=role,
                 system_prefix=self._system(system, speaker),
+                cache_ttl=self._cache_ttl(),
             )
         )
+
+    def _cache_ttl(self) -> str:
+        """A debate that pauses after each round waits for its owner, often past five minutes:
+        its speakers' prefixes are cached for the hour (written once, not again every round)."""
+        auto = Debate.objects.filter(pk=self.run.debate.pk, auto_continue=True).exists()
+        return "5m" if auto else "1h"
 
     def _system(self, system: str, speaker: Speaker) -> str:
         worldview = (speaker.persona.personality or "").strip()
@@ -226,7 +233,7 @@ class AnalystCriticMode(Mode):
             f"The Critic's evaluation (round {number}):\n{messages.get(Message.Kind.CRITIQUE, '')}"
         )
         prompt = Prompt(
-            system_prefix=with_context(ASSESSOR_SYSTEM, self.run.debate),
+            **side_work_prompt(ASSESSOR_SYSTEM, self.run.debate),
             messages=[{"role": "user", "content": content}],
             max_tokens=1500,
             temperature=0.1,

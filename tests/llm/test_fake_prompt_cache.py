@@ -1,0 +1,116 @@
+"""The fake Messages API bills prompt caching the way the API does: per cache_control breakpoint,
+the prefix hashed, only from the model's minimum cacheable length up, for the breakpoint's TTL.
+The cost benchmark's cached share is only as true as this."""
+
+import anthropic
+import pytest
+
+from devtools.fake_messages_api import FakeMessagesAPI, Reply
+from gateways.llm.pricing import min_cacheable_tokens
+
+SONNET, HAIKU = "claude-sonnet-5-5", "claude-haiku-5-5"
+
+
+class Clock:
+    now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def words(tokens: int, seed: str = "a") -> str:
+    return (seed * 4) * tokens  # 4 characters a token
+
+
+def ask(client, model, system, question="What now?", ttl=None):
+    control = {"type": "ephemeral", **({"ttl": ttl} if ttl else {})}
+    return client.messages.create(
+        model=model,
+        max_tokens=10,
+        system=[{"type": "text", "text": system, "cache_control": control}],
+        messages=[{"role": "user", "content": question}],
+    ).usage
+
+
+@pytest.fixture
+def api():
+    clock = Clock()
+    with FakeMessagesAPI(responder=lambda body, call: Reply.says("ok"), clock=clock) as fake:
+        fake.clock = clock
+        yield fake
+
+
+def client_of(api):
+    return anthropic.Anthropic(api_key="test", base_url=api.url, max_retries=0)
+
+
+def test_a_prefix_at_the_minimum_is_written_once_then_read():
+    with FakeMessagesAPI(responder=lambda body, call: Reply.says("ok")) as api:
+        client = client_of(api)
+        system = words(min_cacheable_tokens(SONNET))
+        first, second = ask(client, SONNET, system), ask(client, SONNET, system, question="And then?")
+
+    assert (first.cache_creation_input_tokens, first.cache_read_input_tokens) == (1024, 0)
+    assert (second.cache_creation_input_tokens, second.cache_read_input_tokens) == (0, 1024)
+    assert second.input_tokens == len("And then?") // 4 + 1  # only what follows the breakpoint
+
+
+def test_a_prefix_below_the_model_minimum_is_never_cached():
+    with FakeMessagesAPI(responder=lambda body, call: Reply.says("ok")) as api:
+        client = client_of(api)
+        system = words(2000)  # enough for Sonnet, not for Haiku
+        usages = [ask(client, HAIKU, system) for _ in range(3)]
+
+    assert all(u.cache_creation_input_tokens == u.cache_read_input_tokens == 0 for u in usages)
+    assert usages[-1].input_tokens > 2000
+
+
+def test_a_changed_prefix_misses():
+    with FakeMessagesAPI(responder=lambda body, call: Reply.says("ok")) as api:
+        client = client_of(api)
+        ask(client, SONNET, words(1500))
+        other = ask(client, SONNET, words(1500, seed="b"))
+
+    assert (other.cache_creation_input_tokens, other.cache_read_input_tokens) == (1500, 0)
+
+
+def test_the_longest_cached_breakpoint_is_read_and_the_rest_written(api):
+    client = client_of(api)
+    frame, later = words(1200), words(300, seed="c")
+
+    def call(tail):
+        return client.messages.create(
+            model=SONNET,
+            max_tokens=10,
+            system=[
+                {"type": "text", "text": frame, "cache_control": {"type": "ephemeral"}},
+                {"type": "text", "text": tail, "cache_control": {"type": "ephemeral"}},
+            ],
+            messages=[{"role": "user", "content": "go"}],
+        ).usage
+
+    call(later)
+    changed = call(words(300, seed="d"))
+
+    assert (changed.cache_read_input_tokens, changed.cache_creation_input_tokens) == (1200, 300)
+
+
+def test_the_five_minute_cache_expires_and_the_hour_cache_does_not(api):
+    client = client_of(api)
+    short, long = words(1100, seed="s"), words(1100, seed="l")
+    ask(client, SONNET, short)
+    ask(client, SONNET, long, ttl="1h")
+    api.clock.now += 6 * 60
+
+    assert ask(client, SONNET, short).cache_read_input_tokens == 0
+    assert ask(client, SONNET, long, ttl="1h").cache_read_input_tokens == 1100
+
+
+def test_more_than_four_breakpoints_are_refused():
+    with FakeMessagesAPI(responder=lambda body, call: Reply.says("ok")) as api:
+        client = client_of(api)
+        block = {"type": "text", "text": "x", "cache_control": {"type": "ephemeral"}}
+        with pytest.raises(anthropic.BadRequestError):
+            client.messages.create(
+                model=SONNET, max_tokens=10, system=[block] * 5, messages=[{"role": "user", "content": "go"}]
+            )
