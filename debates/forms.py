@@ -65,6 +65,9 @@ class DebateSetupForm(forms.Form):
         "nothing from an unrelated project creeps in. With a context it recalls that project's.",
     )
 
+    # "Re-run with a swap" (atlas/): the debate this one re-runs, so the two are linked.
+    rerun_of = forms.UUIDField(required=False, widget=forms.HiddenInput)
+
     def __init__(self, *args, deck: Deck | None = None, user=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.deck = deck
@@ -89,6 +92,11 @@ class DebateSetupForm(forms.Form):
         if target is None:
             raise forms.ValidationError("Pick one of your own projects, assignments or repositories.")
         return target
+
+    def clean_rerun_of(self):
+        """The user's own debate, or None (anyone else's is dropped, never linked)."""
+        value = self.cleaned_data.get("rerun_of")
+        return Debate.objects.filter(pk=value, owner=self.user).first() if value and self.user else None
 
     def clean_personas(self):
         personas = self.cleaned_data["personas"]

@@ -43,11 +43,13 @@ def _clean_topic(topic: str) -> str:
 class DebateOptions:
     """The owner's choices about how the debate runs. length: its turn budget, unless max_turns is
     given. auto_continue: an Analyst/Critic debate runs every round without pausing after each one.
-    recall_all_insights: with no context, recall insights from all the owner's debates (memory/)."""
+    recall_all_insights: with no context, recall insights from all the owner's debates (memory/).
+    rerun_of: the debate this one re-runs with a swap (atlas/), linked when it is the owner's."""
 
     length: str = Debate.Length.STANDARD
     auto_continue: bool = False
     recall_all_insights: bool = False
+    rerun_of: Debate | None = None  # the debate this one re-runs with a swap (the owner's own)
 
 
 def debate_create(
@@ -90,6 +92,7 @@ def debate_create(
             provider=settings.FAULTLINE_LLM,
             auto_continue=options.auto_continue,
             recall_all_insights=options.recall_all_insights,
+            rerun_of=options.rerun_of if options.rerun_of and options.rerun_of.owner_id == owner.pk else None,
         )
         Participant.objects.bulk_create(
             Participant(debate=debate, persona=persona, seat=seat) for seat, persona in enumerate(unique)

@@ -65,6 +65,7 @@ def debate_new(request):
                         length=data["length"],
                         auto_continue=data["auto_continue"],
                         recall_all_insights=data["recall_all_insights"],
+                        rerun_of=data["rerun_of"],
                     ),
                 )
             except ValidationError as error:
@@ -81,6 +82,7 @@ def debate_new(request):
             "context": params.get("context", ""),
             "auto_continue": params.get("auto_continue") == "1",
             "recall_all_insights": params.get("recall_all_insights") == "1",
+            "rerun_of": params.get("rerun_of", ""),
         }
         form = DebateSetupForm(initial=initial, deck=deck, user=request.user)
     hand = _hand(deck, checked_ids, request.user)
