@@ -52,6 +52,19 @@ def crux_text(question: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+_ASKS = re.compile(
+    r"^(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had|must|may|might)\b", re.IGNORECASE
+)
+
+
+def crux_heading(question: str) -> str:
+    """The question as the atlas heads a crux with it: the detector's framing gone, and a question
+    mark back when what is left asks ("Whether does scarcity create value?" -> "Does scarcity create
+    value?"); a statement ("Whether gold is a hedge") keeps its card's own words."""
+    text = crux_text(question)
+    return f"{text}?" if _ASKS.match(text) else " ".join((question or "").split())
+
+
 @dataclass(frozen=True)
 class CruxPoint:
     id: int

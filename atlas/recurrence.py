@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from atlas.clustering import crux_heading
+
 SIDES = ("YES", "NO", "NUANCED")
 
 
@@ -47,7 +49,7 @@ class Shift:
 
 @dataclass
 class CruxRecord:
-    question: str  # the earliest card's wording
+    question: str  # the earliest card's wording, as a heading (atlas.clustering.crux_heading)
     appearances: list[Appearance]  # oldest debate first
     personas: list[str] = field(default_factory=list)  # everyone who took a side, in order of first appearance
     shifts: list[Shift] = field(default_factory=list)
@@ -87,5 +89,5 @@ def crux_record(appearances: Sequence[Appearance]) -> CruxRecord:
         path = tuple(side_label(a.sides[persona]) for a in appearances if persona in a.sides)
         if len(set(path)) > 1:
             shifts.append(Shift(persona, path))
-    question = appearances[0].question if appearances else ""
+    question = crux_heading(appearances[0].question) if appearances else ""
     return CruxRecord(question=question, appearances=list(appearances), personas=personas, shifts=shifts)

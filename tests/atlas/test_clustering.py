@@ -11,6 +11,7 @@ from atlas.clustering import (
     CruxPoint,
     clustering_score,
     crux_clusters,
+    crux_heading,
     crux_text,
     threshold_for,
 )
@@ -99,3 +100,20 @@ def test_the_score_counts_merged_and_separated_pairs():
     assert (loose.pairs_merged, loose.same_pairs, loose.pairs_apart, loose.different_pairs) == (1, 1, 0, 2)
     strict = clustering_score(points, labels, threshold=0.9999)
     assert (strict.pairs_merged, strict.pairs_apart, strict.recurring_merged) == (0, 2, 1)
+
+
+@pytest.mark.parametrize(
+    ("question", "heading"),
+    [
+        ("Whether does scarcity create value?", "Does scarcity create value?"),
+        (
+            "Will AI replace most programmers within a decade? (disputed)",
+            "Will AI replace most programmers within a decade?",
+        ),
+        ("Whether gold is a hedge", "Whether gold is a hedge"),
+        ("Isolation is the problem", "Isolation is the problem"),
+        ("Is inflation falling?", "Is inflation falling?"),
+    ],
+)
+def test_a_crux_is_headed_by_its_question_without_the_detectors_framing(question, heading):
+    assert crux_heading(question) == heading
