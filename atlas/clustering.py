@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from memory.relevance import same_point
@@ -85,35 +85,65 @@ def _similarity(a: CruxPoint, b: CruxPoint) -> float:
     return 1.0 if same_point(crux_text(a.text), crux_text(b.text)) else 0.0
 
 
-def crux_clusters(points: Sequence[CruxPoint], threshold: float) -> list[list[CruxPoint]]:
+def crux_clusters(
+    points: Sequence[CruxPoint],
+    threshold: float,
+    similarities: Mapping[tuple[int, int], float] | None = None,
+) -> list[list[CruxPoint]]:
     """The points grouped into cruxes: the two groups with the highest average similarity merge
     while it is at least ``threshold`` and they share no debate. Largest group first, then by the
-    first point's position in ``points`` (stable for equal sizes)."""
+    first point's position in ``points`` (stable for equal sizes). ``similarities``: {(lower id,
+    higher id): cosine}, computed where the vectors are (the database); a pair it lacks is compared
+    here (by vectors, or by words for a point without one).
+
+    Only groups joined by at least one pair at or above the threshold can average that much, so
+    only those pairs are followed; a merged group's total similarity to another is the sum of its
+    two parts' (average linkage, updated without recomputing)."""
     order = {point.id: index for index, point in enumerate(points)}
-    groups: list[list[CruxPoint]] = [[point] for point in points]
-    pair = {(a.id, b.id): _similarity(a, b) for a in points for b in points if a.id < b.id}
+    known = dict(similarities or {})
 
     def similarity(a: CruxPoint, b: CruxPoint) -> float:
-        return pair[(a.id, b.id) if a.id < b.id else (b.id, a.id)]
+        key = (a.id, b.id) if a.id < b.id else (b.id, a.id)
+        if key not in known:
+            known[key] = _similarity(a, b)
+        return known[key]
 
+    members: dict[int, list[CruxPoint]] = {point.id: [point] for point in points}
+    debates: dict[int, set[str]] = {point.id: {point.debate} for point in points}
+
+    def total(g: int, h: int) -> float:
+        return sum(similarity(a, b) for a in members[g] for b in members[h])
+
+    totals: dict[tuple[int, int], float] = {}  # group pairs that may merge: their total similarity
+    for i, a in enumerate(points):
+        for b in points[i + 1 :]:
+            if a.debate != b.debate and similarity(a, b) >= threshold:
+                totals[(a.id, b.id) if a.id < b.id else (b.id, a.id)] = similarity(a, b)
     while True:
-        best, best_pair = -math.inf, None
-        for i in range(len(groups)):
-            debates_i = {p.debate for p in groups[i]}
-            for j in range(i + 1, len(groups)):
-                if debates_i & {p.debate for p in groups[j]}:
-                    continue
-                mean = sum(similarity(a, b) for a in groups[i] for b in groups[j]) / (len(groups[i]) * len(groups[j]))
-                if mean >= threshold and mean > best:  # on a tie, the earlier pair
-                    best, best_pair = mean, (i, j)
+        best, best_pair, best_tie = -math.inf, None, (math.inf, math.inf)
+        for (g, h), value in totals.items():
+            mean = value / (len(members[g]) * len(members[h]))
+            tie_break = (order[members[g][0].id], order[members[h][0].id])
+            if mean >= threshold and (mean > best or (mean == best and tie_break < best_tie)):
+                best, best_pair, best_tie = mean, (g, h), tie_break
         if best_pair is None:
             break
-        i, j = best_pair
-        groups[i] = groups[i] + groups[j]
-        del groups[j]
-    for group in groups:
-        group.sort(key=lambda p: order[p.id])
-    return sorted(groups, key=lambda g: (-len(g), order[g[0].id]))
+        g, h = best_pair
+        # Every group that could merge with either part can merge with the whole (no shared debate).
+        others = {k for pair in totals for k in pair if g in pair or h in pair} - {g, h}
+        updated = {k: (totals.get(_key(g, k)) or total(g, k)) + (totals.get(_key(h, k)) or total(h, k)) for k in others}
+        totals = {pair: value for pair, value in totals.items() if g not in pair and h not in pair}
+        members[g] += members.pop(h)
+        debates[g] |= debates.pop(h)
+        for k, value in updated.items():
+            if not debates[g] & debates[k]:
+                totals[_key(g, k)] = value
+    groups = [sorted(group, key=lambda p: order[p.id]) for group in members.values()]
+    return sorted(groups, key=lambda group: (-len(group), order[group[0].id]))
+
+
+def _key(g: int, h: int) -> tuple[int, int]:
+    return (g, h) if g < h else (h, g)
 
 
 # ── calibration (benchmarks/atlas_clustering.py) ───────────────────────────────────────────────

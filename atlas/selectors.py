@@ -11,7 +11,7 @@ from django.db.models import Q
 from atlas.clustering import CruxPoint, crux_clusters, threshold_for
 from atlas.models import Prediction
 from atlas.recurrence import Appearance, CruxRecord, crux_record
-from atlas.services.vectors import crux_vectors_ensure
+from atlas.services.vectors import crux_similarities, crux_vectors_ensure
 from crux.models import CruxCard
 from debates.models import Debate
 from gateways.embeddings import gateway as embeddings
@@ -127,22 +127,19 @@ def atlas_for(*, owner, project=None, query: str = "") -> Atlas:
     cards = list(atlas_cards(owner=owner, project=project))
     vectors = crux_vectors_ensure(cards=cards)
     model = embeddings.current_model()
-    points = [
-        CruxPoint(
-            id=card.id,
-            debate=str(card.debate_id),
-            text=card.question,
-            vector=list(vectors[card.id].embedding) if vectors[card.id].embedding is not None else None,
-        )
-        for card in cards
-    ]
+    # The vectors stay in the database: it compares them (crux_similarities); a card without a
+    # vector of the current model is compared by its words.
+    points = [CruxPoint(id=card.id, debate=str(card.debate_id), text=card.question) for card in cards]
+    similarities = crux_similarities(
+        card_ids=[card.id for card in cards if vectors[card.id].embedding_model == model], model=model
+    )
     threshold = threshold_for(model)
     by_id = {card.id: card for card in cards}
     predictions: dict[int, list[Prediction]] = {}
     for prediction in Prediction.objects.filter(card__in=[c.id for c in cards]).select_related("persona"):
         predictions.setdefault(prediction.card_id, []).append(prediction)
     cruxes = []
-    for group in crux_clusters(points, threshold):
+    for group in crux_clusters(points, threshold, similarities):
         group_cards = [by_id[p.id] for p in group]
         appearances = [
             Appearance(

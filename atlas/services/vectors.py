@@ -6,6 +6,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from django.db import connection
+
 from atlas.clustering import crux_text
 from atlas.models import CruxVector
 from crux.models import CruxCard
@@ -45,3 +47,24 @@ def crux_vectors_ensure(*, cards: Sequence[CruxCard]) -> dict[int, CruxVector]:
             card=card, defaults={"text": text, "embedding": vector, "embedding_model": made_by}
         )
     return rows
+
+
+def crux_similarities(*, card_ids: Sequence[int], model: str) -> dict[tuple[int, int], float]:
+    """{(lower card id, higher card id): cosine similarity} of every two of the cards with a vector
+    of ``model``, computed by the database (pgvector) rather than in Python, which at a few hundred
+    cards would take seconds."""
+    if len(card_ids) < 2:
+        return {}
+    table = CruxVector._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT a.card_id, b.card_id, 1 - (a.embedding <=> b.embedding)
+            FROM {table} a JOIN {table} b ON a.card_id < b.card_id
+            WHERE a.card_id = ANY(%s) AND b.card_id = ANY(%s)
+              AND a.embedding_model = %s AND b.embedding_model = %s
+              AND a.embedding IS NOT NULL AND b.embedding IS NOT NULL
+            """,
+            [list(card_ids), list(card_ids), model, model],
+        )
+        return {(a, b): float(similarity) for a, b, similarity in cursor.fetchall()}

@@ -117,3 +117,24 @@ def test_the_score_counts_merged_and_separated_pairs():
 )
 def test_a_crux_is_headed_by_its_question_without_the_detectors_framing(question, heading):
     assert crux_heading(question) == heading
+
+
+def test_similarities_computed_elsewhere_are_used_and_a_pair_they_lack_is_compared_by_words():
+    points = [
+        CruxPoint(1, "d1", "Does scarcity create value?"),
+        CruxPoint(2, "d2", "Is an asset valuable because it is rare?"),
+        CruxPoint(3, "d3", "Does scarcity create value?"),  # no vector: the same words as 1
+    ]
+    # 1 and 3 are the same words (1.0): they join first; 2 then averages (0.95 + 0.0) / 2 with them.
+    assert ids(crux_clusters(points, threshold=0.87, similarities={(1, 2): 0.95})) == [[1, 3], [2]]
+    assert ids(crux_clusters(points, threshold=0.45, similarities={(1, 2): 0.95})) == [[1, 2, 3]]
+    assert ids(crux_clusters(points, threshold=0.87, similarities={(1, 2): 0.5})) == [[1, 3], [2]]
+
+
+def test_hundreds_of_cards_cluster_quickly():
+    import time
+
+    points = [CruxPoint(n, f"d{n}", f"crux {n}", unit(n * 0.3)) for n in range(400)]
+    started = time.monotonic()
+    groups = crux_clusters(points, threshold=math.cos(math.radians(2)))
+    assert sum(len(g) for g in groups) == 400 and time.monotonic() - started < 20
