@@ -1,3 +1,5 @@
+import uuid
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
@@ -66,7 +68,7 @@ class DebateSetupForm(forms.Form):
     )
 
     # "Re-run with a swap" (atlas/): the debate this one re-runs, so the two are linked.
-    rerun_of = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    rerun_of = forms.CharField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, deck: Deck | None = None, user=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -94,9 +96,13 @@ class DebateSetupForm(forms.Form):
         return target
 
     def clean_rerun_of(self):
-        """The user's own debate, or None (anyone else's is dropped, never linked)."""
-        value = self.cleaned_data.get("rerun_of")
-        return Debate.objects.filter(pk=value, owner=self.user).first() if value and self.user else None
+        """The user's own debate, or None: anyone else's, or a mangled id, is dropped, never linked
+        (a hidden field's error would stop the debate with nothing shown)."""
+        try:
+            debate_id = uuid.UUID(self.cleaned_data.get("rerun_of") or "")
+        except ValueError:
+            return None
+        return Debate.objects.filter(pk=debate_id, owner=self.user).first() if self.user else None
 
     def clean_personas(self):
         personas = self.cleaned_data["personas"]

@@ -178,7 +178,7 @@ def test_a_rerun_with_a_swap_is_prefilled_on_the_setup_page_and_linked_once_star
     ]
 
 
-def test_another_users_debate_is_never_linked_as_a_rerun(client, user, other_user, three_debates, hand):
+def test_another_users_debate_or_a_mangled_id_is_never_linked_as_a_rerun(client, user, other_user, three_debates, hand):
     ada, _, cleo, _, deck = hand
     client.force_login(other_user)
     client.post(
@@ -195,6 +195,19 @@ def test_another_users_debate_is_never_linked_as_a_rerun(client, user, other_use
     from debates.models import Debate
 
     assert Debate.objects.get(topic="Mine now").rerun_of is None
+    # A mangled link starts the debate all the same, unlinked: a hidden field cannot show an error.
+    started = client.post(
+        "/debates/new/",
+        {
+            "deck": deck.pk,
+            "personas": [ada.pk, cleo.pk],
+            "topic": "Mangled",
+            "length": "short",
+            "mode": "dialogue",
+            "rerun_of": "not-a-debate",
+        },
+    )
+    assert started.status_code == 302 and Debate.objects.get(topic="Mangled").rerun_of is None
 
 
 def test_another_user_gets_404_on_every_atlas_and_prediction_url(client, user, other_user, three_debates, hand):
