@@ -1,6 +1,6 @@
-"""Predictions from crux cards' falsifiers: suggested where the rules find a checkable claim
-(atlas/falsifiers.py), kept when the owner says so (or written by hand), settled when the owner
-records what happened. The persona whose mind it was to change is reminded of it through their
+"""Predictions from crux cards' falsifiers: kept when a debate finishes where the rules find a
+checkable claim (atlas/falsifiers.py), kept by the owner from any other falsifier in their own
+words, settled when the owner records what happened. The persona whose mind it was to change is reminded of it through their
 memory: one persona memory per prediction, rewritten when its status changes, recalled into that
 persona's next debate on a topic like the crux (memory/services/persona_memory.py)."""
 
@@ -98,6 +98,18 @@ def prediction_create(
         )
         _reminder_write(prediction)
     return prediction
+
+
+def predictions_from_falsifiers(*, debate) -> list[Prediction]:
+    """When a debate finishes: every falsifier on its cards that the rules find checkable is kept as
+    a prediction (open, no check-by date until the owner sets one), its persona reminded of it.
+    Run again (a resumed finish), it adds none twice."""
+    kept = []
+    for card in CruxCard.objects.filter(debate=debate).select_related("debate"):
+        for row in card_falsifiers(card=card):
+            if row.persona_id is not None and row.draft is not None and row.prediction is None:
+                kept.append(prediction_create(card=card, persona_id=row.persona_id))
+    return kept
 
 
 def prediction_update(
