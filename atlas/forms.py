@@ -28,13 +28,19 @@ class OutcomeForm(forms.Form):
 
 
 class RerunForm(forms.Form):
-    swap_out = forms.TypedChoiceField(label="Swap out", coerce=int)
-    swap_in = forms.TypedChoiceField(label="For", coerce=int)
+    swap_out = forms.TypedChoiceField(label="Swap out", coerce=int, empty_value=None, required=False)
+    swap_in = forms.TypedChoiceField(label="For", coerce=int, empty_value=None, required=False)
     topic = forms.CharField(
         label="Topic (leave as it is, or ask about a related crux)", max_length=2000, required=False
     )
 
     def __init__(self, *args, hand: list[tuple[int, str]] = (), bench: list[tuple[int, str]] = (), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["swap_out"].choices = list(hand)
-        self.fields["swap_in"].choices = list(bench)
+        self.fields["swap_out"].choices = [("", "Nobody: the same hand")] + list(hand)
+        self.fields["swap_in"].choices = [("", "Nobody")] + list(bench)
+
+    def clean(self):
+        data = super().clean()
+        if (data.get("swap_out") is None) != (data.get("swap_in") is None):
+            raise forms.ValidationError("Pick both who leaves and who joins, or neither for the same hand.")
+        return data

@@ -114,14 +114,15 @@ def rerun_new(request, debate_id):
         else personas_visible_to(user=request.user)
     )
     bench = [(p.pk, p.name) for p in pool if p.pk not in in_hand]
-    form = RerunForm(request.GET or None, hand=hand, bench=bench, initial={"topic": debate.topic})
-    if request.GET and form.is_valid():
+    initial = {"topic": (request.GET.get("topic") or debate.topic)[:2000]}
+    form = RerunForm(request.GET if "swap_out" in request.GET else None, hand=hand, bench=bench, initial=initial)
+    if form.is_bound and form.is_valid():
         data = form.cleaned_data
         try:
             url = reruns.rerun_setup_url(
                 debate=debate,
-                swap_out=Persona.objects.get(pk=data["swap_out"]),
-                swap_in=Persona.objects.get(pk=data["swap_in"]),
+                swap_out=Persona.objects.filter(pk=data["swap_out"]).first() if data["swap_out"] else None,
+                swap_in=Persona.objects.filter(pk=data["swap_in"]).first() if data["swap_in"] else None,
                 user=request.user,
                 topic=data["topic"],
             )

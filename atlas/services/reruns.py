@@ -14,10 +14,15 @@ from personas.models import Persona
 from personas.selectors import persona_is_visible_to
 
 
-def rerun_setup_url(*, debate: Debate, swap_out: Persona, swap_in: Persona, user, topic: str = "") -> str:
+def rerun_setup_url(*, debate: Debate, swap_out: Persona | None, swap_in: Persona | None, user, topic: str = "") -> str:
     """The setup page, prefilled: the debate's topic (or ``topic``, for the same hand on a related
-    crux), mode and deck, its hand with ``swap_out`` replaced by ``swap_in``, and rerun_of."""
+    crux), mode and deck, its hand with ``swap_out`` replaced by ``swap_in`` (both None: the same
+    hand), and rerun_of."""
     hand = list(debate.participants.values_list("persona_id", flat=True))
+    if swap_out is None or swap_in is None:
+        if topic.strip() in ("", debate.topic):
+            raise ValidationError("Swap a persona, or ask about a related crux: else it is the same debate again.")
+        swap_out = swap_in = Persona.objects.get(pk=hand[0])
     if swap_out.pk not in hand:
         raise ValidationError({"swap_out": "Pick a persona who took part in the debate."})
     if swap_in.pk in hand and swap_in.pk != swap_out.pk:

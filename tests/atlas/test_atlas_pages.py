@@ -230,3 +230,22 @@ def test_another_user_gets_404_on_every_atlas_and_prediction_url(client, user, o
     # Their own atlas shows none of it.
     assert client.get("/atlas/").context["atlas"].cards == 0
     assert json.loads(client.get("/atlas/export.json").content)["cruxes"] == []
+
+
+def test_the_same_hand_on_the_crux_itself_needs_no_swap_but_a_new_topic(client, user, three_debates, hand):
+    first = three_debates[0]
+    ada, bram = hand[0], hand[1]
+    client.force_login(user)
+    atlas_html = client.get("/atlas/").content.decode()
+    assert "Debate this crux itself" in atlas_html
+    same = client.get(f"/debates/{first.pk}/rerun/", {"swap_out": "", "swap_in": "", "topic": first.topic})
+    assert same.status_code == 200 and "Swap a persona, or ask about a related crux" in same.content.decode()
+    half = client.get(f"/debates/{first.pk}/rerun/", {"swap_out": bram.pk, "swap_in": "", "topic": "Other"})
+    assert half.status_code == 200 and "Pick both who leaves and who joins" in half.content.decode()
+    response = client.get(
+        f"/debates/{first.pk}/rerun/", {"swap_out": "", "swap_in": "", "topic": "Does scarcity create value?"}
+    )
+    assert response.status_code == 302
+    setup = client.get(response["Location"])
+    assert setup.context["form"]["topic"].value() == "Does scarcity create value?"
+    assert {card["persona"].pk for card in setup.context["hand"] if card["checked"]} == {ada.pk, bram.pk}
