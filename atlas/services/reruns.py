@@ -10,13 +10,14 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from debates.models import Debate
+from debates.services.context import context_value
 from personas.models import Persona
 from personas.selectors import persona_is_visible_to
 
 
 def rerun_setup_url(*, debate: Debate, swap_out: Persona | None, swap_in: Persona | None, user, topic: str = "") -> str:
     """The setup page, prefilled: the debate's topic (or ``topic``, for the same hand on a related
-    crux), mode and deck, its hand with ``swap_out`` replaced by ``swap_in`` (both None: the same
+    crux), mode, length, context and deck, its hand with ``swap_out`` replaced by ``swap_in`` (both None: the same
     hand), and rerun_of."""
     hand = list(debate.participants.values_list("persona_id", flat=True))
     if swap_out is None or swap_in is None:
@@ -30,7 +31,14 @@ def rerun_setup_url(*, debate: Debate, swap_out: Persona | None, swap_in: Person
     if not persona_is_visible_to(persona=swap_in, user=user):
         raise ValidationError({"swap_in": "Pick personas from the seed decks or your own."})
     personas = [swap_in.pk if persona_id == swap_out.pk else persona_id for persona_id in hand]
-    params = [("topic", topic.strip() or debate.topic), ("mode", debate.mode), ("rerun_of", str(debate.pk))]
+    params = [
+        ("topic", topic.strip() or debate.topic),
+        ("mode", debate.mode),
+        ("length", debate.length),
+        ("rerun_of", str(debate.pk)),
+    ]
+    if value := context_value(debate=debate):
+        params.append(("context", value))  # the same project, assignment or repository
     if debate.deck_id:
         params.append(("deck", debate.deck_id))
     params += [("personas", persona_id) for persona_id in personas]

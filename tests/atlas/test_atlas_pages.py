@@ -148,12 +148,15 @@ def test_a_falsifier_the_rules_cannot_check_is_kept_only_in_the_owners_words(cli
 def test_a_rerun_with_a_swap_is_prefilled_on_the_setup_page_and_linked_once_started(client, user, three_debates, hand):
     first = three_debates[0]
     ada, bram, cleo, dan, deck = hand
+    type(first).objects.filter(pk=first.pk).update(length="long")  # not the setup page's default
+    first.refresh_from_db()
     client.force_login(user)
     response = client.get(f"/debates/{first.pk}/rerun/", {"swap_out": bram.pk, "swap_in": dan.pk, "topic": first.topic})
     assert response.status_code == 302
     setup = client.get(response["Location"])
     form = setup.context["form"]
     assert form["topic"].value() == first.topic and str(form["rerun_of"].value()) == str(first.pk)
+    assert form["length"].value() == first.length and form["mode"].value() == first.mode
     checked = {card["persona"].pk for card in setup.context["hand"] if card["checked"]}
     assert checked == {ada.pk, dan.pk}
     started = client.post(
