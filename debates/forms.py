@@ -1,3 +1,5 @@
+import uuid
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
@@ -88,6 +90,9 @@ class DebateSetupForm(forms.Form):
         "nothing from an unrelated project creeps in. With a context it recalls that project's.",
     )
 
+    # "Re-run with a swap" (atlas/): the debate this one re-runs, so the two are linked.
+    rerun_of = forms.CharField(required=False, widget=forms.HiddenInput)
+
     def __init__(self, *args, deck: Deck | None = None, user=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.deck = deck
@@ -119,6 +124,15 @@ class DebateSetupForm(forms.Form):
         if target is None:
             raise forms.ValidationError("Pick one of your own projects, assignments or repositories.")
         return target
+
+    def clean_rerun_of(self):
+        """The user's own debate, or None: anyone else's, or a mangled id, is dropped, never linked
+        (a hidden field's error would stop the debate with nothing shown)."""
+        try:
+            debate_id = uuid.UUID(self.cleaned_data.get("rerun_of") or "")
+        except ValueError:
+            return None
+        return Debate.objects.filter(pk=debate_id, owner=self.user).first() if self.user else None
 
     def clean_personas(self):
         personas = self.cleaned_data["personas"]

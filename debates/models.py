@@ -56,6 +56,9 @@ class Debate(models.Model):
     # A debate with no context recalls none of its owner's earlier insights unless they opted in
     # here at setup: then it searches all of them (memory/services/recall.py).
     recall_all_insights = models.BooleanField(default=False)
+    # Started from another debate with one persona swapped ("re-run with a swap", atlas/): the crux
+    # atlas links the two, so its owner sees which persona brings which crux.
+    rerun_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="reruns")
     # Runs started on this debate after its worker died, in a row; past a limit it is failed.
     recoveries = models.PositiveSmallIntegerField(default=0)
     # Disagreement-detection windows scanned so far (1, 2, ...), so a run that follows a dead one

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "debates",
     "crux",
     "memory",
+    "atlas",
     "orchestration",
 ]
 

@@ -12,5 +12,6 @@ urlpatterns = [
     path("", include("projects.urls")),
     path("", include("debates.urls")),
     path("", include("memory.urls")),
+    path("", include("atlas.urls")),
     path("", include("personas.urls")),
 ]

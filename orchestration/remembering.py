@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 
+from atlas.services.predictions import predictions_from_falsifiers
 from memory.services.insights import insights_remember
 from memory.services.persona_memory import persona_memories_remember
 from memory.services.recall import debate_recall
@@ -26,7 +27,11 @@ def debate_recall_quietly(*, debate) -> None:
 
 def debate_remember_quietly(*, debate) -> None:
     """After the last phase, before the finish (the last turn written)."""
-    for what, remember in (("insights", insights_remember), ("persona memories", persona_memories_remember)):
+    for what, remember in (
+        ("insights", insights_remember),
+        ("persona memories", persona_memories_remember),
+        ("predictions", predictions_from_falsifiers),  # checkable falsifiers, for the crux atlas
+    ):
         try:
             remember(debate=debate)
         except Exception:

@@ -48,13 +48,15 @@ class DebateOptions:
     pause_after_round: any mode pauses at the end of each of its rounds (the mode says what a round
     is; the last one is followed by the closing step without a pause). rounds: a mode whose budget
     is rounds runs this many (None: its setting); other modes ignore it.
-    recall_all_insights: with no context, recall insights from all the owner's debates (memory/)."""
+    recall_all_insights: with no context, recall insights from all the owner's debates (memory/).
+    rerun_of: the debate this one re-runs with a swap (atlas/), linked when it is the owner's."""
 
     length: str = Debate.Length.STANDARD
     auto_continue: bool = False
     pause_after_round: bool = False
     rounds: int | None = None
     recall_all_insights: bool = False
+    rerun_of: Debate | None = None  # the debate this one re-runs with a swap (the owner's own)
 
 
 def debate_create(
@@ -105,6 +107,7 @@ def debate_create(
             auto_continue=options.auto_continue,
             pause_after_round=options.pause_after_round,
             recall_all_insights=options.recall_all_insights,
+            rerun_of=options.rerun_of if options.rerun_of and options.rerun_of.owner_id == owner.pk else None,
         )
         Participant.objects.bulk_create(
             Participant(debate=debate, persona=persona, seat=seat) for seat, persona in enumerate(unique)

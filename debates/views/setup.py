@@ -67,6 +67,7 @@ def debate_new(request):
                         pause_after_round=data["pause_after_round"],
                         rounds=data["rounds"],
                         recall_all_insights=data["recall_all_insights"],
+                        rerun_of=data["rerun_of"],
                     ),
                 )
             except ValidationError as error:
@@ -85,6 +86,7 @@ def debate_new(request):
             "pause_after_round": params.get("pause_after_round") == "1",
             "rounds": params.get("rounds", ""),
             "recall_all_insights": params.get("recall_all_insights") == "1",
+            "rerun_of": params.get("rerun_of", ""),
         }
         form = DebateSetupForm(initial=initial, deck=deck, user=request.user)
     hand = _hand(deck, checked_ids, request.user)

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class AtlasConfig(AppConfig):
+    name = "atlas"
+    verbose_name = "Crux atlas and predictions"
