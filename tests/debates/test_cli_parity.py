@@ -24,6 +24,7 @@ FORM_TO_CLI = {
     # The page picks one of the user's own projects, assignments or repositories from one list.
     "context": {"project", "assignment", "repository"},
     "recall_all_insights": {"recall_all_insights"},
+    "rerun_of": {"rerun_of"},
 }
 
 # Options of one side only, each with why it has no counterpart on the other.

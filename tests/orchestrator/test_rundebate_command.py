@@ -70,3 +70,19 @@ def test_it_prints_where_the_debate_landed_by_its_label_not_its_key(scripted_api
     assert "Regime: Disagreement, no crux isolated" in out
     assert "disagreement_no_crux" not in out
     assert "Rests on no crux card (no crux room produced one)" in out
+
+
+def test_a_rerun_is_linked_to_the_users_own_debate_and_a_foreign_id_is_one_line(scripted_api, personas):
+    scripted_api(dispute="none")
+    base = ["rundebate", "--personas", "Ada Hardmoney,Bram Macro", "--topic", "Gold?", "--max-turns", "4"]
+    call_command(*base, "--user", "ana")
+    first = Debate.objects.get()
+
+    call_command(*base[:2], "Ada Hardmoney,Cleo Central", *base[3:], "--user", "ana", "--rerun-of", str(first.pk))
+    assert Debate.objects.exclude(pk=first.pk).get().rerun_of == first
+
+    with pytest.raises(CommandError, match=rf"^no debate with id {first.pk} \(for user bo\)$"):
+        call_command(*base, "--user", "bo", "--rerun-of", str(first.pk))
+    with pytest.raises(CommandError, match=r"^no debate with id nonsense"):
+        call_command(*base, "--user", "ana", "--rerun-of", "nonsense")
+    assert Debate.objects.count() == 2  # a refused re-run leaves nothing behind

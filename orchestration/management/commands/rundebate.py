@@ -95,6 +95,12 @@ class Command(BaseCommand):
             help="without --project, recall insights from all your earlier debates (as the setup page's "
             "checkbox); with a project the debate recalls that project's",
         )
+        parser.add_argument(
+            "--rerun-of",
+            metavar="DEBATE_ID",
+            help="this debate re-runs that one of yours, say with one persona swapped (as the setup page's "
+            "'Re-run with a swap'); the crux atlas links the two",
+        )
         parser.add_argument("--trace", help="Write one JSON line per model call (full prompt, tokens) to this file")
         parser.add_argument(
             "--resume",
@@ -252,6 +258,7 @@ class Command(BaseCommand):
             with transaction.atomic():
                 owner, context = self._context(options)
                 quota_check_start(user=owner)  # the site's limits, for the same owner
+                rerun_of = self._rerun_of(options["rerun_of"], owner=owner)
                 return debate_create(
                     owner=owner,
                     context=context,
@@ -266,10 +273,21 @@ class Command(BaseCommand):
                         pause_after_round=options["pause_after_round"],
                         rounds=options["max_rounds"],
                         recall_all_insights=options["recall_all_insights"],
+                        rerun_of=rerun_of,
                     ),
                 )
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from exc
+
+    @staticmethod
+    def _rerun_of(debate_id: str | None, *, owner) -> Debate | None:
+        """The owner's own debate this one re-runs; any other id is one line, as --resume's."""
+        if not debate_id:
+            return None
+        try:
+            return Debate.objects.get(pk=debate_id, owner=owner)
+        except (Debate.DoesNotExist, ValidationError) as exc:
+            raise CommandError(f"no debate with id {debate_id} (for user {owner})") from exc
 
     @staticmethod
     def _turns(options) -> int | None:
