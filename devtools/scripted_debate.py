@@ -300,6 +300,11 @@ class DebateScript:
             "shifts": [],
         }
 
+    def _structured_RollingSummaryDraft(self, body: dict) -> dict:
+        span = re.search(r"^Messages (\d+)-(\d+):", self._user_text(body), flags=re.M)
+        names = dict.fromkeys(re.findall(r"^([^\n:]+): ", self._user_text(body).split(span.group(0), 1)[-1], re.M))
+        return {"summary": f"Messages {span.group(1)} to {span.group(2)}: {', '.join(names)} kept to their positions."}
+
     def _structured_ReflectionDraft(self, body: dict) -> dict:
         return {
             "reflections": [

@@ -18,6 +18,7 @@ from django.db import transaction
 
 from debates import payloads as p
 from debates.blackboard.ledger import RECENT_BEFORE, round_record_extract
+from debates.blackboard.summaries import rolling_summary_write, summary_due
 from debates.models import Debate, Event, Message
 from debates.services.context import with_context
 from debates.services.events import event_append
@@ -272,7 +273,14 @@ class Discussion:
             run.ledger.fold(
                 message, written=run.persisting.writes[-2:], before=channel.messages[-RECENT_BEFORE - 1 : -1]
             )
+            self._summarize_when_due()
         return message
+
+    def _summarize_when_due(self) -> None:
+        """The rolling summary every SUMMARY_EVERY main-channel messages, beside the debate (the
+        job starts once the message is written; the finish waits for the notes lane)."""
+        if summary_due(len(self.channel.messages)):
+            self.run.lanes.submit("notes", rolling_summary_write, debate=self.debate, up_to_turn=self.channel.turns)
 
     def base_context(self, speaker: Speaker, kind: str, *, aspect_index, addressee: str) -> str:
         return assemble_context(
