@@ -27,6 +27,7 @@ from debates.state import EventKind
 from debates.turns import DIALOGUE_KINDS
 from gateways.llm import gateway
 from gateways.llm.types import CallTag, Prompt, Role
+from orchestration.circling import CIRCLING_TURNS, Said, circling_move, circling_reason
 from orchestration.context import RECENT_MESSAGES, SideWork, TurnReads, assemble_context, side_work_read, turn_reads
 from orchestration.loop import NOTES_WAIT_SECONDS
 from orchestration.modes.base import Mode
@@ -165,6 +166,7 @@ class Discussion:
             else:
                 consecutive_passes = 0
                 self.mode.after_message(message)
+                slot += self._circling_acted_on(aspect_index, next_slot=slot + 1, per_aspect=per_aspect)
             slot += 1
         if previous_aspect is not None:
             self._record_round(previous_aspect)
@@ -296,7 +298,46 @@ class Discussion:
 
     def _dialogue_slots_used(self) -> int:
         passes = Event.objects.filter(debate=self.debate, kind=EventKind.TURN_PASSED).count()
-        return len(self.channel.dialogue) + passes
+        return len(self.channel.dialogue) + passes + self._slots_skipped()
+
+    def _slots_skipped(self) -> int:
+        """Dialogue slots given up when the channel went in circles (a resumed run skips them too)."""
+        circling = Event.objects.filter(debate=self.debate, kind=EventKind.CIRCLING_NOTICED)
+        return sum(payload.get("slots_skipped", 0) for payload in circling.values_list("payload", flat=True))
+
+    def _circling_acted_on(self, aspect_index: int, *, next_slot: int, per_aspect: int) -> int:
+        """Dialogue slots to skip because the main channel is going in circles on this aspect
+        (orchestration/circling.py): on to the next aspect, or the end of the discussion, with the
+        reason in the log (and so in the chat and the exports)."""
+        channel = self.channel
+        fresh = sum(1 for message in channel.dialogue if message.aspect_index == aspect_index)
+        history = [Said(m.persona.name, m.text, cited=bool(m.citations)) for m in channel.messages]
+        reason = circling_reason(history, fresh=fresh)
+        if reason is None:
+            return 0
+        move = circling_move(
+            aspect_index=aspect_index,
+            aspects=len(self.debate.aspects),
+            next_slot=next_slot,
+            per_aspect=per_aspect,
+            total=self.debate.max_turns,
+        )
+        if move is None:
+            return 0
+        self.run.settle()  # the turns that circled come first in the log
+        event_append(
+            debate_id=self.debate.id,
+            payload=p.CirclingNoticed(
+                aspect_index=aspect_index,
+                action=move.action,
+                reason=reason,
+                from_turn=channel.messages[-CIRCLING_TURNS].turn,
+                to_turn=channel.turns,
+                slots_skipped=move.slots_skipped,
+            ),
+        )
+        logger.info("Debate %s went in circles on aspect %s: %s", self.debate.id, aspect_index, move.action)
+        return move.slots_skipped
 
     def _record_round(self, aspect_index: int) -> None:
         self.run.lanes.submit("notes", round_record_extract, debate=self.debate, aspect_index=aspect_index)
