@@ -2,7 +2,7 @@
 engine's failure, seeds/past-engines-and-crux-rooms.md), noticed and acted on. Pure Python.
 
 A window of CIRCLING_TURNS dialogue turns on one aspect is circling when, together:
-- at least two people are in it and most of its turns push back (a disagreement, restated);
+- at least two people are in it and a third of its turns push back (a disagreement, restated);
 - nobody brings anything new: no passage of their own writing cited, no figure not heard before,
   no evidence word (a study, a survey, a report...) new to the debate;
 - nobody moves: no concession, no "you're right", no proposal, no acceptance;
@@ -20,7 +20,10 @@ from dataclasses import dataclass
 
 from debates.blackboard.conversation import SUPPORT, content_words, proposal_in, sentence_reaction, sentences
 
-CIRCLING_TURNS = 6  # the window: how many restating turns in a row make a circle
+# The window: how many restating turns in a row make a circle. Three detection windows of three
+# messages (crux staging) are what a disagreement needs to earn a crux room; the channel is not
+# called circling before a room could have opened on it.
+CIRCLING_TURNS = 9
 NOVELTY_MAX = 0.5  # no turn of the window says more than this share of new words...
 MEAN_NOVELTY_MAX = 0.34  # ...and on average a third at most
 
@@ -93,7 +96,7 @@ def circling_reason(history: list[Said], *, fresh: int, window: int = CIRCLING_T
         figures |= set(_FIGURE.findall(said.text))
         evidence_words |= cues
     speakers = list(dict.fromkeys(said.speaker for said in history[start:]))
-    if len(speakers) < 2 or pushing_back * 2 < window:
+    if len(speakers) < 2 or pushing_back * 3 < window:
         return None
     if max(novelty) > NOVELTY_MAX or sum(novelty) / window > MEAN_NOVELTY_MAX:
         return None

@@ -61,6 +61,9 @@ class DiscussionMode(Mode):
         The message may not be written yet: a job queued on a lane starts once it is; code that
         reads the main channel from the database here calls ``self.run.settle()`` first."""
 
+    def before_moving_on(self) -> None:
+        """Runs when the channel went in circles, before the run moves on (orchestration/circling.py)."""
+
     def stakes(self, side: SideWork) -> dict[int, float]:
         """How much each persona has riding on the next turn (turn-taking weighs it). ``side``: what
         the side lanes wrote, read once at the turn boundary for this and the speaker's context."""
@@ -324,6 +327,7 @@ class Discussion:
         )
         if move is None:
             return 0
+        self.mode.before_moving_on()
         self.run.settle()  # the turns that circled come first in the log
         event_append(
             debate_id=self.debate.id,

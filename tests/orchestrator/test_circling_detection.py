@@ -6,6 +6,8 @@ import pytest
 
 from orchestration.circling import CIRCLING_TURNS, Said, circling_move, circling_reason
 
+WINDOW = 6  # the exchanges below are six turns long; the run's window is CIRCLING_TURNS
+
 ADA, BRAM = "Ada", "Bram"
 
 
@@ -28,7 +30,7 @@ RESTATING = exchange(
 
 
 def test_the_same_disagreement_restated_is_circling():
-    reason = circling_reason(OPENINGS + RESTATING, fresh=len(RESTATING))
+    reason = circling_reason(OPENINGS + RESTATING, fresh=len(RESTATING), window=WINDOW)
     assert reason is not None and "Ada and Bram" in reason and "no new evidence" in reason
 
 
@@ -45,12 +47,12 @@ def test_the_same_disagreement_restated_is_circling():
 def test_one_turn_with_new_evidence_a_concession_or_a_proposal_breaks_the_circle(replace_at, text):
     said = list(RESTATING)
     said[replace_at] = Said(said[replace_at].speaker, text)
-    assert circling_reason(OPENINGS + said, fresh=len(said)) is None
+    assert circling_reason(OPENINGS + said, fresh=len(said), window=WINDOW) is None
 
 
 def test_a_cited_passage_is_new_evidence():
     said = exchange(*(s.text for s in RESTATING), cited={4})
-    assert circling_reason(OPENINGS + said, fresh=len(said)) is None
+    assert circling_reason(OPENINGS + said, fresh=len(said), window=WINDOW) is None
 
 
 def test_a_debate_that_moves_on_is_not_circling():
@@ -62,7 +64,7 @@ def test_a_debate_that_moves_on_is_not_circling():
         "Then ask why retail demand in India rose too, with no sanctions in sight.",
         "Indian demand follows weddings and the harvest, a cultural pattern and not a monetary one.",
     )
-    assert circling_reason(OPENINGS + moving, fresh=len(moving)) is None
+    assert circling_reason(OPENINGS + moving, fresh=len(moving), window=WINDOW) is None
 
 
 def test_agreement_going_round_is_not_a_disagreement_restated():
@@ -74,17 +76,21 @@ def test_agreement_going_round_is_not_a_disagreement_restated():
         "Over decades, protecting savers matters.",
         "Savers over decades, protection first.",
     )
-    assert circling_reason(OPENINGS + polite, fresh=len(polite)) is None
+    assert circling_reason(OPENINGS + polite, fresh=len(polite), window=WINDOW) is None
 
 
 def test_too_few_turns_on_the_aspect_is_not_yet_a_circle():
-    assert circling_reason(OPENINGS + RESTATING, fresh=CIRCLING_TURNS - 1) is None
-    assert circling_reason(OPENINGS + RESTATING[:-1], fresh=5) is None
+    assert circling_reason(OPENINGS + RESTATING, fresh=WINDOW - 1, window=WINDOW) is None
+    assert circling_reason(OPENINGS + RESTATING[:-1], fresh=5, window=WINDOW) is None
+    # The run's own window is longer than a crux room needs to open (three detection windows).
+    assert CIRCLING_TURNS >= 9
+    assert circling_reason(OPENINGS + RESTATING, fresh=len(RESTATING)) is None
+    assert circling_reason(OPENINGS + RESTATING + RESTATING[:3], fresh=9) is not None
 
 
 def test_one_voice_repeating_itself_alone_is_not_a_circle_between_people():
     alone = [Said(ADA, s.text) for s in RESTATING]
-    assert circling_reason(OPENINGS + alone, fresh=len(alone)) is None
+    assert circling_reason(OPENINGS + alone, fresh=len(alone), window=WINDOW) is None
 
 
 @pytest.mark.parametrize(
