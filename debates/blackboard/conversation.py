@@ -208,8 +208,8 @@ def proposals_fold(
             decided.append(proposal["proposal"])
         break
     if (content := proposal_in(text)) and all(p["proposal"].lower() != content.lower() for p in proposals):
-        proposal = {"id": len(proposals) + 1, "by": speaker, "proposal": content, "turn": turn, "reactions": {}}
-        proposal["id"] = max((p.get("id", 0) for p in proposals), default=0) + 1
+        number = max((p.get("id", 0) for p in proposals), default=0) + 1
+        proposal = {"id": number, "by": speaker, "proposal": content, "turn": turn, "reactions": {}}
         proposal["status"] = status_of(proposal, participants)
         proposals.append(proposal)
     while len(proposals) > MAX_PROPOSALS:
