@@ -229,6 +229,50 @@ def _graph_md(graph: dict) -> list[str]:
     return lines
 
 
+REACTIONS = {"support": "accepts", "oppose": "refuses", "undetermined": "undetermined"}
+
+
+def _where_we_are_md(view: DebateView) -> list[str]:
+    """The conversation memory: the newest rolling summary, the decisions everyone accepted, every
+    proposal with its status and who reacted how. Read from the log, so not trusted."""
+    where = view.conversation if isinstance(view.conversation, dict) else {}
+    circling = [note for note in view.circling if isinstance(note, dict)]
+    if not where and not circling:
+        return []
+    lines = ["## Where we are", ""]
+    summaries = [s for s in _list(where.get("summaries")) if isinstance(s, dict)]
+    if summaries:
+        latest = summaries[-1]
+        lines += [
+            f"Summary of messages {md_escape(latest.get('from_turn', ''))}–{md_escape(latest.get('to_turn', ''))}: "
+            + md_escape(latest.get("text", "")),
+            "",
+        ]
+    decisions = [md_escape(d) for d in _list(where.get("decisions")) if isinstance(d, str)]
+    lines += ["### Decisions", "", *([f"- {d} (everyone accepted)" for d in decisions] or ["- None reached."]), ""]
+    proposals = [p for p in _list(where.get("proposals")) if isinstance(p, dict)]
+    if proposals:
+        lines += ["### Proposals", ""]
+        for proposal in proposals:
+            reactions = proposal.get("reactions") if isinstance(proposal.get("reactions"), dict) else {}
+            said = "; ".join(
+                f"{md_escape(name)} {REACTIONS.get(reaction, 'undetermined')}" for name, reaction in reactions.items()
+            )
+            lines.append(
+                f"- **{md_escape(proposal.get('by', ''))}**: {md_escape(proposal.get('proposal', ''))}"
+                f" — {md_escape(proposal.get('status', 'active'))}" + (f" ({said})" if said else "")
+            )
+        lines.append("")
+    for note in circling:
+        action = "ended the discussion early" if note.get("action") == "ended" else "moved on to the next aspect"
+        lines += [
+            f"- Going in circles at turn {md_escape(note.get('to_turn', ''))}: {md_escape(note.get('reason', ''))}"
+            f" The run {action}.",
+            "",
+        ]
+    return lines
+
+
 # Why a debate failed can carry a provider's error text: its owner's to read, not a moderator's.
 REASON_WITHHELD = "The debate failed; why is shown to its owner only."
 
@@ -255,6 +299,7 @@ def debate_results_markdown(*, debate: Debate, view: DebateView, with_context: b
         lines += ["## Crux cards", ""]
         for card in view.cards:
             lines += _card_md(card)
+    lines += _where_we_are_md(view)
     if view.results:
         lines += _results_md(view.results)
     return "\n".join(lines).rstrip() + "\n"
@@ -296,6 +341,8 @@ def debate_markdown(
             lines += [f"_{md_escape(item.persona_name)} passes._", ""]
         elif item.kind == "card" and item.card:
             lines += [f"{item.card.suit} **Crux card posted:** {md_escape(item.card.question)}", ""]
+        elif item.kind == "circling":
+            lines += [f"_Going in circles: {md_escape(item.note.get('reason', ''))}_", ""]
 
     if view.rooms:
         lines += ["## Crux rooms", ""]
@@ -310,6 +357,7 @@ def debate_markdown(
         for card in view.cards:
             lines += _card_md(card)
 
+    lines += _where_we_are_md(view)
     if view.results:
         lines += _results_md(view.results)
     return "\n".join(lines).rstrip() + "\n"

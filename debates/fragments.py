@@ -115,6 +115,10 @@ def for_event(view: DebateView, kind: str, payload: dict | p.Payload, *, with_ba
                 parts.append(room_head(room))
         case p.LedgerUpdated():
             parts.append(_render("positions.html", view=view, oob=True))
+        case p.CirclingNoticed():
+            parts.append(_append("chat-log", _render("chat_item.html", item=view.chat[-1], view=view)))
+        case p.ConversationNoted() if view.panels.where_we_are:
+            parts.append(_render("where_we_are.html", view=view, oob=True))
         case p.GraphUpdated() | p.RoundScored():  # a mode's own state moved: its side panels redraw
             parts.extend(render_to_string(name, {"view": view, "oob": True}) for name in view.panels.side_panels)
         case p.MemoryRecalled():

@@ -188,6 +188,7 @@ mode_register(
         rounds_setting="FAULTLINE_ANALYST_MAX_ROUNDS",
         panels=Panels(
             side_panels=("modes/analyst_critic/consensus_panel.html",),
+            where_we_are=False,
             counter="modes/analyst_critic/round_counter.html",
             status_extras=("modes/analyst_critic/consensus_status.html",),
             live_sentence="the Analyst and the Critic argue to a consensus.",
@@ -234,6 +235,7 @@ mode_register(
             channel="modes/collaborate/collaboration.html",
             crux_cards=False,
             crux_rooms=False,
+            where_we_are=False,
             counter="",
             live_sentence="the Architect and the Reviewer work side by side; a synthesis writes the artifact.",
             completed_href="#collab-artifact",

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 CHAT_COLUMNS = "debates/partials/chat_columns.html"
 CHAT_LOG = "debates/partials/chat_log.html"
 TURN_COUNTER = "debates/partials/turn_counter.html"
+# The discussion modes' "Where we are": rolling summary, proposals, decisions (conversation memory).
+WHERE_WE_ARE = "debates/partials/where_we_are.html"
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,9 @@ class Panels:
     channel: str = CHAT_LOG
     # Panels drawn above the crux cards, each a partial that swaps itself by id.
     side_panels: tuple[str, ...] = ()
+    # "Where we are" beside the main channel (WHERE_WE_ARE): the discussion's rolling summary,
+    # proposals and decisions; redrawn on every conversation_noted event.
+    where_we_are: bool = True
     # Crux cards and the persona positions beside the main channel.
     crux_cards: bool = True
     # Crux rooms: the drawer and its tabs and panels.

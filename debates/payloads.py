@@ -37,6 +37,8 @@ class EventKind(enum.StrEnum):
     ROUND_SCORED = "round_scored"  # Analyst/Critic mode: the Critic's assessment and the consensus score
     DEBATE_PAUSED = "debate_paused"  # the run ended at a pause; nothing runs until the owner continues
     DEBATE_CONTINUED = "debate_continued"  # the owner pressed Continue: the debate is queued again
+    CONVERSATION_NOTED = "conversation_noted"  # where we are: rolling summaries, proposals, decisions
+    CIRCLING_NOTICED = "circling_noticed"  # the main channel kept restating one disagreement; the run acted
 
 
 class _Shape(BaseModel):
@@ -324,6 +326,30 @@ class RoundScored(Payload):
     contested: int = 0
     unverifiable: int = 0
     points: list[LedgerPoint] = []
+
+
+class ConversationNoted(Payload):
+    """Where the discussion stands (seeds/conversation-memory.md): the latest rolling summaries,
+    every proposal with its status and who reacted how, and the decisions everyone accepted. The
+    whole state each time, so the panel redraws from the last one."""
+
+    event_kind = EventKind.CONVERSATION_NOTED
+    summaries: list[dict] = []  # [{"from_turn", "to_turn", "text"}], the latest few
+    proposals: list[dict] = []  # [{"id", "by", "proposal", "turn", "status", "reactions": {name: reaction}}]
+    decisions: list[str] = []
+
+
+class CirclingNoticed(Payload):
+    """The main channel restated the same disagreement with nothing new for ``turns`` turns; the
+    run moved on to the next aspect or ended the discussion (``action``), for ``reason``."""
+
+    event_kind = EventKind.CIRCLING_NOTICED
+    aspect_index: int
+    action: Literal["next_aspect", "ended"]
+    reason: str
+    from_turn: int
+    to_turn: int
+    slots_skipped: int = 0  # dialogue turns of the budget given up by the move
 
 
 PAYLOADS: dict[str, type[Payload]] = {cls.event_kind.value: cls for cls in Payload.__subclasses__()}

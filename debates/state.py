@@ -97,13 +97,15 @@ class RoomView:
 
 @dataclass
 class ChatItem:
-    """One row of the main channel: a message, a pass, or a crux card posted back."""
+    """One row of the main channel: a message, a pass, a crux card posted back, or the run's note
+    that the channel was circling and what it did about it."""
 
-    kind: str  # "message" | "pass" | "card"
+    kind: str  # "message" | "pass" | "card" | "circling"
     message: MessageView | None = None
     card: CardView | None = None
     persona_name: str = ""
     seq: int = 0
+    note: dict = field(default_factory=dict)  # circling: the circling_noticed payload
 
 
 @dataclass
@@ -136,6 +138,10 @@ class DebateView:
     consensus: dict = field(default_factory=dict)
     # Paused: the latest debate_paused payload (reason, round, turn); empty while it runs.
     paused: dict = field(default_factory=dict)
+    # Where we are: the latest conversation_noted payload (summaries, proposals, decisions).
+    conversation: dict = field(default_factory=dict)
+    # Every circling_noticed payload, in order: why the run moved on or ended the discussion early.
+    circling: list[dict] = field(default_factory=list)
     last_seq: int = 0
 
     @property
@@ -282,6 +288,12 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
             view.waiting_for_model = event.model_dump(exclude={"totals"})
         case p.MemoryRecalled():
             view.memory = event.model_dump(exclude={"totals"})
+        case p.ConversationNoted():
+            view.conversation = event.model_dump(exclude={"totals"})
+        case p.CirclingNoticed():
+            note = event.model_dump(exclude={"totals"})
+            view.circling.append(note)
+            view.chat.append(ChatItem(kind="circling", note=note, seq=seq))
     return view
 
 

@@ -54,6 +54,9 @@ class DebateScript:
     # The first persona cites EVIDENCE early and never answers the challenge to it; the third
     # concedes now and then: what the blackboard must remember (three aspects).
     memory: bool = False
+    # In the dialogue the first persona and the others restate one disagreement in the same words,
+    # never citing anything new: the channel goes in circles (orchestration/circling.py).
+    circling: bool = False
     chunk_size: int = 12
     chunk_delay: float = 0.0
     calls: dict = field(default_factory=dict)
@@ -144,6 +147,8 @@ class DebateScript:
         number = next(self._counter)
         if self.memory:
             return self._memory_turn(name, user, number, call.phase)
+        if self.circling and call.phase.startswith("dialogue"):
+            return self._circling_turn(name, user, number)
         addressee = re.search(r"(?:Reply to|Answer what|side room with) (.+?)(?:'s| just| to get)", user)
         other = addressee.group(1) if addressee else "everyone"
         if self.forbidden_first_attempt:
@@ -185,6 +190,24 @@ class DebateScript:
                 return f"{names[0]}, {MEMORY_EVIDENCE} proves nothing after 1980 (point {number})."
             return f"{names[0]}, real rates decide this now, not history (point {number})."
         return f"I concede that {MEMORY_CONCESSIONS[number % len(MEMORY_CONCESSIONS)]} (point {number})."
+
+    CIRCLING_YES = (
+        "{other}, gold protects savers over decades; the short run is noise.",
+        "Over decades gold protects savers, {other}, whatever a quarter says.",
+        "{other}, the quarters are noise: savers are protected by gold over decades.",
+    )
+    CIRCLING_NO = (
+        "{other}, real rates decide what gold does, not history.",
+        "No, {other}. Real rates decide it, and history does not.",
+        "{other}, history is not the point; real rates decide this.",
+    )
+
+    def _circling_turn(self, name: str, user: str, number: int) -> str:
+        names = [n.replace(" (you)", "").strip() for n in self._participants_in(user)]
+        addressee = re.search(r"(?:Reply to|Answer what) (.+?)(?:'s| just)", user)
+        other = addressee.group(1) if addressee else "everyone"
+        lines = self.CIRCLING_YES if names and name == names[0] else self.CIRCLING_NO
+        return lines[number % len(lines)].format(other=other)
 
     @staticmethod
     def _participants_in(text: str) -> list[str]:
@@ -299,6 +322,11 @@ class DebateScript:
             "new_disagreements": [],
             "shifts": [],
         }
+
+    def _structured_RollingSummaryDraft(self, body: dict) -> dict:
+        span = re.search(r"^Messages (\d+)-(\d+):", self._user_text(body), flags=re.M)
+        names = dict.fromkeys(re.findall(r"^([^\n:]+): ", self._user_text(body).split(span.group(0), 1)[-1], re.M))
+        return {"summary": f"Messages {span.group(1)} to {span.group(2)}: {', '.join(names)} kept to their positions."}
 
     def _structured_ReflectionDraft(self, body: dict) -> dict:
         return {

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from crux.models import CruxCard, DisagreementCandidate
 from debates.blackboard.ledger_text import is_degenerate, usable
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
+from debates.blackboard.summaries import latest_summary
 from debates.budget import Section, join
 from debates.models import Debate, Message
 from debates.services.context import context_section
@@ -74,20 +75,24 @@ def _debate_state(debate: Debate, persona, names: dict[int, str], aspect_index, 
 
 
 def _so_far(debate: Debate, budget=SO_FAR) -> Section:
-    """Decisions reached, open proposals with the reactions so far, then the last round's summary."""
+    """Decisions everyone accepted, open proposals with the reactions so far, then the newest
+    rolling summary (every ~12 messages; the last round's summary before the first one)."""
     section = Section("SO FAR", budget)
     notes = BlackboardNotes.objects.filter(debate=debate).first()
     if notes is None:
         return section
     for decision in notes.decisions[-2:]:
         section.add(f"Agreed: {decision}", max_line_tokens=30)
-    for proposal in notes.proposals[-2:]:
+    open_ = [p for p in notes.proposals if p.get("status", "active") == "active"]
+    for proposal in open_[-2:]:
         reactions = "; ".join(f"{name} {reaction}" for name, reaction in proposal["reactions"].items())
         section.add(
             f"Proposal by {proposal['by']}: {proposal['proposal']}" + (f" ({reactions})" if reactions else ""),
             max_line_tokens=40,
         )
-    if notes.rolling_summary:
+    if summary := latest_summary(notes):
+        section.add("So far: " + summary, max_line_tokens=60)
+    elif notes.rolling_summary:
         section.add("Earlier rounds: " + notes.rolling_summary.rsplit("\n", 1)[-1], max_line_tokens=40)
     return section
 

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
-from debates.blackboard import updates
+from debates.blackboard import conversation, summaries, updates
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection, RoundRecord
 from debates.blackboard.schemas import PositionUpdate, ReflectionDraft, RoundRecordDraft
 from debates.models import Debate, Message
@@ -108,7 +108,12 @@ def ledger_update(
     context = transcript_of(list(recent)[-RECENT_BEFORE:]) or "(none)"
     proposals = BlackboardNotes.objects.filter(debate=debate).values_list("proposals", flat=True).first() or []
     open_proposals = (
-        "\n".join(f"- {p['by']}: {p['proposal']}" for p in proposals[-3:] if p["by"] != speaker.name) or "(none)"
+        "\n".join(
+            f"- {p['by']}: {p['proposal']}"
+            for p in proposals[-3:]
+            if p["by"] != speaker.name and p.get("status", "active") == "active"
+        )
+        or "(none)"
     )
     prompt = Prompt(
         **side_work_prompt(LEDGER_KEEPER, debate),
@@ -175,17 +180,22 @@ def ledger_update(
             target.save()
             touched.append(target)
         Message.objects.filter(pk=message.pk).update(ledgered=True, importance=update.importance)
-        _notes_fold(debate, speaker.name, change, update)
+        _notes_fold(debate, message, change, update, names)
         for touched_state in touched:
             event_append(debate_id=debate.id, payload=_ledger_payload(touched_state, names))
     return True
 
 
-def _notes_fold(debate: Debate, speaker_name: str, change: updates.LedgerChange, update: PositionUpdate) -> None:
+def _notes_fold(
+    debate: Debate, message: Message, change: updates.LedgerChange, update: PositionUpdate, names: dict[int, str]
+) -> None:
     """Count the update into the debate's notes, inside the caller's transaction. Most updates
-    only add to the counters: one UPDATE does it (it locks the row as the read below would);
-    a proposal, a reaction or a decision is read under the lock and written back whole."""
-    counters_only = not (change.proposal or update.proposal_reaction or change.decision)
+    only add to the counters: one UPDATE does it (it locks the row as the read below would); a
+    main-channel message that may propose, react or accept is read under the lock and folded
+    into the proposals from its own words (conversation.py), and the panel is told."""
+    speaker_name = message.persona.name
+    in_main = message.room_id is None
+    counters_only = not (in_main and conversation.may_touch_proposals(message.text))
     if counters_only and BlackboardNotes.objects.filter(debate=debate).update(
         epistemic_score=F("epistemic_score") + change.epistemic_score, messages_ledgered=F("messages_ledgered") + 1
     ):
@@ -193,13 +203,21 @@ def _notes_fold(debate: Debate, speaker_name: str, change: updates.LedgerChange,
     notes, _ = BlackboardNotes.objects.select_for_update().get_or_create(debate=debate)
     notes.epistemic_score += change.epistemic_score
     notes.messages_ledgered += 1
-    if change.proposal:
-        notes.proposals = [*notes.proposals, {"by": speaker_name, "proposal": change.proposal, "reactions": {}}]
-    if update.proposal_reaction:
-        notes.proposals = updates.record_reaction(notes.proposals, update.proposal_reaction, speaker_name)
-    if change.decision and change.decision not in notes.decisions:
-        notes.decisions = [*notes.decisions, change.decision]
+    before = (notes.proposals, notes.decisions)
+    if in_main:
+        reacting = update.proposal_reaction.proposed_by if update.proposal_reaction else None
+        notes.proposals, decided = conversation.proposals_fold(
+            notes.proposals,
+            speaker=speaker_name,
+            text=message.text,
+            turn=message.turn,
+            participants=list(names.values()),
+            reacting_to=reacting,
+        )
+        notes.decisions = [*notes.decisions, *(d for d in decided if d not in notes.decisions)]
     notes.save()
+    if (notes.proposals, notes.decisions) != before:
+        event_append(debate_id=debate.id, payload=summaries.where_we_are(notes))
 
 
 def _record_citations(message: Message, state: PositionState) -> None:

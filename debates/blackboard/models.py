@@ -83,9 +83,14 @@ class BlackboardNotes(models.Model):
     epistemic-event score that triggers the next reflection."""
 
     debate = models.OneToOneField("debates.Debate", on_delete=models.CASCADE, related_name="notes")
-    rolling_summary = models.TextField(blank=True)
+    rolling_summary = models.TextField(blank=True)  # one line per aspect round
+    # The conversation-memory seed's rolling summary, one per ~12 main-channel messages:
+    # [{"from_turn": int, "to_turn": int, "text": str}] (debates/blackboard/summaries.py).
+    summaries = models.JSONField(default=list)
+    # Proposals every participant accepted, in the proposal's words (conversation.py).
     decisions = models.JSONField(default=list)
-    # [{"by": name, "proposal": str, "reactions": {name: str}}]
+    # [{"id", "by": name, "proposal": str, "turn", "status": active|accepted|rejected,
+    #   "reactions": {name: support|oppose|undetermined}}]
     proposals = models.JSONField(default=list)
     # New disagreements x3 + concessions x4 + shifts x5 since the last reflection.
     epistemic_score = models.PositiveIntegerField(default=0)

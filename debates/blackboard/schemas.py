@@ -106,3 +106,13 @@ class ReflectionItem(BaseModel):
 
 class ReflectionDraft(BaseModel):
     reflections: list[ReflectionItem] = Field(max_length=3)
+
+
+class RollingSummaryDraft(BaseModel):
+    """The conversation so far, as the last summary left it plus the messages since."""
+
+    summary: str = Field(
+        max_length=1200,
+        description="Under 150 words: key points raised, agreements reached, disagreements still open, "
+        "decisions made, open questions. Only what the messages say.",
+    )

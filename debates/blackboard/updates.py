@@ -145,16 +145,3 @@ def add_challenges(state: dict, challenges: list[str], aspect_index: int | None)
         aspect["challenged"] = _append(aspect["challenged"], challenge, key=str.lower)
     state["aspect_positions"][key] = aspect
     return state
-
-
-def record_reaction(proposals: list[dict], reaction, speaker_name: str) -> list[dict]:
-    """The speaker's reaction stored on the latest open proposal by `reaction.proposed_by`; a
-    reaction to nobody's proposal (or to their own) changes nothing."""
-    proposer = (reaction.proposed_by or "").strip().lower()
-    proposals = [dict(p, reactions=dict(p.get("reactions", {}))) for p in proposals]
-    for proposal in reversed(proposals):
-        if proposal["by"].lower() == proposer and proposer != speaker_name.lower():
-            note = (reaction.note or "").strip()
-            proposal["reactions"][speaker_name] = f"{reaction.reaction}: {note}" if note else reaction.reaction
-            break
-    return proposals

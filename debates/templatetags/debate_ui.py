@@ -101,6 +101,15 @@ def as_dict(value) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+REACTION_LABELS = {"support": "accepts", "oppose": "refuses", "undetermined": "undetermined"}
+
+
+@register.filter
+def reaction_label(value) -> str:
+    """How a reaction to a proposal reads (debates/blackboard/conversation.py); unknown: undetermined."""
+    return REACTION_LABELS.get(value, "undetermined")
+
+
 # The orchestrator's turn budget (Debate.max_turns) counts dialogue slots (debates/turns.py) and passes.
 
 

@@ -18,6 +18,7 @@ from django.db import transaction
 
 from debates import payloads as p
 from debates.blackboard.ledger import RECENT_BEFORE, round_record_extract
+from debates.blackboard.summaries import rolling_summary_write, summary_due
 from debates.models import Debate, Event, Message
 from debates.services.context import side_work_prompt
 from debates.services.events import event_append
@@ -26,6 +27,7 @@ from debates.state import EventKind
 from debates.turns import DIALOGUE_KINDS
 from gateways.llm import gateway
 from gateways.llm.types import CallTag, Prompt, Role
+from orchestration.circling import CIRCLING_TURNS, Said, circling_move, circling_reason
 from orchestration.context import RECENT_MESSAGES, SideWork, TurnReads, assemble_context, side_work_read, turn_reads
 from orchestration.loop import NOTES_WAIT_SECONDS
 from orchestration.modes.base import Mode
@@ -58,6 +60,9 @@ class DiscussionMode(Mode):
 
         The message may not be written yet: a job queued on a lane starts once it is; code that
         reads the main channel from the database here calls ``self.run.settle()`` first."""
+
+    def before_moving_on(self) -> None:
+        """Runs when the channel went in circles, before the run moves on (orchestration/circling.py)."""
 
     def stakes(self, side: SideWork) -> dict[int, float]:
         """How much each persona has riding on the next turn (turn-taking weighs it). ``side``: what
@@ -165,6 +170,7 @@ class Discussion:
             else:
                 consecutive_passes = 0
                 self.mode.after_message(message)
+                slot += self._circling_acted_on(aspect_index, next_slot=slot + 1, per_aspect=per_aspect)
             slot += 1
         if previous_aspect is not None:
             self._record_round(previous_aspect)
@@ -273,7 +279,14 @@ class Discussion:
             run.ledger.fold(
                 message, written=run.persisting.writes[-2:], before=channel.messages[-RECENT_BEFORE - 1 : -1]
             )
+            self._summarize_when_due()
         return message
+
+    def _summarize_when_due(self) -> None:
+        """The rolling summary every SUMMARY_EVERY main-channel messages, beside the debate (the
+        job starts once the message is written; the finish waits for the notes lane)."""
+        if summary_due(len(self.channel.messages)):
+            self.run.lanes.submit("notes", rolling_summary_write, debate=self.debate, up_to_turn=self.channel.turns)
 
     def base_context(self, speaker: Speaker, kind: str, *, aspect_index, addressee: str) -> str:
         return assemble_context(
@@ -289,7 +302,47 @@ class Discussion:
 
     def _dialogue_slots_used(self) -> int:
         passes = Event.objects.filter(debate=self.debate, kind=EventKind.TURN_PASSED).count()
-        return len(self.channel.dialogue) + passes
+        return len(self.channel.dialogue) + passes + self._slots_skipped()
+
+    def _slots_skipped(self) -> int:
+        """Dialogue slots given up when the channel went in circles (a resumed run skips them too)."""
+        circling = Event.objects.filter(debate=self.debate, kind=EventKind.CIRCLING_NOTICED)
+        return sum(payload.get("slots_skipped", 0) for payload in circling.values_list("payload", flat=True))
+
+    def _circling_acted_on(self, aspect_index: int, *, next_slot: int, per_aspect: int) -> int:
+        """Dialogue slots to skip because the main channel is going in circles on this aspect
+        (orchestration/circling.py): on to the next aspect, or the end of the discussion, with the
+        reason in the log (and so in the chat and the exports)."""
+        channel = self.channel
+        fresh = sum(1 for message in channel.dialogue if message.aspect_index == aspect_index)
+        history = [Said(m.persona.name, m.text, cited=bool(m.citations)) for m in channel.messages]
+        reason = circling_reason(history, fresh=fresh)
+        if reason is None:
+            return 0
+        move = circling_move(
+            aspect_index=aspect_index,
+            aspects=len(self.debate.aspects),
+            next_slot=next_slot,
+            per_aspect=per_aspect,
+            total=self.debate.max_turns,
+        )
+        if move is None:
+            return 0
+        self.mode.before_moving_on()
+        self.run.settle()  # the turns that circled come first in the log
+        event_append(
+            debate_id=self.debate.id,
+            payload=p.CirclingNoticed(
+                aspect_index=aspect_index,
+                action=move.action,
+                reason=reason,
+                from_turn=channel.messages[-CIRCLING_TURNS].turn,
+                to_turn=channel.turns,
+                slots_skipped=move.slots_skipped,
+            ),
+        )
+        logger.info("Debate %s went in circles on aspect %s: %s", self.debate.id, aspect_index, move.action)
+        return move.slots_skipped
 
     def _record_round(self, aspect_index: int) -> None:
         self.run.lanes.submit("notes", round_record_extract, debate=self.debate, aspect_index=aspect_index)

@@ -2,7 +2,7 @@
 concessions never dropped, only the speaker's own challenges answered."""
 
 from debates.blackboard import updates
-from debates.blackboard.schemas import PositionUpdate, ProposalReaction
+from debates.blackboard.schemas import PositionUpdate
 from debates.budget import Section, clip, estimate_tokens, join
 
 ADA, BRAM, CLEO = 1, 2, 3
@@ -72,17 +72,6 @@ def test_a_relation_with_a_stranger_or_oneself_is_dropped():
         {}, new_agreement={"with": "Zed", "on": "x"}, new_disagreement={"with": "Ada", "on": "y", "intensity": "mild"}
     )
     assert change.speaker["agreements"] == [] and change.speaker["disagreements"] == []
-
-
-def test_a_reaction_lands_on_the_latest_proposal_of_that_person_only():
-    proposals = [{"by": "Bram", "proposal": "old", "reactions": {}}, {"by": "Bram", "proposal": "new", "reactions": {}}]
-    reacted = updates.record_reaction(
-        proposals, ProposalReaction(proposed_by="bram", reaction="opposes", note="too slow"), "Cleo"
-    )
-    assert reacted[1]["reactions"] == {"Cleo": "opposes: too slow"} and reacted[0]["reactions"] == {}
-    assert proposals[1]["reactions"] == {}, "the input is not mutated"
-    own = updates.record_reaction(proposals, ProposalReaction(proposed_by="Bram", reaction="supports"), "Bram")
-    assert own == proposals
 
 
 def test_sections_stop_at_their_budget_and_clip_long_lines():

@@ -129,6 +129,7 @@ def test_the_snapshot_replaces_every_region_but_the_drawer_itself(debate, person
         "crux-cards",
         "positions",
         "debate-memory",
+        "where-we-are",
         "drawer-tabs",
         "drawer-panels",
         "results",

@@ -15,9 +15,20 @@ CONCESSION = "{speaker} grants that gold did poorly from 1980 to 2000"
 
 
 class MemoryScript(DebateScript):
-    """The scripted debate, where the closing statements settle something: the ledger records an
-    agreement between the two, a decision everyone accepts and a concession by each speaker, and
-    rates the closings 8 of 10 (what memory must keep)."""
+    """The scripted debate, where the closing statements settle something: the first closing
+    proposes DECISION and the second accepts it in so many words (a decision everyone accepted,
+    debates/blackboard/conversation.py); the ledger records an agreement between the two and a
+    concession by each speaker, and rates the closings 8 of 10 (what memory must keep)."""
+
+    def _persona_turn_text(self, body: dict, call) -> str:
+        text = super()._persona_turn_text(body, call)
+        if call.phase != "closing":
+            return text
+        with self._lock:
+            first, self._closings = not getattr(self, "_closings", 0), getattr(self, "_closings", 0) + 1
+        if first:
+            return f"{text} I propose that {DECISION[0].lower()}{DECISION[1:]}"
+        return f"{text} I accept the proposal: {DECISION}"
 
     def _structured_PositionUpdate(self, body: dict) -> dict:
         update = super()._structured_PositionUpdate(body)
@@ -27,7 +38,6 @@ class MemoryScript(DebateScript):
         if text.startswith("Closing for"):
             other = next(name for name in self._participants_in(user) if name.replace(" (you)", "") != speaker)
             update["new_agreement"] = {"with": other.replace(" (you)", "").strip(), "on": AGREED_POINT}
-            update["decision"] = DECISION
             update["concession"] = CONCESSION.format(speaker=speaker)
             update["importance"] = 8
         return update

@@ -39,8 +39,8 @@ def test_a_second_debate_recalls_the_first_ones_insights_and_established_facts(m
     assert not any("ESTABLISHED FACTS" in prompt for prompt in persona_prompts(first_calls))
 
     saved = Insight.objects.filter(debate=first)
-    # Both closings' ledgers hold the agreed point: a candidate fact. The decision is one
-    # extraction's reading of one message, which no participant's ledger holds: an insight.
+    # Both closings' ledgers hold the agreed point: a candidate fact. The decision (proposed in one
+    # closing, accepted in the other) is in no participant's position ledger: an insight.
     assert {(i.kind, i.text, i.agreed_by_all, i.review) for i in saved} >= {
         ("agreed", AGREED_POINT, True, "candidate"),
         ("decision", DECISION, False, ""),

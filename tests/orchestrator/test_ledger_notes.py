@@ -1,5 +1,5 @@
 """A ledger update counts into the debate's notes: its epistemic score, the messages ledgered, and
-the proposals, reactions and decisions it carries."""
+the proposals, reactions and decisions its message carries."""
 
 import pytest
 from django.db import connection
@@ -57,10 +57,19 @@ def test_counters_proposals_reactions_and_decisions_all_land_in_the_notes(fake_a
 
     notes.refresh_from_db()
     assert (notes.epistemic_score, notes.messages_ledgered) == (9, 6)
+    # The proposal and Cleo's support are read from their words; the model's "decision" is not
+    # taken on its word: nobody but Cleo accepted anything, so no decision was reached.
     assert notes.proposals == [
-        {"by": bram, "proposal": "A gold-backed reserve tranche.", "reactions": {cleo: "supports"}}
+        {
+            "id": 1,
+            "by": bram,
+            "proposal": "A gold-backed reserve tranche.",
+            "turn": 3,
+            "status": "active",
+            "reactions": {cleo: "support"},
+        }
     ]
-    assert notes.decisions == ["Inflation erodes savings."]
+    assert notes.decisions == []
     assert ada not in notes.proposals[0]["reactions"]
 
 

@@ -66,6 +66,10 @@ class DialogueMode(DiscussionMode):
         messages = dialogue[-settings.CRUX_DETECTION_WINDOW_MESSAGES :]
         self.run.lanes.submit("detection", self._detect, window, messages)
 
+    def before_moving_on(self) -> None:
+        # The windows scanned so far come first: a room the circling disagreement earned opens on it.
+        self.run.lanes.wait("detection", timeout=ROOM_WAIT_SECONDS)
+
     def wind_down(self) -> None:
         self.run.lanes.wait(["detection", "rooms"], timeout=60)
 
