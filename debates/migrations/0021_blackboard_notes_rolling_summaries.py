@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('debates', '0018_debate_mode_from_the_mode_table'),
+        ('debates', '0020_debate_rerun_of'),
     ]
 
     operations = [
