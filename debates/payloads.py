@@ -35,6 +35,8 @@ class EventKind(enum.StrEnum):
     ROUND_SCORED = "round_scored"  # Analyst/Critic mode: the Critic's assessment and the consensus score
     DEBATE_PAUSED = "debate_paused"  # the run ended at a pause; nothing runs until the owner continues
     DEBATE_CONTINUED = "debate_continued"  # the owner pressed Continue: the debate is queued again
+    INTERJECTION_POSTED = "interjection_posted"  # the owner spoke into the debate
+    INTERJECTION_ANSWERED = "interjection_answered"  # a turn took the owner's interjection up
 
 
 class _Shape(BaseModel):
@@ -310,6 +312,32 @@ class RoundScored(Payload):
     contested: int = 0
     unverifiable: int = 0
     points: list[LedgerPoint] = []
+
+
+class InterjectionPosted(Payload):
+    """The owner's question, evidence or challenge, posted into the running debate (Interjection);
+    ``to_name`` when it is addressed to one persona. The texts are the owner's: every viewer of the
+    debate sees them, as the personas' own."""
+
+    event_kind = EventKind.INTERJECTION_POSTED
+    interjection_id: int
+    kind: Literal["question", "evidence", "challenge"] = "question"
+    text: str
+    link: str = ""
+    document_title: str = ""
+    to_persona_id: int | None = None
+    to_name: str = ""
+
+
+class InterjectionAnswered(Payload):
+    """Which turn took the interjection up: the message that answers it (or, in a round-based mode,
+    the round that read it: the message is then that round's first)."""
+
+    event_kind = EventKind.INTERJECTION_ANSWERED
+    interjection_id: int
+    message_id: int | None = None
+    persona_id: int | None = None
+    persona_name: str = ""
 
 
 PAYLOADS: dict[str, type[Payload]] = {cls.event_kind.value: cls for cls in Payload.__subclasses__()}

@@ -96,12 +96,29 @@ class RoomView:
 
 
 @dataclass
-class ChatItem:
-    """One row of the main channel: a message, a pass, or a crux card posted back."""
+class InterjectionView:
+    """The owner's interjection, and the turn that answered it once one has."""
 
-    kind: str  # "message" | "pass" | "card"
+    id: int
+    kind: str  # question | evidence | challenge
+    text: str
+    seq: int
+    link: str = ""
+    document_title: str = ""
+    to_name: str = ""
+    answered_by: str = ""  # the persona whose turn took it up
+    answer_message_id: int | None = None
+
+
+@dataclass
+class ChatItem:
+    """One row of the main channel: a message, a pass, a crux card posted back, or the owner's
+    interjection."""
+
+    kind: str  # "message" | "pass" | "card" | "interjection"
     message: MessageView | None = None
     card: CardView | None = None
+    interjection: InterjectionView | None = None
     persona_name: str = ""
     seq: int = 0
 
@@ -136,6 +153,7 @@ class DebateView:
     consensus: dict = field(default_factory=dict)
     # Paused: the latest debate_paused payload (reason, round, turn); empty while it runs.
     paused: dict = field(default_factory=dict)
+    interjections: list[InterjectionView] = field(default_factory=list)  # the owner's, in order
     last_seq: int = 0
 
     @property
@@ -150,6 +168,9 @@ class DebateView:
     @property
     def finished(self) -> bool:
         return self.status in {"completed", "failed", "stopped"}
+
+    def interjection(self, interjection_id: int) -> InterjectionView | None:
+        return next((item for item in self.interjections if item.id == interjection_id), None)
 
     def room(self, room_id: int) -> RoomView | None:
         return next((room for room in self.rooms if room.id == room_id), None)
@@ -282,6 +303,22 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
             view.waiting_for_model = event.model_dump(exclude={"totals"})
         case p.MemoryRecalled():
             view.memory = event.model_dump(exclude={"totals"})
+        case p.InterjectionPosted():
+            interjection = InterjectionView(
+                id=event.interjection_id,
+                kind=event.kind,
+                text=event.text,
+                seq=seq,
+                link=event.link,
+                document_title=event.document_title,
+                to_name=event.to_name,
+            )
+            view.interjections.append(interjection)
+            view.chat.append(ChatItem(kind="interjection", interjection=interjection, seq=seq))
+        case p.InterjectionAnswered():
+            if interjection := view.interjection(event.interjection_id):
+                interjection.answered_by = event.persona_name
+                interjection.answer_message_id = event.message_id
     return view
 
 

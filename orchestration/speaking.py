@@ -74,6 +74,7 @@ class TurnRequest:
     system_prefix: str | None = None
     long_form: bool = False
     clean: Callable[[str], str] | None = None
+    interjection: object = None  # debates.models.Interjection: the owner's, which this turn answers
 
 
 @dataclass(frozen=True)

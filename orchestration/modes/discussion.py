@@ -21,6 +21,13 @@ from debates.blackboard.ledger import RECENT_BEFORE, round_record_extract
 from debates.models import Debate, Event, Message
 from debates.services.context import with_context
 from debates.services.events import event_append
+from debates.services.interjections import (
+    interjection_answered,
+    interjection_prompt,
+    interjection_release,
+    interjection_take_up,
+    interjections_waiting,
+)
 from debates.services.messages import turn_pass
 from debates.state import EventKind
 from debates.turns import DIALOGUE_KINDS
@@ -32,7 +39,7 @@ from orchestration.modes.base import Mode
 from orchestration.prompts import ASPECT_PLANNER
 from orchestration.schemas import AspectPlan
 from orchestration.speaking import ContextChanged, HeldReply, Speaker, TurnRequest
-from orchestration.turn_taking import Seat, choose_speaker
+from orchestration.turn_taking import Seat, choose_speaker, interjection_answerer
 
 logger = logging.getLogger(__name__)
 
@@ -144,18 +151,36 @@ class Discussion:
             run.phase("dialogue", aspect_index)
             history = list(self.channel.history)
             side = side_work_read(self.debate)  # weighs on who speaks, and the speaker's context shows it
-            chosen = choose_speaker(seats=seats, history=history, stakes=self.mode.stakes(side))
-            speaker = run.by_persona[chosen.persona_id]
-            spoke_on_aspect = (speaker.persona.id, aspect_index) in self.channel.spoke_on
-            kind = Message.Kind.REPLY if spoke_on_aspect else Message.Kind.KEY_ARGUMENT
-            request = TurnRequest(
-                speaker,
-                kind,
-                phase=f"dialogue_{kind}",
-                aspect_index=aspect_index,
-                addressee=run.by_persona[history[-1][0]].name if history else "",
-                allow_pass=consecutive_passes < len(seats) - 1,
-            )
+            # The owner's interjection, read from the database (the poster may be another process):
+            # the persona it is addressed to, or the most concerned, answers it next.
+            waiting = interjections_waiting(debate=self.debate)[:1]
+            if waiting:
+                interjection = waiting[0]
+                chosen = interjection_answerer(
+                    seats=seats,
+                    text=interjection.text,
+                    to_persona_id=interjection.to_persona_id,
+                    history=history,
+                    stakes=self.mode.stakes(side),
+                )
+                speaker = run.by_persona[chosen.persona_id]
+                kind = Message.Kind.ANSWER
+                request = TurnRequest(
+                    speaker, kind, phase=f"dialogue_{kind}", aspect_index=aspect_index, interjection=interjection
+                )
+            else:
+                chosen = choose_speaker(seats=seats, history=history, stakes=self.mode.stakes(side))
+                speaker = run.by_persona[chosen.persona_id]
+                spoke_on_aspect = (speaker.persona.id, aspect_index) in self.channel.spoke_on
+                kind = Message.Kind.REPLY if spoke_on_aspect else Message.Kind.KEY_ARGUMENT
+                request = TurnRequest(
+                    speaker,
+                    kind,
+                    phase=f"dialogue_{kind}",
+                    aspect_index=aspect_index,
+                    addressee=run.by_persona[history[-1][0]].name if history else "",
+                    allow_pass=consecutive_passes < len(seats) - 1,
+                )
             message = self.say(request, side=side)
             if message is None:
                 run.settle()
@@ -185,9 +210,13 @@ class Discussion:
             .filter(status=Message.Status.COMPLETE)
             .values_list("persona_id", flat=True)
         )
+        waiting = interjections_waiting(debate=self.debate)  # posted too late for the dialogue
         for speaker in self.run.speakers:
             if speaker.persona.id not in done:
-                request = TurnRequest(speaker, Message.Kind.CLOSING, phase="closing")
+                mine = next((i for i in waiting if i.to_persona_id in (None, speaker.persona.id)), None)
+                if mine is not None:
+                    waiting.remove(mine)
+                request = TurnRequest(speaker, Message.Kind.CLOSING, phase="closing", interjection=mine)
                 self.say(request, beside=beside if early else None)
                 early = False
         self.run.ledger.wait(lag=0, rooms=True)  # the closing stances belong in the final ledger
@@ -255,18 +284,31 @@ class Discussion:
                 side=side,
             )
             run.ledger.wait(lag=1)
+        turn = interrupted.turn if interrupted else channel.turns + 1
+        if request.interjection is not None and interrupted is None:
+            # Recorded in the answerer's ledger before the turn, so the turn's own update can settle it.
+            interjection_take_up(
+                interjection=request.interjection, persona=speaker.persona, turn=turn, aspect_index=aspect_index
+            )
         self._turn_reads = reads  # what the context below shows of them (base_context reads it)
         context = self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=request.addressee)
         self._turn_reads = None
+        if request.interjection is not None and interrupted is None:
+            context = _before_your_turn(context, interjection_prompt(request.interjection))
         hold = None
         if beside is not None and interrupted is None and reads is not None:
             hold = HeldReply(self._confirm_early_closing(beside, reads.side))
-        turn = interrupted.turn if interrupted else channel.turns + 1
         try:
             message = run.say(replace(request, context=context, turn=turn), interrupted=interrupted, hold=hold)
         except ContextChanged:  # asked for again with what it must see
             return self.say(request)
         channel.interrupted = None
+        if request.interjection is not None and interrupted is None:
+            if message is None:
+                interjection_release(interjection=request.interjection)
+            else:
+                run.settle()  # the answer's row exists before the interjection points at it
+                interjection_answered(interjection=request.interjection, message=message, persona=speaker.persona)
         if message is not None:
             channel.said(message)
             run.ledger.fold(
@@ -292,6 +334,12 @@ class Discussion:
 
     def _record_round(self, aspect_index: int) -> None:
         self.run.lanes.submit("notes", round_record_extract, debate=self.debate, aspect_index=aspect_index)
+
+
+def _before_your_turn(context: str, section: str) -> str:
+    """``section`` placed just before the turn's instructions (the last thing a speaker reads)."""
+    before, header, instruction = context.rpartition("── YOUR TURN ──")
+    return f"{before}{section}\n\n{header}{instruction}" if header else f"{context}\n\n{section}"
 
 
 @dataclass
