@@ -25,6 +25,7 @@ from debates.blackboard.models import PositionState
 from debates.models import Debate, Interjection, Message
 from debates.payloads import InterjectionAnswered, InterjectionPosted
 from debates.services.events import event_append
+from projects.models import Document
 
 MAX_INTERJECTION_LENGTH = 1000
 MAX_LINK_LENGTH = 500
@@ -117,8 +118,6 @@ def interjection_check(*, debate: Debate, draft: InterjectionDraft):
             raise ValidationError("The link must be a web address starting with http:// or https://.") from None
     document = None
     if draft.document_id is not None:
-        from projects.models import Document  # the record layer's neighbour: the owner's documents
-
         document = Document.objects.filter(
             pk=draft.document_id, project__owner_id=debate.owner_id, status=Document.Status.READY
         ).first()
