@@ -20,8 +20,6 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
 
-from debates.blackboard import updates
-from debates.blackboard.models import PositionState
 from debates.models import Debate, Interjection, Message
 from debates.payloads import InterjectionAnswered, InterjectionPosted
 from debates.services.events import event_append
@@ -190,29 +188,9 @@ def interjection_prompt(interjection: Interjection) -> str:
     return "\n".join(lines)
 
 
-def _ledger_entry(interjection: Interjection) -> str:
-    text = " ".join(interjection.text.split())[:200]
-    if interjection.kind == Interjection.Kind.EVIDENCE:
-        source = interjection.link or interjection.document_title
-        return f"the owner's evidence: {text}" + (f" ({source})" if source else "")
-    return f"the owner asks: {text}" if interjection.kind == Interjection.Kind.QUESTION else f"the owner: {text}"
-
-
-def interjection_take_up(*, interjection: Interjection, persona, turn: int, aspect_index: int | None) -> None:
-    """The turn ``turn`` of ``persona`` answers it: recorded in that persona's position ledger (a
-    question or challenge as one they owe an answer to, evidence as evidence put to them) and marked
-    read, so no later turn takes it up again."""
-    with transaction.atomic():
-        state, _ = PositionState.objects.select_for_update().get_or_create(debate=interjection.debate, persona=persona)
-        current = {"aspect_positions": state.aspect_positions}
-        entry = [_ledger_entry(interjection)]
-        if interjection.kind == Interjection.Kind.EVIDENCE:
-            changed = updates.add_evidence(current, entry, aspect_index)
-        else:
-            changed = updates.add_challenges(current, entry, aspect_index)
-        state.aspect_positions = changed["aspect_positions"]
-        state.save(update_fields=["aspect_positions", "updated_at"])
-        Interjection.objects.filter(pk=interjection.pk).update(read_at_turn=turn)
+def interjection_mark_read(*, interjection: Interjection, turn: int) -> None:
+    """Taken up by main-channel turn ``turn``: no later turn takes it up again."""
+    Interjection.objects.filter(pk=interjection.pk).update(read_at_turn=turn)
     interjection.read_at_turn = turn
 
 
@@ -236,3 +214,30 @@ def interjection_answered(*, interjection: Interjection, message: Message | None
                 persona_name=persona.name,
             ),
         )
+
+
+def interjections_guidance(interjections: list[Interjection]) -> str:
+    """What a round's prompts show of the owner's interjections: the guidance the round follows."""
+    if not interjections:
+        return ""
+    parts = []
+    for interjection in interjections:
+        section = interjection_prompt(interjection)
+        if interjection.to_persona is not None:
+            section += f"\n(Addressed to {interjection.to_persona.name}.)"
+        parts.append(section)
+    return "\n\n".join(parts)
+
+
+def interjections_answer_in(*, interjections: list[Interjection], message: Message | None, persona, default: bool):
+    """``persona``'s turn of the round answers those of ``interjections`` addressed to them (and the
+    unaddressed ones when ``default``: theirs is the round's first answer)."""
+    if message is None:
+        return
+    for interjection in interjections:
+        if interjection.answer_id is not None:
+            continue
+        mine = interjection.to_persona_id == persona.id or (interjection.to_persona_id is None and default)
+        if mine:
+            interjection_answered(interjection=interjection, message=message, persona=persona)
+            interjection.answer = message

@@ -25,7 +25,6 @@ from debates.services.interjections import (
     interjection_answered,
     interjection_prompt,
     interjection_release,
-    interjection_take_up,
     interjections_waiting,
 )
 from debates.services.messages import turn_pass
@@ -34,6 +33,7 @@ from debates.turns import DIALOGUE_KINDS
 from gateways.llm import gateway
 from gateways.llm.types import CallTag, Prompt, Role
 from orchestration.context import RECENT_MESSAGES, SideWork, TurnReads, assemble_context, side_work_read, turn_reads
+from orchestration.interjecting import interjection_take_up
 from orchestration.loop import NOTES_WAIT_SECONDS
 from orchestration.modes.base import Mode
 from orchestration.prompts import ASPECT_PLANNER
