@@ -178,13 +178,14 @@ class Discussion:
                     kind,
                     phase=f"dialogue_{kind}",
                     aspect_index=aspect_index,
-                    addressee=run.by_persona[history[-1][0]].name if history else "",
+                    addressee=_last_said_by(history, run.by_persona),
                     allow_pass=consecutive_passes < len(seats) - 1,
                 )
             message = self.say(request, side=side)
             if message is None:
                 run.settle()
                 turn_pass(debate=self.debate, persona=speaker.persona)
+                self.channel.passed(speaker.persona.id)  # turn-taking moves on: the passer just had the floor
                 consecutive_passes += 1
             else:
                 consecutive_passes = 0
@@ -336,6 +337,12 @@ class Discussion:
         self.run.lanes.submit("notes", round_record_extract, debate=self.debate, aspect_index=aspect_index)
 
 
+def _last_said_by(history: list[tuple[int, str]], by_persona) -> str:
+    """Who said the last thing (a pass says nothing): the one a reply answers."""
+    said = next((persona_id for persona_id, text in reversed(history) if text), None)
+    return by_persona[said].name if said is not None else ""
+
+
 def _before_your_turn(context: str, section: str) -> str:
     """``section`` placed just before the turn's instructions (the last thing a speaker reads)."""
     before, header, instruction = context.rpartition("── YOUR TURN ──")
@@ -349,7 +356,7 @@ class _MainChannel:
     dead worker cut off (to be said again first)."""
 
     turns: int = 0
-    history: list[tuple[int, str]] = field(default_factory=list)  # (persona id, text), in turn order
+    history: list[tuple[int, str]] = field(default_factory=list)  # (persona id, text; "" a pass), in turn order
     messages: list[Message] = field(default_factory=list)  # complete, in turn order, persona attached
     dialogue: list[Message] = field(default_factory=list)  # the dialogue phase's
     spoke_on: set[tuple[int, int | None]] = field(default_factory=set)
@@ -365,6 +372,10 @@ class _MainChannel:
             else:
                 channel.said(message)
         return channel
+
+    def passed(self, persona_id: int) -> None:
+        """A pass is a turn in turn-taking's history (with nothing said), not a message."""
+        self.history.append((persona_id, ""))
 
     def said(self, message: Message) -> None:
         self.turns = max(self.turns, message.turn)
