@@ -52,7 +52,7 @@ _ROWS = [
     ),
     TurnKind(
         Message.Kind.ANSWER,
-        "answer to you",
+        "answer to the owner",
         320,
         4,
         "Answer the owner's interjection above first, by what it says: 2-4 sentences in your own voice, "

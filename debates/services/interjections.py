@@ -188,6 +188,16 @@ def interjection_prompt(interjection: Interjection) -> str:
     return "\n".join(lines)
 
 
+def interjection_read_at(*, debate: Debate, turn: int) -> Interjection | None:
+    """The interjection main-channel turn ``turn`` took up (a cut-off turn said again answers it)."""
+    return (
+        Interjection.objects.filter(debate=debate, read_at_turn=turn)
+        .select_related("to_persona", "document")
+        .order_by("seq")
+        .first()
+    )
+
+
 def interjection_mark_read(*, interjection: Interjection, turn: int) -> None:
     """Taken up by main-channel turn ``turn``: no later turn takes it up again."""
     Interjection.objects.filter(pk=interjection.pk).update(read_at_turn=turn)

@@ -24,6 +24,7 @@ from debates.services.events import event_append
 from debates.services.interjections import (
     interjection_answered,
     interjection_prompt,
+    interjection_read_at,
     interjection_release,
     interjections_waiting,
 )
@@ -269,6 +270,11 @@ class Discussion:
         run.check_stop()
         channel = self.channel
         interrupted = channel.interrupted
+        if interrupted is not None:
+            # A cut-off turn is said again as what it was, with the interjection it took up if any.
+            taken_up = interjection_read_at(debate=self.debate, turn=interrupted.turn)
+            phase = f"dialogue_{interrupted.kind}" if interrupted.kind in DIALOGUE_KINDS else request.phase
+            request = replace(request, kind=interrupted.kind, phase=phase, interjection=taken_up)
         if interrupted is not None and interrupted.persona_id != request.speaker.persona.id:
             # The cut-off turn belongs to someone else: it is that person's turn, again.
             request = replace(request, speaker=run.by_persona[interrupted.persona_id], kind=interrupted.kind)
@@ -294,7 +300,7 @@ class Discussion:
         self._turn_reads = reads  # what the context below shows of them (base_context reads it)
         context = self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=request.addressee)
         self._turn_reads = None
-        if request.interjection is not None and interrupted is None:
+        if request.interjection is not None:
             context = _before_your_turn(context, interjection_prompt(request.interjection))
         hold = None
         if beside is not None and interrupted is None and reads is not None:
@@ -304,7 +310,7 @@ class Discussion:
         except ContextChanged:  # asked for again with what it must see
             return self.say(request)
         channel.interrupted = None
-        if request.interjection is not None and interrupted is None:
+        if request.interjection is not None:
             if message is None:
                 interjection_release(interjection=request.interjection)
             else:

@@ -104,3 +104,35 @@ def test_its_text_is_escaped_and_an_htmx_post_gets_the_form_back(owner_client, d
     assert Interjection.objects.get(debate=debate).link == "https://example.org/a?b=1"
     page = owner_client.get(f"/debates/{debate.id}/").content.decode()
     assert '<script>alert("x")</script>' not in page and "&lt;script&gt;" in page
+
+
+def test_evidence_may_be_one_of_the_owners_project_documents_and_no_one_elses(
+    owner_client, debate, log, user, other_user
+):
+    from debates.services.interjections import interjection_prompt
+    from projects.models import Document, Project
+
+    log.start()
+    mine = Project.objects.create(owner=user, name="Gold research")
+    theirs = Project.objects.create(owner=other_user, name="Secret")
+    report = Document.objects.create(
+        project=mine,
+        title="Real gold prices",
+        kind="md",
+        filename="gold.md",
+        size=40,
+        text="Gold fell 60% in real terms.",
+    )
+    hidden = Document.objects.create(
+        project=theirs, title="Not yours", kind="md", filename="x.md", size=10, text="Private."
+    )
+
+    refused = _post(owner_client, debate, kind="evidence", text="See this", document=str(hidden.pk))
+    posted = _post(owner_client, debate, kind="evidence", text="See my notes", document=str(report.pk))
+
+    assert refused.status_code == 400 and "Select a valid choice." in refused.content.decode()
+    assert posted.status_code == 302
+    interjection = Interjection.objects.get(debate=debate)
+    assert interjection.document == report and interjection.document_title == "Real gold prices"
+    prompt = interjection_prompt(interjection)
+    assert "Gold fell 60% in real terms." in prompt and "Private." not in prompt
