@@ -65,10 +65,13 @@ def test_the_owner_asks_one_persona_and_that_persona_answers_next(
     page.check("#interjection-form input[name=kind][value=question]")
     page.fill("#interjection-form textarea[name=text]", ASKED)
     page.select_option("#interjection-form select[name=to]", ADDRESSED)
+    assert page.input_value("#interjection-form select[name=to]") == ADDRESSED
     page.click("#post-interjection")
     posted = page.locator("#chat-log article.interjection", has_text=ASKED)
     posted.wait_for()
-    assert f"Question to {ADDRESSED}" in posted.text_content()
+    saved = server_side(lambda: list(Interjection.objects.values_list("kind", "to_persona__name")))
+    assert saved == [("question", ADDRESSED)], saved
+    assert f"Question to {ADDRESSED}" in posted.locator(".msg-kind").text_content(), posted.inner_html()
     assert page.input_value("#interjection-form textarea[name=text]") == ""  # the form is fresh again
     screenshot(page, "interjection-posted")
 
