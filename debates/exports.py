@@ -57,6 +57,36 @@ def _message_md(message) -> list[str]:
     return [header, _quote(message.text), *([">", *cited] if cited else []), ""]
 
 
+def _interjection_md(interjection) -> list[str]:
+    """The owner's interjection in the main channel: what they said, to whom, and who answered."""
+    to = f" to {md_escape(interjection.to_name)}" if interjection.to_name else ""
+    header = f"**The owner** · {md_escape(interjection.kind)}{to}"
+    lines = [header, _quote(interjection.text)]
+    if interjection.link:
+        lines.append(f"> Link: {md_escape(interjection.link)}")
+    if interjection.document_title:
+        lines.append(f"> Document: {md_escape(interjection.document_title)}")
+    return [*lines, f"_{_answered_line(interjection)}_", ""]
+
+
+def _answered_line(interjection) -> str:
+    if interjection.answered_by:
+        return f"answered by {md_escape(interjection.answered_by)}"
+    return "not answered"
+
+
+def _interjections_md(view: DebateView) -> list[str]:
+    """The results' list of the owner's interjections and what answered them."""
+    if not view.interjections:
+        return []
+    lines = ["## Interjections", ""]
+    for interjection in view.interjections:
+        lines.append(
+            f"- {md_escape(interjection.kind)}: {md_escape(interjection.text)} ({_answered_line(interjection)})"
+        )
+    return [*lines, ""]
+
+
 def _card_md(card) -> list[str]:
     lines = [f"### {card.suit} {md_escape(card.question)}", ""]
     lines.append(f"- Disagreement type: {md_escape(card.disagreement_type)}")
@@ -300,6 +330,7 @@ def debate_results_markdown(*, debate: Debate, view: DebateView, with_context: b
         for card in view.cards:
             lines += _card_md(card)
     lines += _where_we_are_md(view)
+    lines += _interjections_md(view)
     if view.results:
         lines += _results_md(view.results)
     return "\n".join(lines).rstrip() + "\n"
@@ -343,6 +374,8 @@ def debate_markdown(
             lines += [f"{item.card.suit} **Crux card posted:** {md_escape(item.card.question)}", ""]
         elif item.kind == "circling":
             lines += [f"_Going in circles: {md_escape(item.note.get('reason', ''))}_", ""]
+        elif item.kind == "interjection" and item.interjection:
+            lines += _interjection_md(item.interjection)
 
     if view.rooms:
         lines += ["## Crux rooms", ""]
@@ -358,6 +391,7 @@ def debate_markdown(
             lines += _card_md(card)
 
     lines += _where_we_are_md(view)
+    lines += _interjections_md(view)
     if view.results:
         lines += _results_md(view.results)
     return "\n".join(lines).rstrip() + "\n"

@@ -4,12 +4,14 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 
-from debates.models import Debate
+from debates.models import Debate, Interjection
 from debates.modes import DEFAULT_MODE, MAX_HAND, MIN_HAND, hand_problem, mode_find, modes_available
+from debates.services.interjections import MAX_INTERJECTION_LENGTH, InterjectionDraft
 from debates.services.lifecycle import MAX_ROUNDS, MAX_TOPIC_LENGTH
 from gateways.pages import service_errors_add
 from personas.models import Deck, Persona
 from personas.selectors import deck_personas_for, decks_visible_to
+from projects.models import Document
 from projects.selectors import context_target, context_targets_for
 
 
@@ -154,3 +156,46 @@ class DebateSetupForm(forms.Form):
     def add_service_errors(self, error) -> None:
         """Show a ValidationError from debates.services next to the field it names."""
         service_errors_add(self, error)
+
+
+class InterjectionForm(forms.Form):
+    """The owner's interjection under the live chat. What it may say is the service's to check
+    (debates/services/interjections.py); the form only collects it."""
+
+    kind = forms.ChoiceField(
+        choices=Interjection.Kind.choices, initial=Interjection.Kind.QUESTION, widget=forms.RadioSelect
+    )
+    text = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2, "maxlength": MAX_INTERJECTION_LENGTH}),
+        max_length=MAX_INTERJECTION_LENGTH,
+        error_messages={
+            "required": "Type what you want to say to the debate.",
+            "max_length": f"Keep an interjection to {MAX_INTERJECTION_LENGTH} characters or fewer.",
+        },
+    )
+    to = forms.ChoiceField(required=False, label="To")
+    link = forms.CharField(required=False, max_length=500, label="Link (evidence)")
+    document = forms.ChoiceField(required=False, label="Document (evidence)")
+
+    def __init__(self, *args, debate: Debate, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        names = debate.participants.select_related("persona").order_by("seat")
+        self.fields["to"].choices = [("", "Whoever is most concerned")] + [
+            (p.persona.name, p.persona.name) for p in names
+        ]
+        documents = Document.objects.filter(
+            project__owner_id=debate.owner_id, status=Document.Status.READY
+        ).select_related("project")
+        self.fields["document"].choices = [("", "No document")] + [
+            (str(d.pk), f"{d.project.name}: {d.title}") for d in documents.order_by("project__name", "title")
+        ]
+
+    def draft(self) -> InterjectionDraft:
+        data = self.cleaned_data
+        return InterjectionDraft(
+            text=data["text"],
+            kind=data["kind"],
+            to_name=data["to"],
+            link=data["link"],
+            document_id=int(data["document"]) if data["document"] else None,
+        )

@@ -123,6 +123,15 @@ def for_event(view: DebateView, kind: str, payload: dict | p.Payload, *, with_ba
             parts.extend(render_to_string(name, {"view": view, "oob": True}) for name in view.panels.side_panels)
         case p.MemoryRecalled():
             parts.append(_render("memory.html", view=view, oob=True))
+        case p.InterjectionPosted():
+            item = view.chat[-1]
+            if _seat_columns(view):
+                parts.append(_append("interjection-log", _render("interjection.html", interjection=item.interjection)))
+            else:
+                parts.append(_append("chat-log", _render("chat_item.html", item=item, view=view)))
+        case p.InterjectionAnswered():
+            if interjection := view.interjection(event.interjection_id):
+                parts.append(_render("interjection.html", interjection=interjection, oob=True))
         case p.DebateFinished() | p.DebateFailed():
             parts.append(_render("results.html", view=view, oob=True))
     parts.append(status_line(view))

@@ -175,6 +175,7 @@ class Message(models.Model):
         DRAFT = "draft"  # Collaborate mode: a role's first answer to the brief
         REVISION = "revision"  # Collaborate mode: a role's answer revised on the other's
         ARTIFACT = "artifact"  # Collaborate mode: the one Markdown document both answers became
+        ANSWER = "answer"  # a persona's answer to the owner's interjection (debates/services/interjections.py)
 
     class Status(models.TextChoices):
         STREAMING = "streaming"
@@ -221,6 +222,41 @@ class Message(models.Model):
 
     def __str__(self):
         return f"{self.persona_id}: {self.text[:60]}"
+
+
+class Interjection(models.Model):
+    """The owner speaking into a running debate: a question, a piece of evidence (text, a link or
+    one of the owner's project documents) or a challenge, to one persona or to whoever is most
+    concerned. The run reads it from here at its next turn boundary (debates/services/interjections.py),
+    so a debate run by another process picks it up."""
+
+    class Kind(models.TextChoices):
+        QUESTION = "question", "Question"
+        EVIDENCE = "evidence", "Evidence"
+        CHALLENGE = "challenge", "Challenge"
+
+    debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="interjections")
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.QUESTION)
+    text = models.TextField()
+    link = models.URLField(max_length=500, blank=True)
+    document = models.ForeignKey(
+        "projects.Document", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    document_title = models.CharField(max_length=200, blank=True)  # kept if the document is deleted
+    to_persona = models.ForeignKey(
+        "personas.Persona", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    seq = models.PositiveIntegerField(default=0)  # its interjection_posted event's
+    # The main-channel turn that took it up (its answer's turn); null while it waits for the run.
+    read_at_turn = models.PositiveIntegerField(null=True, blank=True)
+    answer = models.ForeignKey(Message, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self):
+        return f"{self.kind}: {self.text[:60]}"
 
 
 # The blackboard lives in its own module; Django finds models through this one.

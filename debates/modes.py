@@ -133,7 +133,13 @@ mode_register(
         label="Dialogue with crux rooms",
         help="The personas talk; crux rooms open on the disagreements that keep coming back.",
         behaviour="orchestration.modes.dialogue.mode.DialogueMode",
-        turn_kinds=(Message.Kind.OPENING, Message.Kind.KEY_ARGUMENT, Message.Kind.REPLY, Message.Kind.CLOSING),
+        turn_kinds=(
+            Message.Kind.OPENING,
+            Message.Kind.KEY_ARGUMENT,
+            Message.Kind.REPLY,
+            Message.Kind.ANSWER,
+            Message.Kind.CLOSING,
+        ),
     )
 )
 mode_register(
@@ -151,7 +157,13 @@ mode_register(
             cards_empty="Crux cards are dealt from the argument map when the debate ends.",
             results_detail="modes/graph/results.html",
         ),
-        turn_kinds=(Message.Kind.OPENING, Message.Kind.KEY_ARGUMENT, Message.Kind.REPLY, Message.Kind.CLOSING),
+        turn_kinds=(
+            Message.Kind.OPENING,
+            Message.Kind.KEY_ARGUMENT,
+            Message.Kind.REPLY,
+            Message.Kind.ANSWER,
+            Message.Kind.CLOSING,
+        ),
     )
 )
 mode_register(

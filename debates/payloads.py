@@ -39,6 +39,8 @@ class EventKind(enum.StrEnum):
     DEBATE_CONTINUED = "debate_continued"  # the owner pressed Continue: the debate is queued again
     CONVERSATION_NOTED = "conversation_noted"  # where we are: rolling summaries, proposals, decisions
     CIRCLING_NOTICED = "circling_noticed"  # the main channel kept restating one disagreement; the run acted
+    INTERJECTION_POSTED = "interjection_posted"  # the owner spoke into the debate
+    INTERJECTION_ANSWERED = "interjection_answered"  # a turn took the owner's interjection up
 
 
 class _Shape(BaseModel):
@@ -350,6 +352,32 @@ class CirclingNoticed(Payload):
     from_turn: int
     to_turn: int
     slots_skipped: int = 0  # dialogue turns of the budget given up by the move
+
+
+class InterjectionPosted(Payload):
+    """The owner's question, evidence or challenge, posted into the running debate (Interjection);
+    ``to_name`` when it is addressed to one persona. The texts are the owner's: every viewer of the
+    debate sees them, as the personas' own."""
+
+    event_kind = EventKind.INTERJECTION_POSTED
+    interjection_id: int
+    kind: Literal["question", "evidence", "challenge"] = "question"
+    text: str
+    link: str = ""
+    document_title: str = ""
+    to_persona_id: int | None = None
+    to_name: str = ""
+
+
+class InterjectionAnswered(Payload):
+    """Which turn took the interjection up: the message that answers it (or, in a round-based mode,
+    the round that read it: the message is then that round's first)."""
+
+    event_kind = EventKind.INTERJECTION_ANSWERED
+    interjection_id: int
+    message_id: int | None = None
+    persona_id: int | None = None
+    persona_name: str = ""
 
 
 PAYLOADS: dict[str, type[Payload]] = {cls.event_kind.value: cls for cls in Payload.__subclasses__()}

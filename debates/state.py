@@ -96,13 +96,29 @@ class RoomView:
 
 
 @dataclass
-class ChatItem:
-    """One row of the main channel: a message, a pass, a crux card posted back, or the run's note
-    that the channel was circling and what it did about it."""
+class InterjectionView:
+    """The owner's interjection, and the turn that answered it once one has."""
 
-    kind: str  # "message" | "pass" | "card" | "circling"
+    id: int
+    kind: str  # question | evidence | challenge
+    text: str
+    seq: int
+    link: str = ""
+    document_title: str = ""
+    to_name: str = ""
+    answered_by: str = ""  # the persona whose turn took it up
+    answer_message_id: int | None = None
+
+
+@dataclass
+class ChatItem:
+    """One row of the main channel: a message, a pass, a crux card posted back, the owner's
+    interjection, or the run's note that the channel was circling and what it did about it."""
+
+    kind: str  # "message" | "pass" | "card" | "interjection" | "circling"
     message: MessageView | None = None
     card: CardView | None = None
+    interjection: InterjectionView | None = None
     persona_name: str = ""
     seq: int = 0
     note: dict = field(default_factory=dict)  # circling: the circling_noticed payload
@@ -142,6 +158,7 @@ class DebateView:
     conversation: dict = field(default_factory=dict)
     # Every circling_noticed payload, in order: why the run moved on or ended the discussion early.
     circling: list[dict] = field(default_factory=list)
+    interjections: list[InterjectionView] = field(default_factory=list)  # the owner's, in order
     last_seq: int = 0
 
     @property
@@ -156,6 +173,9 @@ class DebateView:
     @property
     def finished(self) -> bool:
         return self.status in {"completed", "failed", "stopped"}
+
+    def interjection(self, interjection_id: int) -> InterjectionView | None:
+        return next((item for item in self.interjections if item.id == interjection_id), None)
 
     def room(self, room_id: int) -> RoomView | None:
         return next((room for room in self.rooms if room.id == room_id), None)
@@ -294,6 +314,22 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
             note = event.model_dump(exclude={"totals"})
             view.circling.append(note)
             view.chat.append(ChatItem(kind="circling", note=note, seq=seq))
+        case p.InterjectionPosted():
+            interjection = InterjectionView(
+                id=event.interjection_id,
+                kind=event.kind,
+                text=event.text,
+                seq=seq,
+                link=event.link,
+                document_title=event.document_title,
+                to_name=event.to_name,
+            )
+            view.interjections.append(interjection)
+            view.chat.append(ChatItem(kind="interjection", interjection=interjection, seq=seq))
+        case p.InterjectionAnswered():
+            if interjection := view.interjection(event.interjection_id):
+                interjection.answered_by = event.persona_name
+                interjection.answer_message_id = event.message_id
     return view
 
 

@@ -51,6 +51,15 @@ _ROWS = [
         dialogue=True,
     ),
     TurnKind(
+        Message.Kind.ANSWER,
+        "answer to the owner",
+        320,
+        4,
+        "Answer the owner's interjection above first, by what it says: 2-4 sentences in your own voice, "
+        "then how it bears on the current aspect. Do not pass.",
+        dialogue=True,
+    ),
+    TurnKind(
         Message.Kind.DISMISSAL,
         "dismissal",
         120,

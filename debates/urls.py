@@ -1,6 +1,6 @@
 from django.urls import path
 
-from debates.views import archive, artifacts, live, manage, notes, setup
+from debates.views import archive, artifacts, interjections, live, manage, notes, setup
 
 urlpatterns = [
     path("", setup.home, name="home"),
@@ -13,6 +13,7 @@ urlpatterns = [
     path("debates/<uuid:debate_id>/ask-again/", setup.debate_ask_again, name="debate_ask_again"),
     path("debates/<uuid:debate_id>/pause/", live.debate_pause, name="debate_pause"),
     path("debates/<uuid:debate_id>/continue/", live.debate_continue, name="debate_continue"),
+    path("debates/<uuid:debate_id>/interject/", interjections.debate_interject, name="debate_interject"),
     path("debates/<uuid:debate_id>/share/", live.debate_share, name="debate_share"),
     path("debates/<uuid:debate_id>/unshare/", live.debate_unshare, name="debate_unshare"),
     path("debates/<uuid:debate_id>/rename/", manage.debate_rename, name="debate_rename"),

@@ -33,6 +33,7 @@ QUIBBLES = [
 MEMORY_EVIDENCE = "the 1970s gold price data"
 MEMORY_CHALLENGE = "Show that the 1970s gold price data still applies after 1980"
 MEMORY_CONCESSIONS = ["short-run inflation hurts savers", "central banks misjudged 2021", "gold pays no yield"]
+ANSWER_OPENING = "To your interjection:"  # how a scripted persona's answer to the owner begins
 HOSTILE = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">'
 FORBIDDEN_SAMPLE = "That's a great point"
 # A quote the scripted persona builder makes up: it must never reach a saved persona.
@@ -165,6 +166,8 @@ class DebateScript:
             )
         if call.phase == "closing":
             return f"Closing for {name}: I conceded the timing, not the direction. Point {number}.{hostile}"
+        if call.phase == "dialogue_answer":  # the owner's interjection, answered (debates/services/interjections.py)
+            return f"{ANSWER_OPENING} {name} answers you directly: the record settles it. Point {number}.{hostile}"
         if call.phase.startswith("crux_room"):
             return f"{other}, my position on this is firm: yes, and the record shows it. Point {number}.{hostile}"
         return (

@@ -310,6 +310,8 @@ AXES_VERBOSE = False
 # Account creation, per client address (django-ratelimit, counted in Redis).
 FAULTLINE_SIGNUP_RATE = env.str("FAULTLINE_SIGNUP_RATE", default="10/h")
 RATELIMIT_CACHE_PREFIX = "faultline-ratelimit:"
+# The owner's interjections into a running debate, per user (django-ratelimit).
+FAULTLINE_INTERJECTION_RATE = env.str("FAULTLINE_INTERJECTION_RATE", default="6/m")
 
 # Content-Security-Policy (django-csp): scripts and styles come from our own static files only;
 # no inline script, no eval (htmx runs with allowEval off, see base.html).

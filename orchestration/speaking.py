@@ -77,6 +77,7 @@ class TurnRequest:
     # "1h" where the speaker's next turn may come more than five minutes later (a mode that waits
     # for its user between rounds), so the cached prefix outlives the wait (gateways/llm/types.py).
     cache_ttl: str = "5m"
+    interjection: object = None  # debates.models.Interjection: the owner's, which this turn answers
 
 
 @dataclass(frozen=True)

@@ -69,3 +69,24 @@ def choose_speaker(*, seats: list[Seat], history: list[tuple[int, str]], stakes:
     if silent:
         return max(silent, key=lambda seat: (waited(seat), -seat.seat))
     return max(candidates, key=score)
+
+
+def interjection_answerer(
+    *, seats: list[Seat], text: str, to_persona_id: int | None, history: list[tuple[int, str]], stakes: dict[int, float]
+) -> Seat:
+    """Who answers the owner's interjection next: the persona it is addressed to; else the one it
+    names; else the most concerned (most at stake in the live disputes); else whoever has waited
+    longest. The owner is not a seat, so whoever spoke last may answer too."""
+    by_id = {seat.persona_id: seat for seat in seats}
+    if to_persona_id in by_id:
+        return by_id[to_persona_id]
+    named = addressed_in(text, seats, speaker_id=-1)
+    candidates = [by_id[persona_id] for persona_id in named] or seats
+
+    def waited(seat: Seat) -> int:
+        for distance, (persona_id, _) in enumerate(reversed(history)):
+            if persona_id == seat.persona_id:
+                return distance
+        return len(history)
+
+    return max(candidates, key=lambda seat: (stakes.get(seat.persona_id, 0.0), waited(seat), -seat.seat))

@@ -14,7 +14,7 @@ from crux.graph.nodes import Transcript
 from crux.graph.outcome import convergence_reason, graph_outcome
 from crux.graph.prompts import CRYSTALLIZER, map_for_crystallizer
 from crux.graph.schemas import Crystallization
-from debates.models import Debate, Message
+from debates.models import Debate, Interjection, Message
 from debates.payloads import GraphUpdated
 from debates.services.context import side_work_prompt
 from debates.services.events import event_append
@@ -42,7 +42,20 @@ def _turn_line(message: Message) -> str:
     return f"[turn {message.turn}] {message.persona.name}: {text}"
 
 
-def _prompt(debate: Debate, participants: list[str], graph: DisputeGraph, labels: dict, earlier, window) -> Prompt:
+def _interjection_line(interjection: Interjection) -> str:
+    text = " ".join(interjection.text.split())[:TURN_CHARS]
+    to = f", to {interjection.to_persona.name}" if interjection.to_persona_id else ""
+    source = (
+        f" (source: {interjection.link or interjection.document_title})"
+        if interjection.link or interjection.document_title
+        else ""
+    )
+    return f"[before turn {interjection.read_at_turn}] The owner ({interjection.kind}{to}): {text}{source}"
+
+
+def _prompt(
+    debate: Debate, participants: list[str], graph: DisputeGraph, labels: dict, earlier, window, interjections=()
+) -> Prompt:
     parts = [
         f"Topic: {debate.topic}",
         "Participants: " + ", ".join(participants),
@@ -51,11 +64,27 @@ def _prompt(debate: Debate, participants: list[str], graph: DisputeGraph, labels
     if earlier:
         parts.append("ALREADY READ (context only)\n" + "\n".join(_turn_line(m) for m in earlier))
     parts.append("NEW TURNS\n" + "\n".join(_turn_line(m) for m in window))
+    if interjections:
+        # The owner is no participant and holds no stance; what they raise is mapped like any move
+        # (a question as an issue, evidence as a reason for or against a position).
+        parts.append(
+            "THE OWNER'S INTERJECTIONS IN THESE TURNS (map what they raise like any move)\n"
+            + "\n".join(_interjection_line(i) for i in interjections)
+        )
     return Prompt(
         **side_work_prompt(CRYSTALLIZER, debate),
         messages=[{"role": "user", "content": "\n\n".join(parts)}],
         max_tokens=2500,
         temperature=0.2,
+    )
+
+
+def _interjections(debate: Debate, window: list[Message]) -> list[Interjection]:
+    turns = [m.turn for m in window]
+    return list(
+        Interjection.objects.filter(debate=debate, read_at_turn__gte=min(turns), read_at_turn__lte=max(turns))
+        .select_related("to_persona")
+        .order_by("read_at_turn", "seq")
     )
 
 
@@ -81,7 +110,7 @@ def graph_crystallize(*, debate: Debate, through_turn: int, max_rounds: int, fin
 
     draft = gateway.extract(
         role=Role.SYNTHESIS,
-        prompt=_prompt(debate, participants, graph, graph.labels(), earlier, window),
+        prompt=_prompt(debate, participants, graph, graph.labels(), earlier, window, _interjections(debate, window)),
         schema=Crystallization,
         tag=CallTag(debate_id=debate.id, phase="crystallization"),
     )

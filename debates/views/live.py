@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
+from debates.forms import InterjectionForm
 from debates.models import Debate
 from debates.services import lifecycle
 from debates.snapshot import debate_live_view
@@ -35,6 +36,7 @@ def _live_page(request, debate, *, ws_url: str, is_owner: bool, shared: bool):
             "share_url": share_url,
             "can_resume": is_owner and lifecycle.debate_can_resume(debate=debate),
             "projects": project_list_for(user=request.user) if is_owner else [],
+            "interjection_form": InterjectionForm(debate=debate) if is_owner else None,
         },
     )
 

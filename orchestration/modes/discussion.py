@@ -22,6 +22,13 @@ from debates.blackboard.summaries import rolling_summary_write, summary_due
 from debates.models import Debate, Event, Message
 from debates.services.context import side_work_prompt
 from debates.services.events import event_append
+from debates.services.interjections import (
+    interjection_answered,
+    interjection_prompt,
+    interjection_read_at,
+    interjection_release,
+    interjections_waiting,
+)
 from debates.services.messages import turn_pass
 from debates.state import EventKind
 from debates.turns import DIALOGUE_KINDS
@@ -29,12 +36,13 @@ from gateways.llm import gateway
 from gateways.llm.types import CallTag, Prompt, Role
 from orchestration.circling import CIRCLING_TURNS, Said, circling_move, circling_reason
 from orchestration.context import RECENT_MESSAGES, SideWork, TurnReads, assemble_context, side_work_read, turn_reads
+from orchestration.interjecting import interjection_take_up
 from orchestration.loop import NOTES_WAIT_SECONDS
 from orchestration.modes.base import Mode
 from orchestration.prompts import ASPECT_PLANNER
 from orchestration.schemas import AspectPlan
 from orchestration.speaking import ContextChanged, HeldReply, Speaker, TurnRequest
-from orchestration.turn_taking import Seat, choose_speaker
+from orchestration.turn_taking import Seat, choose_speaker, interjection_answerer
 
 logger = logging.getLogger(__name__)
 
@@ -150,22 +158,41 @@ class Discussion:
             run.phase("dialogue", aspect_index)
             history = list(self.channel.history)
             side = side_work_read(self.debate)  # weighs on who speaks, and the speaker's context shows it
-            chosen = choose_speaker(seats=seats, history=history, stakes=self.mode.stakes(side))
-            speaker = run.by_persona[chosen.persona_id]
-            spoke_on_aspect = (speaker.persona.id, aspect_index) in self.channel.spoke_on
-            kind = Message.Kind.REPLY if spoke_on_aspect else Message.Kind.KEY_ARGUMENT
-            request = TurnRequest(
-                speaker,
-                kind,
-                phase=f"dialogue_{kind}",
-                aspect_index=aspect_index,
-                addressee=run.by_persona[history[-1][0]].name if history else "",
-                allow_pass=consecutive_passes < len(seats) - 1,
-            )
+            # The owner's interjection, read from the database (the poster may be another process):
+            # the persona it is addressed to, or the most concerned, answers it next.
+            waiting = interjections_waiting(debate=self.debate)[:1]
+            if waiting:
+                interjection = waiting[0]
+                chosen = interjection_answerer(
+                    seats=seats,
+                    text=interjection.text,
+                    to_persona_id=interjection.to_persona_id,
+                    history=history,
+                    stakes=self.mode.stakes(side),
+                )
+                speaker = run.by_persona[chosen.persona_id]
+                kind = Message.Kind.ANSWER
+                request = TurnRequest(
+                    speaker, kind, phase=f"dialogue_{kind}", aspect_index=aspect_index, interjection=interjection
+                )
+            else:
+                chosen = choose_speaker(seats=seats, history=history, stakes=self.mode.stakes(side))
+                speaker = run.by_persona[chosen.persona_id]
+                spoke_on_aspect = (speaker.persona.id, aspect_index) in self.channel.spoke_on
+                kind = Message.Kind.REPLY if spoke_on_aspect else Message.Kind.KEY_ARGUMENT
+                request = TurnRequest(
+                    speaker,
+                    kind,
+                    phase=f"dialogue_{kind}",
+                    aspect_index=aspect_index,
+                    addressee=_last_said_by(history, run.by_persona),
+                    allow_pass=consecutive_passes < len(seats) - 1,
+                )
             message = self.say(request, side=side)
             if message is None:
                 run.settle()
                 turn_pass(debate=self.debate, persona=speaker.persona)
+                self.channel.passed(speaker.persona.id)  # turn-taking moves on: the passer just had the floor
                 consecutive_passes += 1
             else:
                 consecutive_passes = 0
@@ -192,9 +219,13 @@ class Discussion:
             .filter(status=Message.Status.COMPLETE)
             .values_list("persona_id", flat=True)
         )
+        waiting = interjections_waiting(debate=self.debate)  # posted too late for the dialogue
         for speaker in self.run.speakers:
             if speaker.persona.id not in done:
-                request = TurnRequest(speaker, Message.Kind.CLOSING, phase="closing")
+                mine = next((i for i in waiting if i.to_persona_id in (None, speaker.persona.id)), None)
+                if mine is not None:
+                    waiting.remove(mine)
+                request = TurnRequest(speaker, Message.Kind.CLOSING, phase="closing", interjection=mine)
                 self.say(request, beside=beside if early else None)
                 early = False
         self.run.ledger.wait(lag=0, rooms=True)  # the closing stances belong in the final ledger
@@ -246,6 +277,11 @@ class Discussion:
         run.check_stop()
         channel = self.channel
         interrupted = channel.interrupted
+        if interrupted is not None:
+            # A cut-off turn is said again as what it was, with the interjection it took up if any.
+            taken_up = interjection_read_at(debate=self.debate, turn=interrupted.turn)
+            phase = f"dialogue_{interrupted.kind}" if interrupted.kind in DIALOGUE_KINDS else request.phase
+            request = replace(request, kind=interrupted.kind, phase=phase, interjection=taken_up)
         if interrupted is not None and interrupted.persona_id != request.speaker.persona.id:
             # The cut-off turn belongs to someone else: it is that person's turn, again.
             request = replace(request, speaker=run.by_persona[interrupted.persona_id], kind=interrupted.kind)
@@ -262,18 +298,31 @@ class Discussion:
                 side=side,
             )
             run.ledger.wait(lag=1)
+        turn = interrupted.turn if interrupted else channel.turns + 1
+        if request.interjection is not None and interrupted is None:
+            # Recorded in the answerer's ledger before the turn, so the turn's own update can settle it.
+            interjection_take_up(
+                interjection=request.interjection, persona=speaker.persona, turn=turn, aspect_index=aspect_index
+            )
         self._turn_reads = reads  # what the context below shows of them (base_context reads it)
         context = self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=request.addressee)
         self._turn_reads = None
+        if request.interjection is not None:
+            context = _before_your_turn(context, interjection_prompt(request.interjection))
         hold = None
         if beside is not None and interrupted is None and reads is not None:
             hold = HeldReply(self._confirm_early_closing(beside, reads.side))
-        turn = interrupted.turn if interrupted else channel.turns + 1
         try:
             message = run.say(replace(request, context=context, turn=turn), interrupted=interrupted, hold=hold)
         except ContextChanged:  # asked for again with what it must see
             return self.say(request)
         channel.interrupted = None
+        if request.interjection is not None:
+            if message is None:
+                interjection_release(interjection=request.interjection)
+            else:
+                run.settle()  # the answer's row exists before the interjection points at it
+                interjection_answered(interjection=request.interjection, message=message, persona=speaker.persona)
         if message is not None:
             channel.said(message)
             run.ledger.fold(
@@ -348,6 +397,18 @@ class Discussion:
         self.run.lanes.submit("notes", round_record_extract, debate=self.debate, aspect_index=aspect_index)
 
 
+def _last_said_by(history: list[tuple[int, str]], by_persona) -> str:
+    """Who said the last thing (a pass says nothing): the one a reply answers."""
+    said = next((persona_id for persona_id, text in reversed(history) if text), None)
+    return by_persona[said].name if said is not None else ""
+
+
+def _before_your_turn(context: str, section: str) -> str:
+    """``section`` placed just before the turn's instructions (the last thing a speaker reads)."""
+    before, header, instruction = context.rpartition("── YOUR TURN ──")
+    return f"{before}{section}\n\n{header}{instruction}" if header else f"{context}\n\n{section}"
+
+
 @dataclass
 class _MainChannel:
     """The main channel as far as turn-taking and the speakers' context need it: turns said (the
@@ -355,7 +416,7 @@ class _MainChannel:
     dead worker cut off (to be said again first)."""
 
     turns: int = 0
-    history: list[tuple[int, str]] = field(default_factory=list)  # (persona id, text), in turn order
+    history: list[tuple[int, str]] = field(default_factory=list)  # (persona id, text; "" a pass), in turn order
     messages: list[Message] = field(default_factory=list)  # complete, in turn order, persona attached
     dialogue: list[Message] = field(default_factory=list)  # the dialogue phase's
     spoke_on: set[tuple[int, int | None]] = field(default_factory=set)
@@ -371,6 +432,10 @@ class _MainChannel:
             else:
                 channel.said(message)
         return channel
+
+    def passed(self, persona_id: int) -> None:
+        """A pass is a turn in turn-taking's history (with nothing said), not a message."""
+        self.history.append((persona_id, ""))
 
     def said(self, message: Message) -> None:
         self.turns = max(self.turns, message.turn)

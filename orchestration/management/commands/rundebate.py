@@ -314,12 +314,18 @@ class Command(BaseCommand):
     def _print(self, debate: Debate) -> None:
         write = self.stdout.write
         write(f"# {debate.topic}\n")
+        interjections = {}  # turn that took it up -> the owner's interjections (manage.py interject)
+        for interjection in debate.interjections.select_related("to_persona").order_by("seq"):
+            interjections.setdefault(interjection.read_at_turn, []).append(interjection)
         for message in (
             Message.objects.filter(debate=debate, room__isnull=True)
             .exclude(kind=Message.Kind.ARTIFACT)  # printed whole, last
             .select_related("persona")
             .order_by("turn")
         ):
+            for interjection in interjections.pop(message.turn, []):
+                to = f" to {interjection.to_persona.name}" if interjection.to_persona else ""
+                write(f"[   ] The owner ({interjection.kind}{to}): {interjection.text}")
             said = UNANSWERED_NOTES.get(message.unanswered, message.text)
             write(f"[{message.turn:>3}] {message.persona.name} ({message.kind}): {said}")
         for room in debate.crux_rooms.select_related("persona_a", "persona_b").order_by("created_at"):

@@ -35,10 +35,12 @@ from debates.models import Debate, Event, Message
 from debates.regime import CONSENSUS, Evidence, analyst_critic_evidence, verdict
 from debates.services.context import side_work_prompt, with_context
 from debates.services.events import event_append
+from debates.services.interjections import interjections_answer_in, interjections_guidance
 from debates.state import EventKind
 from gateways.llm import gateway
 from gateways.llm.types import CallTag, Prompt, Role
 from memory.services.recall import recalled_for
+from orchestration.interjecting import interjections_for_round
 from orchestration.loop import DebatePaused
 from orchestration.modes.analyst_critic.consensus import (
     AGREED,
@@ -115,9 +117,21 @@ class AnalystCriticMode(Mode):
                 raise DebatePaused("round", round=self.rounds_done)
             number = self.rounds_done + 1
             self.run.phase("round", number - 1)
-            self._turn(self.analyst, Message.Kind.ANALYSIS, 2 * number - 1, ANALYST, ANALYST_SYSTEM, number)
-            self._turn(self.critic, Message.Kind.CRITIQUE, 2 * number, CRITIC, CRITIC_SYSTEM, number)
+            # The owner's interjections since the last round (posted while it paused, too) are the
+            # guidance this one follows: both roles read them; the one addressed (else the Analyst) answers.
+            heard = self._interjections(2 * number - 1, number - 1)
+            analysis = self._turn(
+                self.analyst, Message.Kind.ANALYSIS, 2 * number - 1, ANALYST, ANALYST_SYSTEM, number, heard
+            )
+            interjections_answer_in(interjections=heard, message=analysis, persona=self.analyst.persona, default=True)
+            critique = self._turn(self.critic, Message.Kind.CRITIQUE, 2 * number, CRITIC, CRITIC_SYSTEM, number, heard)
+            interjections_answer_in(interjections=heard, message=critique, persona=self.critic.persona, default=False)
             self._score(number)
+
+    def _interjections(self, turn: int, aspect_index: int):
+        return interjections_for_round(
+            debate=self.run.debate, turn=turn, default_persona=self.analyst.persona, aspect_index=aspect_index
+        )
 
     def _pause_due(self) -> bool:
         """After a round: pause, unless auto-continue was chosen or the owner already continued."""
@@ -148,7 +162,7 @@ class AnalystCriticMode(Mode):
             self._scored(0, None)
 
     def _turn(
-        self, speaker: Speaker, kind: str, turn: int, role: Role | str, system: str, number: int
+        self, speaker: Speaker, kind: str, turn: int, role: Role | str, system: str, number: int, heard=()
     ) -> Message | None:
         """None: nothing usable was said, and the round is assessed on what there is. This mode
         keeps its own point ledger: a turn said outright stays out of the position ledger."""
@@ -157,7 +171,7 @@ class AnalystCriticMode(Mode):
                 speaker,
                 kind,
                 phase=f"{self.name}_{kind}",
-                context=self._instruction(kind, number),
+                context=self._instruction(kind, number, heard),
                 turn=turn,
                 aspect_index=number - 1,
                 role=role,
@@ -177,12 +191,13 @@ class AnalystCriticMode(Mode):
         colour = f"\n\nYour worldview ({speaker.name}) may colour your view: {worldview}" if worldview else ""
         return with_context(system + colour, self.run.debate)
 
-    def _instruction(self, kind: str, number: int) -> str:
+    def _instruction(self, kind: str, number: int, heard=()) -> str:
         question = f"Question: {self.run.debate.topic}"
+        guidance = interjections_guidance(list(heard))
         if kind == Message.Kind.ANALYSIS and number == 1:
-            parts = [question, self._ledger_section(), "Round 1. Give your answer as the Analyst."]
+            parts = [question, self._ledger_section(), guidance, "Round 1. Give your answer as the Analyst."]
             return "\n\n".join(part for part in parts if part)
-        parts = [question, self.transcript(), self._ledger_section()]
+        parts = [question, self.transcript(), self._ledger_section(), guidance]
         if kind == Message.Kind.ANALYSIS:
             parts.append(
                 f"Round {number}. Refine your answer on the Critic's latest evaluation: keep what was agreed, "
@@ -252,14 +267,18 @@ class AnalystCriticMode(Mode):
 
     def _synthesis(self) -> None:
         self.run.phase("synthesis")
-        self._turn(
+        turn = 2 * self.rounds_done + 1
+        heard = self._interjections(turn, self.rounds_done)  # posted after the last round began
+        synthesis = self._turn(
             self.analyst,
             Message.Kind.SYNTHESIS,
-            2 * self.rounds_done + 1,
+            turn,
             Role.SYNTHESIS,
             SYNTHESIS_SYSTEM,
             self.rounds_done + 1,
+            heard,
         )
+        interjections_answer_in(interjections=heard, message=synthesis, persona=self.analyst.persona, default=True)
 
     # ── what each turn reads ──────────────────────────────────────────────────────────────────
 

@@ -23,9 +23,11 @@ from dataclasses import dataclass
 from debates.models import Message
 from debates.regime import collaborate_evidence, verdict
 from debates.services.context import with_context
+from debates.services.interjections import interjections_answer_in, interjections_guidance
 from debates.turns import turn_kind
 from gateways.llm import gateway
 from gateways.llm.types import ModelError, ModelUnavailable, Role
+from orchestration.interjecting import interjections_for_round
 from orchestration.modes.base import Mode
 from orchestration.modes.collaborate.artifact import (
     artifact_fallback,
@@ -104,12 +106,15 @@ class CollaborateMode(Mode):
             return
         self.run.check_stop()
         self.run.phase(phase)
+        # The owner's interjections since the last phase are the guidance this one follows (both
+        # roles read them; the one addressed, else the Architect, answers).
+        heard = self._interjections(turns[0])
         requests = [
             TurnRequest(
                 role.speaker,
                 kind,
                 phase=f"{self.name}_{kind}",
-                context=self._instruction(role, kind),
+                context=self._with_guidance(self._instruction(role, kind), heard),
                 turn=turn,
                 role=role.model_role,
                 system_prefix=self._system(role),
@@ -118,6 +123,26 @@ class CollaborateMode(Mode):
             for role, turn in pending
         ]
         self.run.turns_side_by_side("collaborate", requests, failed=self._unanswered)
+        self._answered(heard, turns)
+
+    def _interjections(self, turn: int):
+        return interjections_for_round(debate=self.run.debate, turn=turn, default_persona=self.roles[0].speaker.persona)
+
+    @staticmethod
+    def _with_guidance(instruction: str, heard) -> str:
+        guidance = interjections_guidance(list(heard))
+        return f"{instruction}\n\n{guidance}" if guidance else instruction
+
+    def _answered(self, heard, turns: tuple[int, ...]) -> None:
+        """Each role's output of the phase answers the interjections addressed to it; the first
+        role's answers the others."""
+        if not heard:
+            return
+        outputs = {m.turn: m for m in self.run.main_messages().filter(turn__in=turns, status=Message.Status.COMPLETE)}
+        for index, (role, turn) in enumerate(zip(self.roles, turns, strict=False)):
+            interjections_answer_in(
+                interjections=heard, message=outputs.get(turn), persona=role.speaker.persona, default=index == 0
+            )
 
     def _unanswered(self, request: TurnRequest, exc: ModelError) -> None:
         """A role's model failed (not an outage): the collaboration goes on without its output."""
@@ -136,11 +161,12 @@ class CollaborateMode(Mode):
         self.run.phase("artifact")
         writer = self.roles[0].speaker  # the row needs a persona; the page shows it as the artifact
         fallback = artifact_fallback(self.run.debate.topic, self._latest_answers())
+        heard = self._interjections(ARTIFACT_TURN)
         request = TurnRequest(
             writer,
             Message.Kind.ARTIFACT,
             phase=f"{self.name}_artifact",
-            context=self._artifact_instruction(),
+            context=self._with_guidance(self._artifact_instruction(), heard),
             turn=ARTIFACT_TURN,
             role=Role.SYNTHESIS,
             system_prefix=with_context(ARTIFACT_SYSTEM, self.run.debate),
@@ -156,6 +182,9 @@ class CollaborateMode(Mode):
                 "Debate %s: the artifact could not be written; the answers stand in: %s", self.run.debate.id, exc
             )
             self.run.turn_unwritten(request, text=fallback)
+        outputs = self.run.main_messages().filter(turn=ARTIFACT_TURN, status=Message.Status.COMPLETE).first()
+        for role in self.roles:  # the artifact is the whole collaboration's answer
+            interjections_answer_in(interjections=heard, message=outputs, persona=role.speaker.persona, default=True)
 
     # ── what each call reads ──────────────────────────────────────────────────────────────────
 

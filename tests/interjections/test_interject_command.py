@@ -1,0 +1,110 @@
+"""``manage.py interject`` against a debate that ``manage.py rundebate`` runs in another process:
+the running loop picks the interjection up from the database and the persona it is addressed to
+answers it next. Bad input (an unknown id, a finished debate, an empty text) gets one line on
+stderr and a non-zero exit, never a traceback."""
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from debates.models import Debate, Interjection, Message
+from devtools.fake_messages_api import FakeMessagesAPI
+from devtools.scripted_debate import ANSWER_OPENING, DebateScript
+from tests import conftest as suite
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _env(api_url: str = "") -> dict:
+    return {
+        **os.environ,
+        "DATABASE_URL": suite.test_database_url(connection.settings_dict, settings.DATABASE_URL),
+        "REDIS_URL": settings.REDIS_URL,
+        "FAULTLINE_LLM": "anthropic",
+        "ANTHROPIC_API_KEY": "test-key",
+        "ANTHROPIC_BASE_URL": api_url or "http://127.0.0.1:9",
+        "PYTHONUNBUFFERED": "1",
+    }
+
+
+def _manage(*args: str, api_url: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=suite.ROOT,
+        env=_env(api_url),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_an_interjection_from_the_command_line_reaches_a_debate_rundebate_runs(personas):
+    script = DebateScript(dispute="none", latency=0.1, chunk_size=6, chunk_delay=0.1)
+    with FakeMessagesAPI(responder=script.respond) as api:
+        names = ",".join(p.name for p in personas)
+        run = subprocess.Popen(
+            [sys.executable, "manage.py", "rundebate", "--personas", names, "--topic", "Is gold money?"]
+            + ["--max-turns", "10"],
+            cwd=suite.ROOT,
+            env=_env(api.url),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            deadline = time.monotonic() + 120
+            debate = None
+            while time.monotonic() < deadline:
+                debate = Debate.objects.filter(topic="Is gold money?").first()
+                if debate and Message.objects.filter(debate=debate, status="complete").count() >= 2:
+                    break
+                time.sleep(0.05)
+            assert debate is not None, run.stderr.read() if run.poll() is not None else "rundebate never started"
+
+            posted = _manage("interject", str(debate.id), "What would make you sell?", "--to", "Bram")
+
+            assert posted.returncode == 0, posted.stderr
+            assert posted.stdout.startswith(f"Posted question to Bram Macro into debate {debate.id}")
+            out, err = run.communicate(timeout=180)
+        finally:
+            if run.poll() is None:
+                run.kill()
+    assert run.returncode == 0, err
+    interjection = Interjection.objects.get(debate=debate)
+    answer = interjection.answer
+    assert answer is not None and answer.persona.name == "Bram Macro" and answer.kind == Message.Kind.ANSWER
+    assert answer.text.startswith(ANSWER_OPENING)
+    # Nobody but the turn already under way spoke between the post and the answer.
+    said_after = Message.objects.filter(debate=debate, room__isnull=True, created_at__gt=interjection.created_at)
+    assert answer.turn in list(said_after.order_by("turn").values_list("turn", flat=True))[:2]
+    assert "What would make you sell?" in out  # the transcript rundebate prints shows it
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["not-a-uuid", "Hello"], "no debate with id not-a-uuid"),
+        (["00000000-0000-0000-0000-000000000000", "Hello"], "no debate with id 00000000-0000-0000-0000-000000000000"),
+        (["{id}", "   "], "Type what you want to say to the debate."),
+        (["{id}", "Hello", "--to", "Nobody"], "No one in this debate is called 'Nobody'"),
+        (["{finished}", "Hello"], "This debate has finished; it takes no more interjections."),
+    ],
+)
+def test_bad_input_gets_one_line_and_a_non_zero_exit(new_debate, args, line):
+    running = new_debate()
+    finished = new_debate()
+    Debate.objects.filter(pk=finished.pk).update(status=Debate.Status.COMPLETED)
+    args = [a.format(id=running.id, finished=finished.id) for a in args]
+
+    result = _manage("interject", *args)
+
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and line in lines[0], result.stderr
+    assert "Traceback" not in result.stderr
+    assert not Interjection.objects.exists()
