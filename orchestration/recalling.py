@@ -5,14 +5,19 @@ context recalls what earlier in the debate is relevant to the current aspect and
 question, with how they came out (the blackboard seed's context bridge).
 
 The recall for a turn is asked for on the "recall" lane as soon as the turn is known, and read when
-its context is put together, waiting at most WAIT_SECONDS: a slow or failed embedding costs the turn
-its recall, never its speed or the debate.
+its context is put together, waiting at most WAIT_SECONDS: if it is not ready by then (embedding
+the query is the slow part), the turn shows the latest recall made for an earlier turn (on the
+messages just before the last, which the turn also sees), less what its recent exchange shows
+verbatim; a recall still queued when the next is asked for is dropped. A slow or failed embedding
+costs a turn its recall, or its freshness, never its speed or the debate.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import CancelledError, Future
 from concurrent.futures import TimeoutError as FutureTimeout
 
 from debates.budget import Section
@@ -22,7 +27,7 @@ from memory.services.in_debate import EarlierRecall, debate_memories_embed, earl
 logger = logging.getLogger(__name__)
 
 LANES = {"recall": 1, "embedding": 1}  # the turn's recall never queues behind a batch being embedded
-WAIT_SECONDS = 1.0
+WAIT_SECONDS = 0.05
 EARLIER_TOKENS = 120  # taken from the recent exchange's budget, and only what is used
 EARLIER_TITLE = "EARLIER IN THIS DEBATE"
 EARLIER_RULE = "Said or settled earlier and relevant now; build on it, do not repeat it:"
@@ -51,9 +56,13 @@ def earlier_section(
     """The EARLIER IN THIS DEBATE section of a turn whose recent exchange is ``recent`` (those
     messages are never recalled: the turn shows them). Empty when nothing clears the floor, or on
     any failure."""
-    section = Section(EARLIER_TITLE, budget)
+    recalled = _recall(debate=debate, aspect_index=aspect_index, recent=recent, budget=budget)
+    return _render(recalled, shown=set(), budget=budget)
+
+
+def _recall(*, debate: Debate, aspect_index: int | None, recent: list[Message], budget: int) -> EarlierRecall | None:
     try:
-        recalled = earlier_recall(
+        return earlier_recall(
             debate=debate,
             query=recall_query(debate, aspect_index, recent),
             exclude_message_ids=[m.id for m in recent if m.id is not None],
@@ -61,15 +70,17 @@ def earlier_section(
         )
     except Exception:
         logger.exception("Debate %s: recall inside the debate failed; the turn goes on without it", debate.id)
-        return section
-    return _render(section, recalled)
+        return None
 
 
-def _render(section: Section, recalled: EarlierRecall) -> Section:
-    if not recalled.picked:
+def _render(recalled: EarlierRecall | None, *, shown: set[int], budget: int = EARLIER_TOKENS) -> Section:
+    """The section, leaving out the messages in ``shown`` (the turn's recent exchange)."""
+    section = Section(EARLIER_TITLE, budget)
+    picked = [s for s in recalled.picked if recalled.message_ids.get(s.candidate.id) not in shown] if recalled else []
+    if not picked:
         return section
     section.add(EARLIER_RULE)
-    for scored in recalled.picked:
+    for scored in picked:
         if not section.add(f"• {scored.candidate.text}", max_line_tokens=LINE_TOKENS):
             break
     return section if len(section.lines) > 1 else Section(section.title, section.budget)
@@ -80,6 +91,9 @@ class InDebateRecall:
 
     def __init__(self, run) -> None:
         self.run = run  # orchestration.loop.DebateRun
+        self._pending: Future | None = None  # the last turn's recall job
+        self._latest: EarlierRecall | None = None  # the newest recall made
+        self.shown = Counter()  # turns whose recall was their own ("own"), an earlier turn's, or none
 
     def embed_later(self) -> None:
         """Embed what is new in the debate, beside the turns (called after each ledger update)."""
@@ -87,24 +101,37 @@ class InDebateRecall:
 
     def ask(self, *, aspect_index: int | None, recent: list[Message]) -> Callable[[], Section]:
         """Start the recall for a turn; the returned call gives its section, waiting at most
-        WAIT_SECONDS (then the turn has none)."""
+        WAIT_SECONDS for it (then the latest earlier recall stands in, or none)."""
         debate = self.run.debate
         future = self.run.lanes.submit(
-            "recall", earlier_section, debate=debate, aspect_index=aspect_index, recent=list(recent)
+            "recall", _recall, debate=debate, aspect_index=aspect_index, recent=list(recent), budget=EARLIER_TOKENS
         )
+        if self._pending is not None:
+            self._pending.cancel()  # superseded: dropped if it has not started
+        self._pending = future
+        if future is not None:
+            future.add_done_callback(self._keep)
+        shown = {m.id for m in recent if m.id is not None}
 
         def section() -> Section:
-            if future is None:
-                return Section(EARLIER_TITLE, EARLIER_TOKENS)
-            try:
-                return future.result(timeout=WAIT_SECONDS)
-            except FutureTimeout:
-                logger.warning("Debate %s: the turn's recall took over %ss; it goes without", debate.id, WAIT_SECONDS)
-            except Exception:
-                logger.exception("Debate %s: the turn's recall failed; it goes without", debate.id)
+            if future is not None:
+                try:
+                    recalled = future.result(timeout=WAIT_SECONDS)
+                    self.shown["own"] += 1
+                    return _render(recalled, shown=shown)
+                except (FutureTimeout, CancelledError):
+                    pass
+            if self._latest is not None:
+                self.shown["earlier"] += 1
+                return _render(self._latest, shown=shown)
+            self.shown["none"] += 1
             return Section(EARLIER_TITLE, EARLIER_TOKENS)
 
         return section
+
+    def _keep(self, future: Future) -> None:
+        if not future.cancelled() and future.exception() is None and future.result() is not None:
+            self._latest = future.result()
 
 
 def _embed_quietly(debate: Debate) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from crux.models import CruxCard
 from debates.blackboard.models import PositionState, Reflection
@@ -128,6 +128,7 @@ class EarlierRecall:
     picked: list[Scored]  # best first; candidate.id is the InDebateMemory row's
     floor: float | None  # the similarity floor they cleared (None: no query vector, nothing recalled)
     model: str = ""
+    message_ids: dict[int, int] = field(default_factory=dict)  # row id -> its message's, for messages
 
 
 def earlier_recall(
@@ -164,7 +165,8 @@ def earlier_recall(
         )
         for row in rows
     ]
-    return EarlierRecall(earlier_pick(candidates, floor=floor, budget_tokens=budget_tokens, top=top), floor, model)
+    picked = earlier_pick(candidates, floor=floor, budget_tokens=budget_tokens, top=top)
+    return EarlierRecall(picked, floor, model, {row.id: row.message_id for row in rows if row.message_id})
 
 
 def _items_after(debate: Debate, ids: list[int]) -> dict[int, int]:
