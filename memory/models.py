@@ -197,3 +197,34 @@ class RecalledPersonaMemory(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["recall", "memory"], name="recall_each_persona_memory_once"),
         ]
+
+
+class InDebateMemory(EmbeddedMemory):
+    """One thing said or established earlier in a debate, embedded once (off the turn's critical
+    path, orchestration/recalling.py) so a later turn of the same debate can recall it by
+    0.5·recency + 3·relevance + 2·importance above the model's relevance floor
+    (memory/services/in_debate.py): every finished message, main channel and crux rooms, and the
+    ledger's items (concessions, cited evidence, position shifts, reflections, crux cards)."""
+
+    class Kind(models.TextChoices):
+        MESSAGE = "message", "Message"
+        CONCESSION = "concession", "Concession"
+        EVIDENCE = "evidence", "Evidence cited"
+        SHIFT = "shift", "Position shift"
+        REFLECTION = "reflection", "Reflection"
+        CRUX_CARD = "crux_card", "Crux card"
+
+    debate = models.ForeignKey("debates.Debate", on_delete=models.CASCADE, related_name="in_debate_memories")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    # What it stands for, so each is stored once: "message:<id>", "concession:<persona>:<digest>"…
+    key = models.CharField(max_length=120)
+    message = models.ForeignKey("debates.Message", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    importance = models.PositiveSmallIntegerField(default=5)  # 1-10; a message's is read from it once ledgered
+
+    class Meta(EmbeddedMemory.Meta):
+        ordering = ["id"]  # the order things were said in: recency counts back along it
+        constraints = [models.UniqueConstraint(fields=["debate", "key"], name="in_debate_memory_once")]
+        indexes = [models.Index(fields=["debate", "embedding_model"], name="in_debate_memory_scope")]
+
+    def __str__(self):
+        return f"{self.debate_id} {self.kind}: {self.text[:60]}"

@@ -5,6 +5,10 @@ their code (seeds/debate-memory-architecture.md, phase 5):
 
 Recency decays by 0.995 per hour since the memory was made or last recalled (Generative Agents'
 decay per game hour; here per hour of debate time, which is wall-clock time between debates).
+Inside one debate (earlier_pick) it decays by 0.99 per item said or established since, the
+seed's decay^(position in the time-sorted list), and only candidates at or above the embedding
+model's relevance floor are scored at all: when nothing earlier is relevant, nothing is recalled,
+however much budget is left.
 Each term is min-max normalised to 0-1 over the candidates, as theirs is; a term on which every
 candidate is equal counts 0.5 for all. Then the best go in, in score order, until the token budget
 is spent. Plain Python: no Django.
@@ -17,6 +21,7 @@ from dataclasses import dataclass
 
 RECENCY_WEIGHT, RELEVANCE_WEIGHT, IMPORTANCE_WEIGHT = 0.5, 3.0, 2.0
 DECAY_PER_HOUR = 0.995
+DECAY_PER_ITEM = 0.99
 CHARS_PER_TOKEN = 4
 
 
@@ -45,11 +50,12 @@ def _normalised(values: list[float]) -> list[float]:
     return [(v - low) / (high - low) for v in values]
 
 
-def memories_score(candidates: list[Candidate]) -> list[Scored]:
-    """Every candidate with its three normalised terms and its score, best first (ties: newer first)."""
+def memories_score(candidates: list[Candidate], *, decay: float = DECAY_PER_HOUR) -> list[Scored]:
+    """Every candidate with its three normalised terms and its score, best first (ties: newer first).
+    Recency is ``decay`` to the power of ``hours_ago`` (or of whatever age unit the caller counts in)."""
     if not candidates:
         return []
-    recency = _normalised([DECAY_PER_HOUR ** max(0.0, c.hours_ago) for c in candidates])
+    recency = _normalised([decay ** max(0.0, c.hours_ago) for c in candidates])
     relevance = _normalised([c.similarity for c in candidates])
     importance = _normalised([float(c.importance) for c in candidates])
     scored = [
@@ -59,11 +65,13 @@ def memories_score(candidates: list[Candidate]) -> list[Scored]:
     return sorted(scored, key=lambda s: (-s.score, s.candidate.hours_ago, s.candidate.id))
 
 
-def memories_pick(candidates: list[Candidate], *, budget_tokens: int, top: int = 10) -> list[Scored]:
+def memories_pick(
+    candidates: list[Candidate], *, budget_tokens: int, top: int = 10, decay: float = DECAY_PER_HOUR
+) -> list[Scored]:
     """The best-scoring memories whose texts fit in ``budget_tokens`` (one that does not fit is
     skipped, a shorter one after it may still go in), at most ``top``."""
     picked, used = [], 0
-    for scored in memories_score(candidates):
+    for scored in memories_score(candidates, decay=decay):
         cost = math.ceil(len(scored.candidate.text) / CHARS_PER_TOKEN) + 1
         if used + cost > budget_tokens:
             continue
@@ -72,3 +80,12 @@ def memories_pick(candidates: list[Candidate], *, budget_tokens: int, top: int =
         if len(picked) == top:
             break
     return picked
+
+
+def earlier_pick(candidates: list[Candidate], *, floor: float, budget_tokens: int, top: int = 5) -> list[Scored]:
+    """What a turn recalls of its own debate: the candidates at least ``floor`` similar to the
+    query (the embedding model's calibrated floor, memory/relevance.py), scored as above with
+    ``hours_ago`` counting the items said or established since (DECAY_PER_ITEM each), the best
+    that fit in ``budget_tokens``. None above the floor: nothing."""
+    relevant = [c for c in candidates if c.similarity >= floor]
+    return memories_pick(relevant, budget_tokens=budget_tokens, top=top, decay=DECAY_PER_ITEM)

@@ -10,6 +10,7 @@ within settings.FAULTLINE_CORPUS_TOKENS more).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from crux.models import CruxCard, DisagreementCandidate
@@ -23,13 +24,15 @@ from debates.turns import turn_kind
 from memory.context import memory_section
 from orchestration.citing import own_writing_section
 from orchestration.prompts import persona_system_prefix
+from orchestration.recalling import earlier_section
 
 RECENT_MESSAGES = 8
 OPEN_CLAIMS = 4  # open disputes a context lists
 MESSAGE_TOKENS = 110
 # Token budgets per section. Each phase's sections add up to at most 1,500 tokens:
-# reply 110+90+310+260+150+370+110+100 = 1,500; closing 110+90+310+300+150+200+120+110+100 = 1,490;
-# crux exchange 110+80+200+200+200+420+100 = 1,310.
+# reply 110+90+310+260+150+370+110+100 = 1,500 (what a turn recalls of the debate's earlier turns,
+# up to 120, comes off the recent exchange's 370); closing 110+90+310+300+150+200+120+110+100 = 1,490;
+# crux exchange 110+80+200+200+200+420+100 = 1,310, and 180 for the related earlier cards: 1,490.
 STATE, SO_FAR, OTHERS, MINE, MINE_CLOSING, DISPUTES, RECENT, RECENT_CLOSING, CONCESSIONS, INSIGHTS = (
     110,
     90,
@@ -211,13 +214,25 @@ class TurnReads:
 
     side: SideWork
     own_writing: Section
+    # What earlier in the debate is relevant now (orchestration/recalling.py), when the turn asked
+    # for it beside these reads; None: assemble_context recalls it itself.
+    earlier: Callable[[], Section] | None = None
 
 
 def turn_reads(
-    *, debate: Debate, persona, phase: str, aspect_index, recent: list[Message], side: SideWork | None = None
+    *,
+    debate: Debate,
+    persona,
+    phase: str,
+    aspect_index,
+    recent: list[Message],
+    side: SideWork | None = None,
+    earlier: Callable[[], Section] | None = None,
 ) -> TurnReads:
-    """recent: as for assemble_context. side: when the caller read it already (for the stakes)."""
+    """recent: as for assemble_context. side: when the caller read it already (for the stakes).
+    earlier: the turn's recall, asked for already (InDebateRecall.ask)."""
     return TurnReads(
+        earlier=earlier,
         side=side if side is not None else side_work_read(debate),
         own_writing=_own_writing(
             debate, persona, aspect_index=aspect_index, exchange=_exchange(phase, aspect_index, recent)
@@ -332,10 +347,14 @@ def assemble_context(
     ]
     if full:
         sections.append(_concessions(names, positions))
+    earlier = _earlier(debate, phase, aspect_index, recent, reads)
     sections += [
         _transcript_section(
-            "RECENT EXCHANGE", _exchange(phase, aspect_index, recent), RECENT_CLOSING if full else RECENT
+            "RECENT EXCHANGE",
+            _exchange(phase, aspect_index, recent),
+            RECENT_CLOSING if full else RECENT - earlier.used,
         ),
+        earlier,
         _insights(reads.side),
         reads.own_writing,
         _your_turn(phase, addressee),
@@ -343,8 +362,11 @@ def assemble_context(
     return join(sections)
 
 
-def room_context(*, debate: Debate, persona, phase: str, room, other, names: dict[int, str]) -> str:
-    """A crux-room turn's context. phase: entry | exchange. other: the persona across the room."""
+def room_context(
+    *, debate: Debate, persona, phase: str, room, other, names: dict[int, str], bridge: Section | None = None
+) -> str:
+    """A crux-room turn's context. phase: entry | exchange. other: the persona across the room.
+    bridge: the earlier crux cards related to the room's question (orchestration/recalling.py)."""
     positions = _positions(debate)
     mine = positions.get(persona.id)
     triggers = list(Message.objects.filter(id__in=room.trigger_message_ids).select_related("persona").order_by("turn"))
@@ -365,12 +387,24 @@ def room_context(*, debate: Debate, persona, phase: str, room, other, names: dic
         _your_position(mine, None, budget=200),
         theirs,
     ]
+    if bridge is not None:
+        sections.append(bridge)
     exchange = _recent(debate, room=room) if phase == "exchange" else triggers
     if phase == "exchange":
         sections.append(_transcript_section("THIS ROOM SO FAR", exchange, 420))
     sections.append(_own_writing(debate, persona, room=room, exchange=exchange))
     sections.append(_your_turn(phase, other.name, room.question))
     return join(sections)
+
+
+def _earlier(debate: Debate, phase: str, aspect_index, recent: list[Message], reads: TurnReads) -> Section:
+    """What the turn recalls of the debate's earlier turns: none for a closing (it reads the whole
+    ledger); what it takes of the budget comes off the recent exchange's."""
+    if phase == "closing":
+        return Section("", 0)
+    if reads.earlier is not None:
+        return reads.earlier()
+    return earlier_section(debate=debate, aspect_index=aspect_index, recent=recent[-RECENT_MESSAGES:])
 
 
 def _recent_limit(phase: str) -> int:

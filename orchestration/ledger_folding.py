@@ -66,6 +66,13 @@ class LedgerFolding:
             self.run.lanes.wait("room_ledger")
 
     def _job(self, message: Message, written=None, recent: list[Message] | None = None) -> None:
+        try:
+            self._update(message, written, recent)
+        finally:
+            # The message and what the ledger made of it, embedded beside the turns for later recall.
+            self.run.recall.embed_later()
+
+    def _update(self, message: Message, written=None, recent: list[Message] | None = None) -> None:
         run = self.run
         if not written:
             # Written (a crux room's turn, or a main-channel one whose rows are in): the message

@@ -28,6 +28,8 @@ from gateways.llm.types import ModelError, ModelUnavailable
 from orchestration.lanes import Lanes, RunCancelled
 from orchestration.ledger_folding import LedgerFolding
 from orchestration.persisting import PersistLane
+from orchestration.recalling import LANES as RECALL_LANES
+from orchestration.recalling import InDebateRecall
 from orchestration.remembering import debate_recall_quietly, debate_remember_quietly
 from orchestration.speaking import HeldReply, Pipeline, Speaker, TurnRequest, say_outright, speak, write_unwritten
 
@@ -67,10 +69,13 @@ class DebateRun:
         self.mode = mode_class(self)
         # Every lane keeps its connections for the run: a new one per job (a PostgreSQL backend
         # started, its session set up) cost more CPU than most jobs' queries.
-        lanes = {**BASE_LANES, **self.mode.lanes}
-        self.lanes = Lanes(str(debate.pk), lanes, first="persist", beside_first=("ledger",), keep=lanes)
+        lanes = {**BASE_LANES, **RECALL_LANES, **self.mode.lanes}
+        # The recall lanes read only what is written already (recalling.py): they wait for no write.
+        beside_first = ("ledger", *RECALL_LANES)
+        self.lanes = Lanes(str(debate.pk), lanes, first="persist", beside_first=beside_first, keep=lanes)
         self.persisting = PersistLane(self.lanes, debate.id)
         self.settle, self.record_later = self.persisting.settle, self.persisting.record_later
+        self.recall = InDebateRecall(self)
 
     def execute(self) -> None:
         try:

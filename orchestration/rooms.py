@@ -19,6 +19,7 @@ from gateways.llm.types import ModelError
 from orchestration.context import room_context
 from orchestration.lanes import RunCancelled
 from orchestration.patience import patiently
+from orchestration.recalling import bridge_section
 from orchestration.speaking import Speaker, TurnRequest, speak
 
 logger = logging.getLogger(__name__)
@@ -39,9 +40,10 @@ def room_run(*, room_id: int, after_message=None, cancelled: threading.Event | N
     names = {persona_id: name for persona_id, _, name in participants}  # in seat order, for every turn
     speakers = [Speaker(room.persona_a, seats[room.persona_a_id]), Speaker(room.persona_b, seats[room.persona_b_id])]
     cap = settings.CRUX_ROOM_MAX_TURNS
+    bridge = bridge_section(debate=debate, room=room)  # once: the same earlier cards on every turn
     try:
         exit_reason = patiently(
-            lambda: _converse(room, debate, speakers, names, cap, after_message, cancelled), cancelled=cancelled
+            lambda: _converse(room, debate, speakers, names, cap, after_message, cancelled, bridge), cancelled=cancelled
         )
         if exit_reason != CruxRoom.ExitReason.STOPPED:
             patiently(lambda: card_extract(room), cancelled=cancelled)
@@ -54,7 +56,14 @@ def room_run(*, room_id: int, after_message=None, cancelled: threading.Event | N
 
 
 def _converse(
-    room: CruxRoom, debate: Debate, speakers: list[Speaker], names: dict[int, str], cap: int, after_message, cancelled
+    room: CruxRoom,
+    debate: Debate,
+    speakers: list[Speaker],
+    names: dict[int, str],
+    cap: int,
+    after_message,
+    cancelled,
+    bridge=None,
 ) -> str:
     done = list(Message.objects.filter(room=room, status=Message.Status.COMPLETE).order_by("turn"))
     interrupted = Message.objects.filter(room=room, status=Message.Status.STREAMING).first()
@@ -68,7 +77,13 @@ def _converse(
         other = speakers[1 - turn % 2]
         kind = Message.Kind.ENTRY if turn < 2 else Message.Kind.EXCHANGE
         context = room_context(
-            debate=debate, persona=speaker.persona, phase=kind, room=room, other=other.persona, names=names
+            debate=debate,
+            persona=speaker.persona,
+            phase=kind,
+            room=room,
+            other=other.persona,
+            names=names,
+            bridge=bridge,
         )
         request = TurnRequest(speaker, kind, phase=f"crux_room_{kind}", context=context, turn=turn + 1, room=room)
         message = speak(debate, request, interrupted=interrupted, cancelled=cancelled, names=list(names.values()))

