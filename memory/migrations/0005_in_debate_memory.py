@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('debates', '0018_debate_mode_from_the_mode_table'),
-        ('memory', '0003_review_and_recall_reasons'),
+        ('memory', '0004_insights_recalled_per_repository_or_assignment'),
     ]
 
     operations = [
