@@ -14,7 +14,8 @@ register = template.Library()
 def card_predictions(context, card_id):
     request = context.get("request")
     user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated or not card_id:
+    # A graph debate's cards are drawn from its map ("graph-D1"), not stored: they have no predictions.
+    if user is None or not user.is_authenticated or not str(card_id or "").isdigit():
         return {"show": False}
     card = CruxCard.objects.filter(pk=card_id, debate__owner=user).only("id", "debate_id").first()
     if card is None:
