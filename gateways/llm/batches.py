@@ -22,15 +22,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from django.conf import settings
 from pydantic import BaseModel
 
 from gateways.llm import gateway
 from gateways.llm.types import CallTag, ModelError, Prompt, ProviderResult, Role
 
 logger = logging.getLogger(__name__)
-
-POLL_SECONDS = 30.0  # between two looks at a batch (a look is a cheap GET)
-MAX_WAIT_SECONDS = 3600.0  # past this the worker stops waiting and makes what is left directly
 
 
 @dataclass(frozen=True)
@@ -51,11 +49,15 @@ def extract_batch(
     *,
     what: str,
     on_status: Callable[[str], None] | None = None,
-    poll_seconds: float = POLL_SECONDS,
-    max_wait: float = MAX_WAIT_SECONDS,
+    poll_seconds: float | None = None,
+    max_wait: float | None = None,
 ) -> list[BaseModel | None]:
     """The parsed answer to each call, in order (None: skipped after its direct fallback failed).
-    ``on_status`` hears, in words, where the batch is while it waits."""
+    ``on_status`` hears, in words, where the batch is while it waits. ``poll_seconds`` (between two
+    looks, each a cheap GET) and ``max_wait`` default to FAULTLINE_BATCH_POLL_SECONDS and
+    FAULTLINE_BATCH_MAX_WAIT_SECONDS."""
+    poll_seconds = settings.FAULTLINE_BATCH_POLL_SECONDS if poll_seconds is None else poll_seconds
+    max_wait = settings.FAULTLINE_BATCH_MAX_WAIT_SECONDS if max_wait is None else max_wait
     status = on_status or (lambda text: None)
     if not calls:
         return []
