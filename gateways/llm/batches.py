@@ -53,12 +53,12 @@ def extract_batch(
     max_wait: float | None = None,
 ) -> list[BaseModel | None]:
     """The parsed answer to each call, in order (None: skipped after its direct fallback failed).
-    ``on_status`` hears, in words, where the batch is while it waits. ``poll_seconds`` (between two
+    ``on_status`` hears, in words, where the batch is while it waits (by default it is logged). ``poll_seconds`` (between two
     looks, each a cheap GET) and ``max_wait`` default to FAULTLINE_BATCH_POLL_SECONDS and
     FAULTLINE_BATCH_MAX_WAIT_SECONDS."""
     poll_seconds = settings.FAULTLINE_BATCH_POLL_SECONDS if poll_seconds is None else poll_seconds
     max_wait = settings.FAULTLINE_BATCH_MAX_WAIT_SECONDS if max_wait is None else max_wait
-    status = on_status or (lambda text: None)
+    status = on_status or (lambda text: logger.info("%s: %s", what, text))
     if not calls:
         return []
     if not batching_available():
