@@ -17,6 +17,7 @@ Each call's result is its parsed schema, or None where even the direct call fail
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -113,6 +114,8 @@ def _wait_for(active, batch_id: str, *, started: float, what: str, poll_seconds:
         return active.batch_results(batch_id)
     except ModelError as exc:
         logger.warning("%s: batch %s could not be read (%s); every call goes direct", what, batch_id, exc)
+        with contextlib.suppress(ModelError):  # not to be billed twice, if the API hears it
+            active.batch_cancel(batch_id)
         return {}
 
 
