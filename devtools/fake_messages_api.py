@@ -21,6 +21,13 @@ length (gateways/llm/pricing.py, beside the prices); a later request whose prefi
 follows the last breakpoint is ``input_tokens``. Tokens are estimated at 4 characters each.
 ``clock`` (seconds) decides expiry: a benchmark passes a simulated one to play a long debate fast. ``call`` is what the request is, as the gateway labelled it (role, phase, persona): a scripted
 model answers by that, never by the wording of the prompt.
+
+The Message Batches endpoints are served too (create, retrieve, results as JSONL, cancel). A batch
+stays ``in_progress`` for its first ``batch_polls`` retrievals, then ends; each of its requests is
+answered then, by the same script and responder as a direct call, its ``Call`` read from the
+request's ``custom_id`` (a batch request carries no headers; see ``Call.from_custom_id``). A reply
+with a non-200 status becomes an ``errored`` result, ``Reply.expired()`` an ``expired`` one.
+``api.batched`` lists every batch request received (custom_id, params), in order.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import threading
 import time
 from collections import deque
@@ -41,6 +49,8 @@ from gateways.llm.pricing import min_cacheable_tokens
 CALL_HEADER = "X-Faultline-Call"  # sent by gateways/llm/providers/anthropic.py
 MAX_BREAKPOINTS = 4  # the API refuses a request with more cache_control blocks
 TTL_SECONDS = {"5m": 300, "1h": 3600}
+BATCH_PATH = re.compile(r"^/v1/messages/batches/(?P<id>[^/]+)(?P<tail>/results|/cancel)?$")
+NOT_FOUND = {"type": "error", "error": {"type": "not_found_error", "message": "no such batch"}}
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,13 @@ class Call:
             if key in cls.__dataclass_fields__:
                 fields[key] = unquote(raw)
         return cls(**fields)
+
+    @classmethod
+    def from_custom_id(cls, custom_id: str) -> Call:
+        """A batch request's custom_id, as gateways/llm/providers/anthropic.py writes it:
+        "<index>-<role>-<phase>" (only letters, digits, "_" and "-" are allowed there)."""
+        parts = (custom_id or "").split("-")
+        return cls(role=parts[1] if len(parts) > 1 else "", phase=parts[2] if len(parts) > 2 else "")
 
 
 @dataclass
@@ -99,6 +116,11 @@ class Reply:
     def overloaded(cls, **kwargs) -> Reply:
         return cls(status=529, error_type="overloaded_error", headers={"retry-after-ms": "5"}, **kwargs)
 
+    @classmethod
+    def expired(cls, **kwargs) -> Reply:
+        """A batch request the API did not get to within the batch's 24 hours."""
+        return cls(status=0, error_type="expired", **kwargs)
+
 
 class FakeMessagesAPI:
     def __init__(
@@ -112,6 +134,9 @@ class FakeMessagesAPI:
         self.responder = responder
         self.requests: list[dict] = []
         self.calls: list[Call] = []
+        self.batched: list[dict] = []  # every batch request received: {"custom_id", "params"}
+        self.batches: dict[str, FakeBatch] = {}
+        self.batch_polls = 1  # retrievals a batch answers "in_progress" before it ends
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer((host, 0), _handler_for(self))
         self._server.daemon_threads = True
@@ -136,6 +161,55 @@ class FakeMessagesAPI:
             return self.responder(body, call)
         return Reply(text="(the fake Messages API has no scripted reply left)")
 
+    def batch_create(self, requests: list[dict]) -> FakeBatch:
+        with self._lock:
+            batch = FakeBatch(id=f"msgbatch_fake_{len(self.batches) + 1}", requests=list(requests))
+            self.batches[batch.id] = batch
+            self.batched.extend(requests)
+        return batch
+
+    def batch_poll(self, batch_id: str) -> FakeBatch | None:
+        """A retrieval: the batch's polls count down, and at zero its requests are answered."""
+        batch = self.batches.get(batch_id)
+        if batch is None:
+            return None
+        with self._lock:
+            batch.polls += 1
+            due = batch.status == "in_progress" and batch.polls > self.batch_polls
+        if due:
+            self._batch_end(batch)
+        return batch
+
+    def batch_cancel(self, batch_id: str) -> FakeBatch | None:
+        batch = self.batches.get(batch_id)
+        if batch is not None and batch.status == "in_progress":
+            batch.results = [{"custom_id": r["custom_id"], "result": {"type": "canceled"}} for r in batch.requests]
+            batch.status = "ended"
+        return batch
+
+    def _batch_end(self, batch: FakeBatch) -> None:
+        results = []
+        for index, request in enumerate(batch.requests):
+            params = request.get("params", {})
+            reply = self.next_reply(params, Call.from_custom_id(request.get("custom_id", "")))
+            if reply.error_type == "expired":
+                result = {"type": "expired"}
+            elif reply.status != 200:
+                error = {"type": reply.error_type or "api_error", "message": "scripted failure"}
+                result = {"type": "errored", "error": {"type": "error", "error": error}}
+            else:
+                try:
+                    cached = self.cache.usage_for(params)
+                except ValueError as exc:
+                    error = {"type": "invalid_request_error", "message": str(exc)}
+                    result = {"type": "errored", "error": {"type": "error", "error": error}}
+                else:
+                    message = reply_message(reply, params, message_id=f"msg_{batch.id}_{index}", cached=cached)
+                    result = {"type": "succeeded", "message": message}
+            results.append({"custom_id": request.get("custom_id", ""), "result": result})
+        batch.results = results
+        batch.status = "ended"
+
     def start(self) -> FakeMessagesAPI:
         self._thread.start()
         return self
@@ -149,6 +223,36 @@ class FakeMessagesAPI:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+@dataclass
+class FakeBatch:
+    id: str
+    requests: list[dict]
+    status: str = "in_progress"
+    polls: int = 0
+    results: list[dict] = field(default_factory=list)
+
+    def as_json(self, base_url: str) -> dict:
+        counts = {"processing": 0, "succeeded": 0, "errored": 0, "canceled": 0, "expired": 0}
+        if self.status == "ended":
+            for line in self.results:
+                counts[line["result"]["type"]] += 1
+        else:
+            counts["processing"] = len(self.requests)
+        ended = self.status == "ended"
+        return {
+            "id": self.id,
+            "type": "message_batch",
+            "processing_status": self.status,
+            "request_counts": counts,
+            "created_at": "2026-01-01T00:00:00Z",
+            "expires_at": "2026-01-02T00:00:00Z",
+            "ended_at": "2026-01-01T00:01:00Z" if ended else None,
+            "archived_at": None,
+            "cancel_initiated_at": None,
+            "results_url": f"{base_url}/v1/messages/batches/{self.id}/results" if ended else None,
+        }
 
 
 def reply_message(reply: Reply, body: dict, *, message_id: str, cached: CacheUsage | None = None) -> dict:
@@ -294,9 +398,35 @@ def _handler_for(api: FakeMessagesAPI):
         def log_message(self, *args) -> None:  # keep test output clean
             pass
 
+        def do_GET(self) -> None:
+            path = self.path.split("?")[0].rstrip("/")
+            match = BATCH_PATH.match(path)
+            batch = api.batch_poll(match["id"]) if match and not match["tail"] else None
+            if match and match["tail"] == "/results":
+                batch = api.batches.get(match["id"])
+                if batch is not None and batch.status == "ended":
+                    data = "".join(json.dumps(line) + "\n" for line in batch.results).encode()
+                    self.send_response(200)
+                    self.send_header("content-type", "application/binary")
+                    self.send_header("content-length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return None
+            if batch is None:
+                return self._send_json(404, NOT_FOUND, {})
+            return self._send_json(200, batch.as_json(api.url), {})
+
         def do_POST(self) -> None:
             length = int(self.headers.get("content-length") or 0)
             body = json.loads(self.rfile.read(length) or b"{}")
+            path = self.path.split("?")[0].rstrip("/")
+            if path == "/v1/messages/batches":
+                return self._send_json(200, api.batch_create(body.get("requests", [])).as_json(api.url), {})
+            if match := BATCH_PATH.match(path):
+                batch = api.batch_cancel(match["id"]) if match["tail"] == "/cancel" else None
+                if batch is None:
+                    return self._send_json(404, NOT_FOUND, {})
+                return self._send_json(200, batch.as_json(api.url), {})
             reply = api.next_reply(body, Call.from_header(self.headers.get(CALL_HEADER)))
             if reply.latency:
                 time.sleep(reply.latency)

@@ -61,6 +61,7 @@ __all__ = [
     "provider_status",
     "stream",
     "trace_calls",
+    "validated_or_repaired",
     "warm_up",
 ]
 
@@ -179,6 +180,17 @@ def extract(
         lambda p, model: p.complete_json(model=model, prompt=prompt, schema=json_schema, role=role, tag=tag),
         record_with=record_with,
     )
+    return validated_or_repaired(
+        role=role, prompt=prompt, schema=schema, tag=tag, completion=completion, record_with=record_with
+    )
+
+
+def validated_or_repaired(
+    *, role: Role, prompt: Prompt, schema: type[SchemaT], tag: CallTag, completion: Completion, record_with=None
+) -> SchemaT:
+    """``completion`` (the answer to ``prompt``) validated against ``schema``; if it does not match,
+    one repair call, direct (a batched answer is repaired the same way: gateways/llm/batches.py)."""
+    json_schema = _strict_schema(schema)
     try:
         return _validate(schema, completion)
     except StructuredOutputError as first_error:
@@ -320,6 +332,7 @@ class _Sent:
     prompt: Prompt
     started: float  # time.monotonic()
     streamed: bool
+    batched: bool = False  # answered through the Message Batches API: billed at BATCH_FACTOR
 
 
 def _record(sent: _Sent, result, error, record_with=None) -> ModelCall:
@@ -347,6 +360,7 @@ def _record(sent: _Sent, result, error, record_with=None) -> ModelCall:
             cache_creation_tokens=usage.cache_creation_tokens,
             cache_read_tokens=usage.cache_read_tokens,
             cache_ttl=prompt.cache_ttl,
+            batched=sent.batched,
         ),
         error=error,
     )
@@ -389,4 +403,24 @@ def call_record_json(record: CallRecord) -> str:
             "error": record.error,
         },
         ensure_ascii=False,
+    )
+
+
+def strict_schema(schema: type[BaseModel]) -> dict:
+    """The JSON schema a structured call of ``schema`` sends (a batched one too)."""
+    return _strict_schema(schema)
+
+
+def record_batched(*, role: Role, prompt: Prompt, tag: CallTag, result: ProviderResult, submitted: float) -> Completion:
+    """Record one answer of a Message Batch in the ledger, like a direct call but at the batch
+    price (latency: from the batch's submission, time.monotonic()); the completion to parse."""
+    active = provider()
+    sent = _Sent(role, active.name, model_for(role), tag, prompt, submitted, streamed=False, batched=True)
+    return Completion(
+        text=result.text,
+        model=result.model,
+        provider=active.name,
+        usage=result.usage,
+        stop_reason=result.stop_reason,
+        call_id=_record(sent, result, "").id,
     )

@@ -64,6 +64,7 @@ def _model(model: str, scenario: Scenario):
             ANTHROPIC_BASE_URL=api.url,
             ANTHROPIC_MAX_RETRIES=2,
             FAULTLINE_MODEL_WAIT_SECONDS=0,
+            FAULTLINE_BATCH_POLL_SECONDS=0.05,  # the fake ends a batch at its second look
         ),
     ):
         gateway.reset_provider()

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from crux.models import CruxCard
 from debates.models import Debate
-from gateways.llm import gateway
+from gateways.llm.batches import BatchCall, extract_batch
 from gateways.llm.types import CallTag, Prompt, Role
 
 CARD_JUDGE = (
@@ -30,28 +30,37 @@ class CardJudgement(BaseModel):
 
 
 def cards_judge(*, debate: Debate) -> list[dict]:
-    judged = []
-    for card in CruxCard.objects.filter(debate=debate).order_by("created_at"):
-        sides = "\n".join(
-            f"- {p['name']}: {p['position']} — {p['reasoning']} (would move if: {p['falsifier']})"
-            for p in card.positions.values()
-        )
-        prompt = Prompt(
-            system_prefix=CARD_JUDGE,
-            messages=[{"role": "user", "content": f"Debate: {debate.topic}\nCard: {card.question}\n{sides}"}],
-            max_tokens=300,
-            temperature=0.0,
-        )
-        verdict = gateway.extract_or_skip(
+    """One judgement per card, all in one Message Batch (half price; nobody waits on a score)."""
+    cards = list(CruxCard.objects.filter(debate=debate).order_by("created_at"))
+    calls = [
+        BatchCall(
             role=Role.JUDGING,
-            prompt=prompt,
+            prompt=Prompt(
+                system_prefix=CARD_JUDGE,
+                messages=[
+                    {"role": "user", "content": f"Debate: {debate.topic}\nCard: {card.question}\n{_sides(card)}"}
+                ],
+                max_tokens=300,
+                temperature=0.0,
+            ),
             schema=CardJudgement,
             tag=CallTag(debate_id=debate.id, phase="evaluation_judge"),
-            what=f"Judging card {card.id}",
         )
-        if verdict is not None:
-            judged.append({"question": card.question, **verdict.model_dump()})
-    return judged
+        for card in cards
+    ]
+    verdicts = extract_batch(calls, what=f"Judging the cards of {debate.id}")
+    return [
+        {"question": card.question, **verdict.model_dump()}
+        for card, verdict in zip(cards, verdicts, strict=True)
+        if verdict is not None
+    ]
+
+
+def _sides(card: CruxCard) -> str:
+    return "\n".join(
+        f"- {p['name']}: {p['position']} — {p['reasoning']} (would move if: {p['falsifier']})"
+        for p in card.positions.values()
+    )
 
 
 def judge_summary(debates: list[dict]) -> dict:

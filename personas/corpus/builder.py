@@ -29,6 +29,7 @@ from pydantic import BaseModel, Field, ValidationError
 from gateways.embeddings import gateway as embeddings
 from gateways.embeddings.types import EmbeddingError, Purpose
 from gateways.llm import gateway
+from gateways.llm.batches import BatchCall, extract_batch
 from gateways.llm.types import CallTag, ModelError, Prompt, Role
 from gateways.words import STOP_WORDS
 from personas.contracts import PersonaContract, contract_error_messages
@@ -133,10 +134,17 @@ class PersonaDraft:
 
 
 def draft_persona(
-    *, name: str, corpus: PreparedCorpus, persona_id: str | None = None, tag: CallTag = CallTag()
+    *,
+    name: str,
+    corpus: PreparedCorpus,
+    persona_id: str | None = None,
+    tag: CallTag = CallTag(),
+    batched: bool = False,
 ) -> PersonaDraft:
     """Draft a persona named ``name`` from ``corpus`` (see the module docstring). Raises
-    BuildError when the model fails or its output does not fit the schema after one repair."""
+    BuildError when the model fails or its output does not fit the schema after one repair.
+    ``batched``: the drafting call goes through the Message Batches API at half price, when the
+    provider has one (for a build nobody waits on: it may take up to FAULTLINE_BATCH_MAX_WAIT_SECONDS)."""
     name = name.strip()
     if not name:
         raise BuildError("A persona needs a name.")
@@ -151,10 +159,16 @@ def draft_persona(
         max_tokens=4000,
         temperature=0.3,
     )
-    try:
-        proposal = gateway.extract(role=Role.SYNTHESIS, prompt=prompt, schema=DraftProposal, tag=tag)
-    except ModelError as exc:
-        raise BuildError(f"The model could not draft {name}: {exc}") from exc
+    if batched:
+        call = BatchCall(role=Role.SYNTHESIS, prompt=prompt, schema=DraftProposal, tag=tag)
+        (proposal,) = extract_batch([call], what=f"Drafting {name}")
+        if proposal is None:
+            raise BuildError(f"The model could not draft {name} (the log says why).")
+    else:
+        try:
+            proposal = gateway.extract(role=Role.SYNTHESIS, prompt=prompt, schema=DraftProposal, tag=tag)
+        except ModelError as exc:
+            raise BuildError(f"The model could not draft {name}: {exc}") from exc
 
     picker = _QuotePicker(corpus, tag=tag)
     # Quotes the model made up (not in the corpus word for word) are dropped and reported.

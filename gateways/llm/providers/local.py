@@ -32,6 +32,7 @@ TEXT_REPEAT_PENALTY = 1.15
 
 class LocalProvider:
     name = "local"
+    supports_batches = False  # every call is direct (gateways/llm/batches.py)
     _llama = None
     # One model per process, and llama.cpp contexts are not safe to share between threads.
     _lock = threading.Lock()

@@ -23,15 +23,21 @@ class Command(BaseCommand):
         parser.add_argument("--deck", default=None, help="With --save: add the persona to this deck (slug).")
         parser.add_argument("--out", type=Path, default=None, help="Write the contract JSON here, not stdout.")
         parser.add_argument("--save", action="store_true", help="Store the persona and its corpus.")
+        parser.add_argument(
+            "--batch",
+            action="store_true",
+            help="Draft through the Message Batches API at half price (Claude only; may take up to "
+            "FAULTLINE_BATCH_MAX_WAIT_SECONDS).",
+        )
 
-    def handle(self, *args, name, corpus, persona_id, deck, out, save, **options):
+    def handle(self, *args, name, corpus, persona_id, deck, out, save, batch=False, **options):
         if deck and not Deck.objects.filter(slug=deck).exists():
             raise CommandError(f"No deck '{deck}'.")
         if deck and not save:
             raise CommandError("--deck needs --save.")
         try:
             prepared = corpus_prepare(corpus_files_at(corpus))
-            draft = draft_persona(name=name, corpus=prepared, persona_id=persona_id)
+            draft = draft_persona(name=name, corpus=prepared, persona_id=persona_id, batched=batch)
             persona = save_persona_draft(draft, deck=deck) if save else None
         except (CorpusError, BuildError) as exc:
             raise CommandError("nothing was built:\n" + "\n".join(exc.errors)) from exc

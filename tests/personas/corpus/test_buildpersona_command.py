@@ -7,6 +7,8 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
+from gateways.llm.models import ModelCall
+from gateways.llm.pricing import estimate_cost
 from personas.contracts import PersonaContract
 from personas.corpus.models import CorpusDocument
 from personas.models import Deck, Persona
@@ -78,3 +80,20 @@ def test_the_command_exits_non_zero_on_error(tmp_path):
 
     assert result.returncode != 0
     assert "no such file or folder" in result.stderr
+
+
+def test_with_batch_the_draft_goes_through_one_message_batch_at_half_price(builder_api, corpus_dir, settings):
+    settings.FAULTLINE_BATCH_POLL_SECONDS = 0.01
+    stdout = io.StringIO()
+
+    call_command("buildpersona", "--name", "Ada Essayist", "--corpus", str(corpus_dir), "--batch", stdout=stdout)
+
+    contract = json.loads(stdout.getvalue())
+    PersonaContract.model_validate(contract)
+    assert contract["anchorExcerpts"]
+    assert len(builder_api.batched) == 1 and len(builder_api.requests) == 1  # answered in the batch, no direct call
+    (drafted,) = ModelCall.objects.filter(phase="persona_build", role="synthesis")
+    assert drafted.persona == "ada-essayist" and not drafted.error
+    assert drafted.cost_usd == estimate_cost(
+        model=drafted.model, input_tokens=drafted.input_tokens, output_tokens=drafted.output_tokens, batched=True
+    )
