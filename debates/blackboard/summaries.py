@@ -16,7 +16,7 @@ from debates.blackboard.models import BlackboardNotes
 from debates.blackboard.schemas import RollingSummaryDraft
 from debates.models import Debate, Message
 from debates.payloads import ConversationNoted
-from debates.services.context import with_context
+from debates.services.context import side_work_prompt
 from debates.services.events import event_append
 from debates.services.transcripts import transcript_of
 from gateways.llm import gateway
@@ -63,7 +63,7 @@ def rolling_summary_write(*, debate: Debate, up_to_turn: int) -> dict | None:
         return None
     first, last = messages[0].turn, messages[-1].turn
     prompt = Prompt(
-        system_prefix=with_context(SUMMARIZER, debate),
+        **side_work_prompt(SUMMARIZER, debate),
         messages=[
             {
                 "role": "user",
