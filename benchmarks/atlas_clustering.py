@@ -111,6 +111,27 @@ def main() -> None:
     print(
         f"\nlowest threshold merging no two cruxes: {lowest_clean:.2f}; in use for {model}: {threshold_for(model):.2f}"
     )
+    print(f"clustering {SCALE_CARDS} cards of distinct cruxes: {clustering_seconds(SCALE_CARDS):.2f} s (target < 20 s)")
+
+
+SCALE_CARDS = 400  # a heavy user's atlas: what the page clusters when it is drawn
+
+
+def clustering_seconds(cards: int) -> float:
+    """Wall time of atlas.clustering.crux_clusters over ``cards`` synthetic cards, each its own crux
+    (vectors 0.3 degrees apart on a circle, clustered at 2 degrees: the most comparisons)."""
+    import math
+    import time
+
+    from atlas.clustering import CruxPoint, crux_clusters
+
+    points = [
+        CruxPoint(n, f"d{n}", f"crux {n}", [math.cos(math.radians(n * 0.3)), math.sin(math.radians(n * 0.3))])
+        for n in range(cards)
+    ]
+    started = time.monotonic()
+    crux_clusters(points, threshold=math.cos(math.radians(2)))
+    return time.monotonic() - started
 
 
 if __name__ == "__main__":

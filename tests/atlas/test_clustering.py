@@ -131,10 +131,8 @@ def test_similarities_computed_elsewhere_are_used_and_a_pair_they_lack_is_compar
     assert ids(crux_clusters(points, threshold=0.87, similarities={(1, 2): 0.5})) == [[1, 3], [2]]
 
 
-def test_hundreds_of_cards_cluster_quickly():
-    import time
-
+def test_hundreds_of_cards_are_each_in_exactly_one_cluster():
+    # How long it takes is measured in benchmarks/atlas_clustering.py, not asserted here.
     points = [CruxPoint(n, f"d{n}", f"crux {n}", unit(n * 0.3)) for n in range(400)]
-    started = time.monotonic()
     groups = crux_clusters(points, threshold=math.cos(math.radians(2)))
-    assert sum(len(g) for g in groups) == 400 and time.monotonic() - started < 20
+    assert sorted(point.id for g in groups for point in g) == list(range(400))
