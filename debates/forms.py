@@ -103,6 +103,9 @@ class DebateSetupForm(forms.Form):
         self.fields["mode"].choices = [(spec.key, spec.label) for spec in modes_available()]
         # The rounds field speaks for the modes whose spec row gives a rounds setting, with its default.
         by_rounds = [spec for spec in modes_available() if spec.rounds_setting]
+        # Only those modes show the rounds and auto-continue fields (the page hides them for the
+        # others, and static/js/setup_modes.js follows the mode picked).
+        self.rounds_modes = " ".join(spec.key for spec in by_rounds)
         self.fields["rounds"].help_text = "; ".join(
             f"{spec.label}: rounds before the synthesis without consensus, 1 to {MAX_ROUNDS} "
             f"(empty: {getattr(settings, spec.rounds_setting)})"
@@ -141,6 +144,11 @@ class DebateSetupForm(forms.Form):
         if problem := hand_problem(None, len(personas)):
             raise forms.ValidationError(problem)
         return personas
+
+    @property
+    def rounds_shown(self) -> bool:
+        """Whether the mode picked so far (or the default) is one whose budget is rounds."""
+        return self["mode"].value() in self.rounds_modes.split()
 
     def clean(self):
         data = super().clean()

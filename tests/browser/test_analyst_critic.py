@@ -39,7 +39,10 @@ def test_an_analyst_critic_debate_pauses_continues_and_its_synthesis_is_copied_a
     money_pair_pick(page)
     page.fill("#id_topic", "Should a saver buy index funds?")
     page.select_option("#id_context", f"project:{project_id}")
+    # Rounds and auto-continue belong to Analyst vs Critic: shown only once it is picked.
+    assert page.is_hidden("#id_rounds") and page.is_hidden("#id_auto_continue")
     page.check("input[name=mode][value=analyst_critic]")
+    assert page.is_visible("#id_rounds") and page.is_visible("#id_auto_continue")
     assert not page.is_checked("#id_auto_continue")  # pausing after each round is the default
     page.click("#start-debate")
     page.wait_for_url(re.compile(rf"{live_server_url}/debates/[0-9a-f-]{{36}}/$"))

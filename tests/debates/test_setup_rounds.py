@@ -1,6 +1,8 @@
 """The setup page sets what the command line sets: the rounds of a mode whose budget is rounds
 (1 to 10, stored as the debate's budget) and the pause after each round."""
 
+import re
+
 import pytest
 
 from debates.models import Debate
@@ -29,6 +31,19 @@ def test_it_offers_the_rounds_from_the_mode_table(owner_client, deck, personas):
     assert 'name="rounds"' in page and 'min="1"' in page and 'max="10"' in page
     assert "Analyst vs Critic: rounds before the synthesis without consensus, 1 to 10 (empty: 5)" in page
     assert 'name="pause_after_round"' in page
+
+
+def test_the_rounds_show_only_for_a_mode_whose_budget_is_rounds(owner_client, deck, personas):
+    def field_hidden(page: str, name: str) -> bool:
+        # The field's own <div class="field" ...> opening tag: the last one before its input.
+        opening = re.findall(r'<div class="field"[^>]*>', page.split(f'name="{name}"', 1)[0])[-1]
+        assert 'data-for-modes="analyst_critic"' in opening
+        return " hidden" in opening
+
+    dialogue = owner_client.get("/debates/new/").content.decode()  # the default mode
+    assert field_hidden(dialogue, "rounds") and field_hidden(dialogue, "auto_continue")
+    refused = post(owner_client, deck, personas, mode="analyst_critic", rounds="11").content.decode()
+    assert not field_hidden(refused, "rounds") and not field_hidden(refused, "auto_continue")
 
 
 def test_the_rounds_chosen_are_the_debates_budget(owner_client, deck, personas, started):
