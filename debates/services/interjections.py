@@ -239,15 +239,18 @@ def interjections_guidance(interjections: list[Interjection]) -> str:
     return "\n\n".join(parts)
 
 
-def interjections_answer_in(*, interjections: list[Interjection], message: Message | None, persona, default: bool):
+def interjections_answer_in(
+    *, interjections: list[Interjection], message: Message | None, persona, default: bool, last_word: bool = False
+):
     """``persona``'s turn of the round answers those of ``interjections`` addressed to them (and the
-    unaddressed ones when ``default``: theirs is the round's first answer)."""
+    unaddressed ones when ``default``: theirs is the round's first answer; and every one still
+    unanswered when ``last_word``: a closing turn, such as a synthesis, nobody speaks after)."""
     if message is None:
         return
     for interjection in interjections:
         if interjection.answer_id is not None:
             continue
-        mine = interjection.to_persona_id == persona.id or (interjection.to_persona_id is None and default)
+        mine = last_word or interjection.to_persona_id == persona.id or (interjection.to_persona_id is None and default)
         if mine:
             interjection_answered(interjection=interjection, message=message, persona=persona)
             interjection.answer = message

@@ -10,7 +10,14 @@ from debates.selectors import debate_view
 from debates.services.interjections import InterjectionDraft, interjection_post
 from debates.services.lifecycle import debate_continue
 from orchestration.run import debate_run
-from tests.analyst_critic.conftest import STEP_BY_STEP
+from tests.analyst_critic.conftest import (
+    ANALYST_MODEL,
+    CRITIC_MODEL,
+    NEVER_AGREES,
+    STEP_BY_STEP,
+    CriticScript,
+)
+from tests.support.fake_anthropic import fake_messages_apis
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ASKED = "Do the fees still matter when they fall below 0.1 percent?"
@@ -46,3 +53,27 @@ def test_an_interjection_posted_during_a_pause_is_the_guidance_of_the_next_round
     debate = debate_run(debate_id=debate.id)
     assert Interjection.objects.get(pk=interjection.pk).answer == critique  # read once, answered once
     assert len([body for body in script.requests if ASKED in _user_text(body)]) == 2
+
+
+def test_an_interjection_only_the_synthesis_hears_is_answered_by_it(settings, new_ac_debate):
+    """Posted to the Critic while the last round runs, it is read by the synthesis alone: the
+    synthesis answers it, whoever it was addressed to."""
+    debate = new_ac_debate(max_rounds=1, auto_continue=False)
+    script = CriticScript(NEVER_AGREES)
+    posted = []
+
+    def respond(body, call):
+        if call.role == "critic" and not posted:  # round 1 (the last) has begun
+            posted.append(interjection_post(debate=debate, draft=InterjectionDraft(text=ASKED, to_name="Critic")))
+        return script.respond(body, call)
+
+    models = {"analyst": ANALYST_MODEL, "critic": CRITIC_MODEL}
+    with fake_messages_apis(settings, retries=0, models=models) as serve:
+        serve(respond)
+        debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.COMPLETED
+    synthesis = Message.objects.get(debate=debate, kind=Message.Kind.SYNTHESIS)
+    assert Interjection.objects.get(pk=posted[0].pk).answer == synthesis
+    reading = [body for body in script.requests if ASKED in _user_text(body) or ASKED in str(body.get("system"))]
+    assert len(reading) == 1  # the synthesis's prompt alone

@@ -278,7 +278,10 @@ class AnalystCriticMode(Mode):
             self.rounds_done + 1,
             heard,
         )
-        interjections_answer_in(interjections=heard, message=synthesis, persona=self.analyst.persona, default=True)
+        # Whoever they were addressed to, nobody speaks after the synthesis: it answers all it heard.
+        interjections_answer_in(
+            interjections=heard, message=synthesis, persona=self.analyst.persona, default=True, last_word=True
+        )
 
     # ── what each turn reads ──────────────────────────────────────────────────────────────────
 
