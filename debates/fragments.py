@@ -134,6 +134,7 @@ def for_event(view: DebateView, kind: str, payload: dict | p.Payload, *, with_ba
                 parts.append(_render("interjection.html", interjection=interjection, oob=True))
         case p.DebateFinished() | p.DebateFailed():
             parts.append(_render("results.html", view=view, oob=True))
+            parts.append(_render("interjection_slot.html", form=None, oob=True))  # it takes no more
     parts.append(status_line(view))
     if with_banner:
         parts.append(banner(view))

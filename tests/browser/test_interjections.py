@@ -101,6 +101,8 @@ def test_the_owner_asks_one_persona_and_that_persona_answers_next(
         timeout=DEBATE_TIMEOUT_MS,
     )
     assert server_side(lambda: Debate.objects.get(pk=debate_id).status) == Debate.Status.COMPLETED
+    # The finished debate takes no more interjections: the live page drops the form as it ends.
+    page.locator("#interjection-form").wait_for(state="detached")
     page.goto(f"{live_server_url}/debates/{debate_id}/results/")
     listed = page.locator(".results-interjections li", has_text=ASKED)
     assert f"answered by {ADDRESSED}" in listed.text_content()

@@ -55,6 +55,8 @@ def test_each_event_redraws_its_regions(debate, personas):
     assert f'href="#card-{card.id}"' in posted
     finished = html[EventKind.DEBATE_FINISHED]
     assert '<section id="results" class="results" aria-label="Results" hx-swap-oob="true"' in finished
+    assert '<div id="interjection-slot" hx-swap-oob="true"></div>' in finished  # the form goes
+    assert 'id="interjection-slot"' not in html[EventKind.CARD_POSTED]
 
 
 def test_a_ledger_update_redraws_where_they_stand(debate, personas):
