@@ -49,6 +49,11 @@ def interjections_for_round(*, debate: Debate, turn: int, default_persona, aspec
             turn=turn,
             aspect_index=aspect_index,
         )
+    return interjections_read_at(debate=debate, turn=turn)
+
+
+def interjections_read_at(*, debate: Debate, turn: int) -> list[Interjection]:
+    """The interjections taken up by the round that begins with main-channel turn ``turn``."""
     return list(
         Interjection.objects.filter(debate=debate, read_at_turn=turn)
         .select_related("to_persona", "document")

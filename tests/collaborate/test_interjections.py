@@ -59,3 +59,22 @@ def test_an_interjection_during_the_drafts_is_answered_by_the_addressed_role_in_
     assert interjection.answer.kind == Message.Kind.REVISION and interjection.answer.persona.name == "Reviewer"
     markdown = debate_markdown(debate=debate, view=debate_view(debate_id=debate.id))
     assert ASKED in markdown and "answered by Reviewer" in markdown
+
+
+def test_a_run_that_follows_a_dead_one_marks_what_the_finished_revisions_answered(collab_api, new_collaboration):
+    collab_api()
+    debate = new_collaboration()
+    debate_run(debate_id=debate.id)
+    # As if the worker died right after both revisions were written: the interjection the
+    # revisions read was taken up at turn 3 but not yet marked answered; the artifact never begun.
+    revision = Message.objects.get(debate=debate, turn=4)  # the Reviewer's
+    interjection = Interjection.objects.create(
+        debate=debate, seq=99, kind="challenge", text=ASKED, to_persona=revision.persona, read_at_turn=3
+    )
+    Message.objects.filter(debate=debate, turn=5).delete()
+    Debate.objects.filter(pk=debate.pk).update(status=Debate.Status.RUNNING, results={}, phase="revising")
+
+    debate = debate_run(debate_id=debate.id)
+
+    assert debate.status == Debate.Status.COMPLETED
+    assert Interjection.objects.get(pk=interjection.pk).answer == revision

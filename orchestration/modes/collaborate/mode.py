@@ -27,7 +27,7 @@ from debates.services.interjections import interjections_answer_in, interjection
 from debates.turns import turn_kind
 from gateways.llm import gateway
 from gateways.llm.types import ModelError, ModelUnavailable, Role
-from orchestration.interjecting import interjections_for_round
+from orchestration.interjecting import interjections_for_round, interjections_read_at
 from orchestration.modes.base import Mode
 from orchestration.modes.collaborate.artifact import (
     artifact_fallback,
@@ -103,6 +103,8 @@ class CollaborateMode(Mode):
         done = self._finished(turns)
         pending = [(role, turn) for role, turn in zip(self.roles, turns, strict=True) if turn not in done]
         if not pending:
+            # A run that died after writing the phase's outputs may not have marked what they answered.
+            self._answered(interjections_read_at(debate=self.run.debate, turn=turns[0]), turns)
             return
         self.run.check_stop()
         self.run.phase(phase)
@@ -156,6 +158,7 @@ class CollaborateMode(Mode):
 
     def _artifact(self) -> None:
         if ARTIFACT_TURN in self._finished((ARTIFACT_TURN,)):
+            self._artifact_answered(interjections_read_at(debate=self.run.debate, turn=ARTIFACT_TURN))
             return
         self.run.check_stop()
         self.run.phase("artifact")
@@ -182,9 +185,14 @@ class CollaborateMode(Mode):
                 "Debate %s: the artifact could not be written; the answers stand in: %s", self.run.debate.id, exc
             )
             self.run.turn_unwritten(request, text=fallback)
-        outputs = self.run.main_messages().filter(turn=ARTIFACT_TURN, status=Message.Status.COMPLETE).first()
+        self._artifact_answered(heard)
+
+    def _artifact_answered(self, heard) -> None:
+        if not heard:
+            return
+        artifact = self.run.main_messages().filter(turn=ARTIFACT_TURN, status=Message.Status.COMPLETE).first()
         for role in self.roles:  # the artifact is the whole collaboration's answer
-            interjections_answer_in(interjections=heard, message=outputs, persona=role.speaker.persona, default=True)
+            interjections_answer_in(interjections=heard, message=artifact, persona=role.speaker.persona, default=True)
 
     # ── what each call reads ──────────────────────────────────────────────────────────────────
 
