@@ -10,6 +10,15 @@ from gateways.llm import gateway
 pytest_plugins = ["tests.support.people"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def quick_password_hashing():
+    """Users made in the test process get cheap password hashes (see tests/support/passwords.py)."""
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["tests.support.passwords.QuickPBKDF2PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def fresh_rate_limits():
     """django-ratelimit counts in the real Redis, which outlives a test (and a test run): every
