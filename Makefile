@@ -27,8 +27,12 @@ run: install
 dev:
 	@$(MAKE) --no-print-directory run RELOAD=1
 
+# The suite runs on TEST_WORKERS pytest-xdist workers (`make test TEST_WORKERS=0` runs it in one
+# process); each test file stays on one worker, so a module's shared fixtures are built once.
+TEST_WORKERS ?= 2
+
 test: install browser lint
-	@FAULTLINE_STATE_DIR=$(TEST_STATE) $(BIN)/python -m pytest $(PYTEST_ARGS); status=$$?; \
+	@FAULTLINE_STATE_DIR=$(TEST_STATE) $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS); status=$$?; \
 	FAULTLINE_STATE_DIR=$(TEST_STATE) $(BIN)/python -m faultline stop; exit $$status
 
 lint: install

@@ -10,6 +10,15 @@ from gateways.llm import gateway
 pytest_plugins = ["tests.support.people"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def quick_password_hashing():
+    """Users made in the test process get cheap password hashes (see tests/support/passwords.py)."""
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["tests.support.passwords.QuickPBKDF2PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def fresh_rate_limits():
     """django-ratelimit counts in the real Redis, which outlives a test (and a test run): every
@@ -46,6 +55,13 @@ from urllib.parse import urlsplit, urlunsplit  # noqa: E402
 from ops.launcher import celery_worker_command  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def log_path(name: str) -> Path:
+    """Where a process the tests start writes its output: .faultline/<name>.log, one per xdist
+    worker (<name>-gw0.log, ...) so that two workers' servers do not write over each other."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return ROOT / ".faultline" / (f"{name}-{worker}.log" if worker else f"{name}.log")
 
 
 def test_database_url(settings_dict: dict, base_url: str) -> str:
@@ -93,7 +109,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, worker_messages_ap
         # The shared worker never sweeps for orphans: tests leave debates "running" on purpose.
         "FAULTLINE_RECOVERY_SWEEP_SECONDS": "0",
     }
-    log = open(ROOT / ".faultline" / "test-worker.log", "w")
+    log = open(log_path("test-worker"), "w")
     hostname = f"test-worker-{os.getpid()}@localhost"
     worker = subprocess.Popen(
         celery_worker_command(concurrency=4, hostname=hostname),
@@ -102,7 +118,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, worker_messages_ap
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # its warm-up took 33 s with two workers starting on a loaded machine
     while not celery_app.control.ping(destination=[hostname], timeout=0.5):
         if worker.poll() is not None or time.monotonic() > deadline:
             worker.kill()

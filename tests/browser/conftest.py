@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, test_database_url
+from tests.conftest import ROOT, log_path, test_database_url
 
 ARTIFACTS = ROOT / "artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
@@ -78,8 +78,7 @@ def live_server_url(django_db_setup, django_db_blocker, worker_messages_api, tmp
         # As in production: the site's own error pages, each with its Content-Security-Policy.
         "DEBUG": "0",
     }
-    log_path = ROOT / ".faultline" / "test-daphne.log"
-    log = open(log_path, "w")
+    log = open(log_path("test-daphne"), "w")
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "faultline.asgi:application"],
         cwd=ROOT,
@@ -88,7 +87,7 @@ def live_server_url(django_db_setup, django_db_blocker, worker_messages_api, tmp
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # two xdist workers start theirs together, maybe on a loaded machine
     while True:
         try:
             with urllib.request.urlopen(url + "/accounts/login/", timeout=2) as response:
@@ -98,7 +97,7 @@ def live_server_url(django_db_setup, django_db_blocker, worker_messages_api, tmp
             pass
         if server.poll() is not None or time.monotonic() > deadline:
             server.kill()
-            raise RuntimeError(f"daphne did not start; see {log_path}")
+            raise RuntimeError(f"daphne did not start; see {log.name}")
         time.sleep(0.25)
     yield url
     server.terminate()

@@ -16,6 +16,7 @@ PLUGINS = {
     "psycopg": "Django's PostgreSQL backend imports it",
     "pytest-django": "pytest plugin (DJANGO_SETTINGS_MODULE in pyproject.toml)",
     "pytest-timeout": "pytest plugin (timeout in pyproject.toml)",
+    "pytest-xdist": "pytest plugin (`make test` runs the suite with -n)",
     "ruff": "the linter and formatter `make lint` runs",
     "import-linter": "`lint-imports`, run by tests/test_layers.py (the layer contracts in pyproject.toml)",
 }

@@ -24,7 +24,7 @@ from django.contrib.auth import get_user_model
 
 from faultline.request_limits import body_limit_bytes
 from projects.models import Document, Project
-from tests.conftest import ROOT
+from tests.conftest import ROOT, log_path
 from tests.conftest import test_database_url as database_url_of
 from tests.test_launcher import free_port
 
@@ -49,7 +49,7 @@ def web(django_db_setup, django_db_blocker):
         "PYTHONUNBUFFERED": "1",
         "DEBUG": "0",
     }
-    log = open(ROOT / ".faultline" / "test-request-size.log", "w")
+    log = open(log_path("test-request-size"), "w")
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "faultline.asgi:application"],
         cwd=ROOT,
