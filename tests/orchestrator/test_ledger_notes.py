@@ -1,10 +1,10 @@
-"""A ledger update counts into the debate's notes: its epistemic score, the messages ledgered, and
+"""A ledger update (one message's, in a digest) counts into the debate's notes: its epistemic score, the messages ledgered, and
 the proposals, reactions and decisions its message carries."""
 
 import pytest
 from django.db import connection
 
-from debates.blackboard.ledger import ledger_update
+from debates.blackboard.ledger import ledger_digest
 from debates.blackboard.models import BlackboardNotes
 from debates.models import Message
 from devtools.fake_messages_api import Reply
@@ -19,6 +19,11 @@ def _said(debate, seat, turn, text):
     )
 
 
+def _update(turn, speaker, **update):
+    """The digest's answer for one message: its update, keyed by the message's turn and speaker."""
+    return Reply.json({"updates": [{"turn": turn, "speaker": speaker, **update}]})
+
+
 def _fold(message):
     queries = []
 
@@ -27,7 +32,7 @@ def _fold(message):
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(record):
-        assert ledger_update(message_id=message.id)
+        assert ledger_digest(messages=[Message.objects.select_related("debate", "persona").get(pk=message.pk)])
     return [sql for sql in queries if '"debates_blackboardnotes"' in sql]
 
 
@@ -35,12 +40,12 @@ def test_counters_proposals_reactions_and_decisions_all_land_in_the_notes(fake_a
     debate = new_debate()
     ada, bram, cleo = (p.persona.name for p in debate.participants.order_by("seat"))
     fake_anthropic.script(
-        Reply.json({}),
-        Reply.json({"concession": "Gold is volatile.", "shift": "Less sure of a full standard."}),
-        Reply.json({"proposal": "A gold-backed reserve tranche."}),
-        Reply.json({"proposal_reaction": {"proposed_by": bram, "reaction": "supports"}}),
-        Reply.json({"decision": "Inflation erodes savings."}),
-        Reply.json({}),
+        _update(1, cleo),
+        _update(2, ada, concession="Gold is volatile.", shift="Less sure of a full standard."),
+        _update(3, bram, proposal="A gold-backed reserve tranche."),
+        _update(4, cleo, proposal_reaction={"proposed_by": bram, "reaction": "supports"}),
+        _update(5, ada, decision="Inflation erodes savings."),
+        _update(6, bram),
     )
 
     _fold(_said(debate, 2, 1, "Hello."))  # the first update creates the notes
@@ -76,7 +81,8 @@ def test_counters_proposals_reactions_and_decisions_all_land_in_the_notes(fake_a
 def test_the_first_update_of_a_debate_without_notes_creates_them(fake_anthropic, new_debate):
     debate = new_debate()
     BlackboardNotes.objects.filter(debate=debate).delete()
-    fake_anthropic.script(Reply.json({"shift": "Now open to a hybrid."}))
+    ada = debate.participants.get(seat=0).persona.name
+    fake_anthropic.script(_update(1, ada, shift="Now open to a hybrid."))
 
     _fold(_said(debate, 0, 1, "I am now open to a hybrid."))
 
