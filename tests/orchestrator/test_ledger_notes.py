@@ -88,3 +88,40 @@ def test_the_first_update_of_a_debate_without_notes_creates_them(fake_anthropic,
 
     notes = BlackboardNotes.objects.get(debate=debate)
     assert (notes.epistemic_score, notes.messages_ledgered) == (5, 1)
+
+
+def test_a_digest_folds_each_message_it_was_asked_about_and_nothing_the_model_made_up(fake_anthropic, new_debate):
+    debate = new_debate()
+    ada, bram, cleo = (p.persona.name for p in debate.participants.order_by("seat"))
+    said = [
+        _said(debate, 0, 1, "Gold held its value through the 1970s."),
+        _said(debate, 1, 2, "I concede the 1970s, but not the decades since."),
+        _said(debate, 2, 3, "Both of you ignore real rates."),
+    ]
+    fake_anthropic.script(
+        Reply.json(
+            {
+                "updates": [
+                    {"turn": 1, "speaker": ada, "overall_stance": "Gold is a hedge.", "importance": 7},
+                    # Bram's concession credited to Cleo, and a turn nobody was asked about: dropped.
+                    {"turn": 2, "speaker": cleo, "concession": "the 1970s"},
+                    {"turn": 4, "speaker": bram, "shift": "now doubts everything"},
+                    {"turn": 3, "speaker": "Dmitri Gold", "overall_stance": "An outsider's view."},
+                ]
+            }
+        )
+    )
+
+    messages = list(Message.objects.select_related("debate", "persona").filter(pk__in=[m.pk for m in said]))
+    assert ledger_digest(messages=sorted(messages, key=lambda m: m.turn))
+
+    stances = dict(debate.positions.values_list("persona__name", "overall_stance"))
+    assert stances.get(ada) == "Gold is a hedge." and not stances.get(cleo)
+    assert not debate.positions.exclude(concessions=[]).exists() and not debate.positions.exclude(shifts=[]).exists()
+    # Every message is folded once (those without a usable update as changing nothing).
+    assert list(Message.objects.filter(debate=debate).order_by("turn").values_list("ledgered", "importance")) == [
+        (True, 7),
+        (True, 5),
+        (True, 5),
+    ]
+    assert BlackboardNotes.objects.get(debate=debate).messages_ledgered == 3
