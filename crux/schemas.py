@@ -2,6 +2,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from debates.blackboard.schemas import LedgerDigest
+
 
 class DisagreementFound(BaseModel):
     persona_a: str = Field(description="Exact name of one persona in the disagreement")
@@ -15,6 +17,12 @@ class DisagreementFound(BaseModel):
 
 class DisagreementScan(BaseModel):
     disagreements: list[DisagreementFound] = Field(max_length=4)
+
+
+class WindowDigest(LedgerDigest):
+    """A detection window's digest: the ledger updates of its new messages and the window's scan."""
+
+    disagreements: list[DisagreementFound] = Field(default_factory=list, max_length=4)
 
 
 class CruxExitCheck(BaseModel):

@@ -18,6 +18,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 
+from devtools.digest_reading import digest_answer
 from devtools.fake_messages_api import Call, Reply
 
 QUIBBLES = [
@@ -307,6 +308,13 @@ class DebateScript:
         if wrong := re.match(r"(.+?), you are wrong about the timing", text):
             update["new_disagreement"] = {"with": wrong.group(1), "on": "the timing", "intensity": "strong"}
         return update
+
+    def _structured_LedgerDigest(self, body: dict) -> dict:
+        return digest_answer(body, self._structured_PositionUpdate)
+
+    def _structured_WindowDigest(self, body: dict) -> dict:
+        self._count("DisagreementScan")  # the scan's windows are counted as its own calls were
+        return digest_answer(body, self._structured_PositionUpdate, self._structured_DisagreementScan)
 
     def _structured_RoundRecordDraft(self, body: dict) -> dict:
         names = re.findall(r"^([^\n:]+): ", self._user_text(body).split("\n\n", 1)[-1], flags=re.M)

@@ -36,7 +36,7 @@ from orchestration.speaking import HeldReply, Pipeline, Speaker, TurnRequest, sa
 logger = logging.getLogger(__name__)
 
 # Lanes every mode has: the main channel's finished turns (orchestration/persisting.py), the main
-# channel's ledger updates in order (the next speaker waits for all but the last), the crux rooms'
+# channel's ledger digests in order (the next speaker waits for all but the last), the crux rooms'
 # (so a speaker never queues behind a room's), round records and reflections (only the finish
 # waits for them), one-off extractions (aspect plan, evidence).
 BASE_LANES = {"persist": 1, "ledger": 1, "room_ledger": 1, "notes": 1, "extraction": 1}
@@ -88,6 +88,7 @@ class DebateRun:
             self._remember()
             self.finish(Debate.Status.COMPLETED)
         except DebateStopped:
+            self.ledger.flush()  # the messages gathered for the next digest belong in the results
             self.mode.wind_down()
             self.lanes.wait("notes", timeout=NOTES_WAIT_SECONDS)
             self._remember()
@@ -109,7 +110,8 @@ class DebateRun:
         point and picked up from the log by the run that continues (live crux rooms restarted,
         detection windows scanned again, unledgered messages folded). Only then is the pause
         committed, so a Continue never finds this run still holding the lease."""
-        self.settle()  # the last turn's rows (and so its ledger update's) come first
+        self.settle()  # the last turn's rows (and so its ledger digest's) come first
+        self.ledger.flush()  # the messages gathered for the next digest are folded now
         self.lanes.wait("ledger", timeout=NOTES_WAIT_SECONDS)
         self.settle()  # the ledger updates' ModelCall rows
         self.mode.before_pause()

@@ -11,8 +11,15 @@ from django.utils import timezone
 from crux import staging
 from crux.models import CruxRoom, DisagreementCandidate
 from crux.prompts import DISAGREEMENT_DETECTOR
-from crux.schemas import DisagreementScan
+from crux.schemas import DisagreementScan, WindowDigest
 from crux.services.rooms import room_open
+from debates.blackboard.ledger import (
+    DIGEST_TOKENS_PER_MESSAGE,
+    LEDGER_KEEPER,
+    digest_fold,
+    digest_section,
+    digest_transcript,
+)
 from debates.models import Debate, Message
 from debates.services.context import side_work_prompt
 from debates.services.transcripts import transcript_of
@@ -44,12 +51,16 @@ def _tracked(candidate: DisagreementCandidate) -> staging.TrackedCandidate:
     )
 
 
-def _scan(debate: Debate, messages: list[Message], candidates: list[DisagreementCandidate]) -> DisagreementScan:
-    names = {p.id: p.name for p in debate.personas.all()}
-    known = (
+def _known(candidates, names: dict[int, str]) -> str:
+    return (
         "\n".join(f"[{c.id}] {names[c.persona_a_id]} vs {names[c.persona_b_id]}: {c.dispute}" for c in candidates)
         or "(none yet)"
     )
+
+
+def _scan(debate: Debate, messages: list[Message], candidates: list[DisagreementCandidate]) -> DisagreementScan:
+    names = {p.id: p.name for p in debate.personas.all()}
+    known = _known(candidates, names)
     transcript = transcript_of(messages)
     prompt = Prompt(
         **side_work_prompt(DISAGREEMENT_DETECTOR, debate),
@@ -76,7 +87,9 @@ def _window_done(debate_id, window: int) -> None:
 
 
 def detection_run(*, debate_id, window: int, message_ids: list[int]) -> list[CruxRoom]:
-    """Scan one window; track what it found; open the rooms whose candidates pass the gate.
+    """Scan one window on its own; track what it found; open the rooms whose candidates pass the
+    gate. (The live dialogue scans inside each window's digest, ``window_digest``; this call is for
+    a window whose digest an outage put off, and for those a dead worker left unscanned.)
 
     An outage (ModelUnavailable) is raised with the window left unscanned and nothing written, for
     the caller to try it again once the model is back: staging counts windows in a row, so a
@@ -91,9 +104,73 @@ def detection_run(*, debate_id, window: int, message_ids: list[int]) -> list[Cru
     except ModelError as exc:
         # Detection is an observer: a failed scan skips this window, the debate goes on.
         logger.warning("Disagreement detection skipped window %s of %s: %s", window, debate_id, exc)
+        scan = None
+    return detection_apply(debate=debate, window=window, message_ids=message_ids, scan=scan, candidates=candidates)
+
+
+def window_digest(
+    *,
+    debate: Debate,
+    window: int,
+    window_messages: list[Message],
+    messages: list[Message],
+    names: dict[int, str],
+    before_write=None,
+    record_with=None,
+) -> DisagreementScan | None:
+    """One call for a detection window: the ledger updates of its new ``messages`` (folded here,
+    ledger.digest_fold) and the scan of the whole window (returned for ``detection_apply``; None
+    when the call failed after its repair: the window is then skipped, the messages marked tried).
+
+    An outage (ModelUnavailable) is raised with nothing written: the messages stay unledgered
+    (folded later, as any put-off update) and the caller scans the window on its own."""
+    candidates = DisagreementCandidate.objects.filter(debate=debate)
+    section = digest_section(debate=debate, messages=messages, names=names)
+    lines, asked = digest_transcript(messages=messages, before=window_messages)
+    prompt = Prompt(
+        **side_work_prompt(f"{LEDGER_KEEPER}\n\n{DISAGREEMENT_DETECTOR}", debate),
+        messages=[
+            {
+                "role": "user",
+                "content": f"{section}\n\n{asked}\n\nKNOWN DISPUTES\n{_known(candidates, names)}\n\n"
+                f"LATEST MESSAGES\n{lines}",
+            }
+        ],
+        max_tokens=DIGEST_TOKENS_PER_MESSAGE * len(messages) + 500,
+        temperature=0.2,
+    )
+    digest = gateway.extract_or_skip(
+        role=Role.EXTRACTION,
+        prompt=prompt,
+        schema=WindowDigest,
+        tag=CallTag(debate_id=debate.id, phase="digest"),
+        what=f"Digest of detection window {window} of debate {debate.id}",
+        skip_outages=False,
+        record_with=record_with,
+    )
+    if before_write is not None:
+        before_write()
+    if messages:
+        digest_fold(messages=messages, digest=digest, names=names)
+    return DisagreementScan(disagreements=digest.disagreements) if digest is not None else None
+
+
+def detection_apply(
+    *,
+    debate: Debate,
+    window: int,
+    message_ids: list[int],
+    scan: DisagreementScan | None,
+    candidates: list[DisagreementCandidate] | None = None,
+) -> list[CruxRoom]:
+    """Track what one window's scan found (None: the scan failed, the window is skipped) and open
+    the rooms whose candidates pass the gate (crux/staging.py)."""
+    debate_id = debate.id
+    if scan is None:
         _window_done(debate_id, window)
         return []
-
+    if candidates is None:
+        candidates = list(DisagreementCandidate.objects.filter(debate=debate).select_related("room"))
     by_name = {p.name.lower(): p.id for p in debate.personas.all()}
     findings = []
     for found in scan.disagreements:

@@ -1,5 +1,6 @@
-"""Keeping the blackboard current: after every message one cheap extraction updates the speaker's
-position ledger; after every aspect a round record; when enough happened, reflections.
+"""Keeping the blackboard current: every few messages one cheap extraction (a digest) updates the
+speakers' position ledgers, one update per message; after every aspect a round record; when
+enough happened, reflections.
 
 All of it runs beside the debate, never in front of the next speaker, and all of it treats
 model output as untrusted: a malformed extraction (after the gateway's one repair) skips the
@@ -17,7 +18,7 @@ from django.db.models import F
 
 from debates.blackboard import conversation, summaries, updates
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection, RoundRecord
-from debates.blackboard.schemas import PositionUpdate, ReflectionDraft, RoundRecordDraft
+from debates.blackboard.schemas import LedgerDigest, PositionUpdate, ReflectionDraft, RoundRecordDraft
 from debates.models import Debate, Message
 from debates.payloads import LedgerUpdated
 from debates.services.context import side_work_prompt
@@ -28,14 +29,17 @@ from gateways.llm.types import CallTag, ModelUnavailable, Prompt, Role
 
 logger = logging.getLogger(__name__)
 
-RECENT_BEFORE = 3  # messages before the one folded that the ledger keeper reads
+RECENT_BEFORE = 3  # messages before the ones folded that the ledger keeper reads
+DIGEST_TOKENS_PER_MESSAGE = 400
 LEDGER_KEEPER = (
-    "You keep the position ledger of a debate. Given a participant's current position state and "
-    "the message they just sent, report only what THIS message changed: their stance, their answer "
-    "to the debate question (YES, NO or NUANCED) if this message shows it, evidence they cited, "
-    "challenges they raised to others (by name), which of their own listed unanswered challenges "
-    "they answered, a new agreement or disagreement, a concession, a shift, a proposal. "
-    "Use null or empty lists when nothing changed. Never invent what was not said."
+    "You keep the position ledger of a debate. Given the participants' current position states and "
+    "their latest messages, report for each message you are asked about (by its turn number and "
+    "speaker) only what THAT message changed: the speaker's stance, their answer to the debate "
+    "question (YES, NO or NUANCED) if the message shows it, evidence they cited, challenges they "
+    "raised to others (by name), which of their own listed unanswered challenges they answered, a "
+    "new agreement or disagreement, a concession, a shift, a proposal, a reaction to an open "
+    "proposal by someone else. Use null or empty lists when nothing changed. Never invent what was "
+    "not said."
 )
 ROUND_RECORDER = (
     "You record one round of a debate: for each participant, their position on the aspect, their "
@@ -74,82 +78,134 @@ def _ledger_payload(state: PositionState, names: dict[int, str]) -> LedgerUpdate
     )
 
 
-def ledger_update(
-    *,
-    message_id: int | None = None,
-    message: Message | None = None,
-    before_write=None,
-    names=None,
-    record_with=None,
-    recent: list[Message] | None = None,
-    put_off_outages: bool = True,
-) -> bool:
-    """Fold one message into its speaker's ledger. Returns False when the update was skipped.
-
-    ``message`` (debate and persona attached) instead of ``message_id``: the run loop hands over a
-    turn whose row may still be being written, with ``before_write`` waiting for it; the update
-    reads only the turns before it until then. ``names``: persona id -> name of the participants
-    in seat order, when the caller has them. ``record_with``: where the call's ModelCall row is
-    written (gateway.stream), so that the next speaker, who waits for this update, does not wait
-    for that row too. ``recent``: the complete messages of its channel before it, in turn order
-    (persona attached), when the caller holds them (the run loop's main channel); the last
-    RECENT_BEFORE are read otherwise. ``put_off_outages=False``: an outage is raised (ModelUnavailable) instead of
-    putting the update off, for a caller that must have it now and waits the outage out."""
-    if message is None:
-        message = Message.objects.select_related("debate", "persona").get(pk=message_id)
-    debate, speaker = message.debate, message.persona
-    names = names if names is not None else _participants(debate)
-    state, _ = PositionState.objects.get_or_create(debate=debate, persona=speaker)
-    if recent is None:
-        before = Message.objects.filter(
-            debate=debate, room=message.room, status=Message.Status.COMPLETE, turn__lt=message.turn
+def digest_section(*, debate: Debate, messages: list[Message], names: dict[int, str]) -> str:
+    """The ledger's part of a digest's prompt: the question, the participants, and for each speaker
+    of ``messages`` their position state, their unanswered challenges and the open proposals."""
+    speakers = list(dict.fromkeys(message.persona for message in messages))
+    states = {
+        state.persona_id: state
+        for state in PositionState.objects.filter(debate=debate, persona_id__in=[s.id for s in speakers])
+    }
+    blocks = []
+    for speaker in speakers:
+        state = states.get(speaker.id) or PositionState(debate=debate, persona=speaker)
+        blocks.append(
+            f"{speaker.name}'s current position state:\n{json.dumps(_state_dict(state), ensure_ascii=False)}\n"
+            f"Unanswered challenges listed for {speaker.name}: "
+            f"{json.dumps(state.unanswered_challenges, ensure_ascii=False)}"
         )
-        recent = reversed(before.select_related("persona").order_by("-turn")[:RECENT_BEFORE])
-    context = transcript_of(list(recent)[-RECENT_BEFORE:]) or "(none)"
     proposals = BlackboardNotes.objects.filter(debate=debate).values_list("proposals", flat=True).first() or []
     open_proposals = (
-        "\n".join(
-            f"- {p['by']}: {p['proposal']}"
-            for p in proposals[-3:]
-            if p["by"] != speaker.name and p.get("status", "active") == "active"
-        )
+        "\n".join(f"- {p['by']}: {p['proposal']}" for p in proposals[-3:] if p.get("status", "active") == "active")
         or "(none)"
     )
+    return (
+        f"Debate question: {debate.topic}\nParticipants: {', '.join(names.values())}\n\n"
+        + "\n\n".join(blocks)
+        + f"\n\nOpen proposals:\n{open_proposals}"
+    )
+
+
+def digest_transcript(*, messages: list[Message], before: list[Message]) -> tuple[str, str]:
+    """The messages a digest reads, one "[turn N] Name: text" line each (``before`` first, as
+    context), and the instruction naming the turns to fold."""
+    shown = sorted({m.turn: m for m in [*before, *messages]}.values(), key=lambda m: m.turn)  # one channel
+    lines = "\n".join(f"[turn {m.turn}] {m.persona.name}: {m.text}" for m in shown)
+    asked = ", ".join(f"[turn {m.turn}] ({m.persona.name})" for m in messages)
+    return lines, f"Give one ledger update for each of these messages, in order: {asked}. The others are context."
+
+
+def digest_window(messages: list[Message]) -> dict[int, str]:
+    return {message.turn: message.persona.name for message in messages}
+
+
+def ledger_digest(
+    *,
+    messages: list[Message],
+    names: dict[int, str] | None = None,
+    before: list[Message] | None = None,
+    before_write=None,
+    record_with=None,
+    put_off_outages: bool = True,
+) -> bool:
+    """Fold a stretch of one channel's messages (turn order, debate and persona attached) into
+    their speakers' ledgers with one call. Returns False when it was skipped.
+
+    ``before``: the messages of the channel before them, when the caller holds them (the last
+    RECENT_BEFORE are read otherwise). ``before_write``: waits for the messages' rows, when they
+    may still be being written; the call starts at once. ``record_with``: where the call's
+    ModelCall row is written (gateway.stream). ``put_off_outages=False``: an outage is raised
+    (ModelUnavailable) instead of leaving the messages unledgered, for a caller that must have
+    them now and waits the outage out."""
+    if not messages:
+        return False
+    debate = messages[0].debate
+    names = names if names is not None else _participants(debate)
+    if before is None:
+        before = _read_before(messages[0])
+    lines, asked = digest_transcript(messages=messages, before=list(before)[-RECENT_BEFORE:])
     prompt = Prompt(
         **side_work_prompt(LEDGER_KEEPER, debate),
         messages=[
             {
                 "role": "user",
-                "content": f"Debate question: {debate.topic}\nParticipants: {', '.join(names.values())}\n\n"
-                f"{speaker.name}'s current position state:\n"
-                f"{json.dumps(_state_dict(state), ensure_ascii=False)}\n\nUnanswered challenges listed for "
-                f"{speaker.name}: {json.dumps(state.unanswered_challenges, ensure_ascii=False)}\n\n"
-                f"Open proposals by others:\n{open_proposals}\n\n"
-                f'Recent messages before it:\n{context}\n\n{speaker.name} just said:\n"{message.text}"',
+                "content": f"{digest_section(debate=debate, messages=messages, names=names)}\n\n{asked}\n\n"
+                f"LATEST MESSAGES\n{lines}",
             }
         ],
-        max_tokens=600,
+        max_tokens=DIGEST_TOKENS_PER_MESSAGE * len(messages),
         temperature=0.2,
     )
+    turns = f"{messages[0].turn}-{messages[-1].turn}"
     try:
-        update = gateway.extract_or_skip(
+        digest = gateway.extract_or_skip(
             role=Role.EXTRACTION,
             prompt=prompt,
-            schema=PositionUpdate,
-            tag=CallTag(debate_id=debate.id, persona=speaker.persona_id, phase="ledger"),
-            what=f"Ledger update for message at turn {message.turn} of debate {debate.id}",
+            schema=LedgerDigest,
+            tag=CallTag(debate_id=debate.id, phase="ledger"),
+            what=f"Ledger digest of turns {turns} of debate {debate.id}",
             skip_outages=False,
             record_with=record_with,
         )
     except ModelUnavailable as exc:
-        # An outage passes: left unledgered, it is folded before the closings (or by the run that
-        # follows a wait or a dead worker), in turn order.
+        # An outage passes: left unledgered, they are folded before the closings (or by the run
+        # that follows a wait or a dead worker), in turn order.
         if not put_off_outages:
             raise
-        logger.warning("Ledger update for message at turn %s put off (the model is unavailable): %s", message.turn, exc)
+        logger.warning("Ledger digest of turns %s put off (the model is unavailable): %s", turns, exc)
         return False
     if before_write is not None:
         before_write()
+    digest_fold(messages=messages, digest=digest, names=names)
+    return digest is not None
+
+
+def _read_before(message: Message) -> list[Message]:
+    before = Message.objects.filter(
+        debate=message.debate_id, room=message.room_id, status=Message.Status.COMPLETE, turn__lt=message.turn
+    )
+    return list(reversed(before.select_related("persona").order_by("-turn")[:RECENT_BEFORE]))
+
+
+def digest_fold(*, messages: list[Message], digest: LedgerDigest | None, names: dict[int, str]) -> None:
+    """Each message's update (checked against the window: updates.updates_by_turn) folded into the
+    ledger, in turn order. A message the digest gave no usable update for changed nothing the
+    model saw: it is folded as an empty update (its counters, and the proposals its own words
+    make, still count). ``digest`` None: the call failed after its repair, every message is
+    marked tried (its citations kept) and the debate goes on."""
+    if digest is None:
+        for message in messages:
+            ledger_fold(message=message, update=None, names=names)
+        return
+    found = updates.updates_by_turn(digest.updates, digest_window(messages))
+    for message in messages:
+        ledger_fold(message=message, update=found[message.turn] or PositionUpdate(), names=names)
+
+
+def ledger_fold(*, message: Message, update: PositionUpdate | None, names: dict[int, str]) -> bool:
+    """Fold one message's update into its speaker's ledger (None: marked tried, its citations kept)."""
+    debate, speaker = message.debate, message.persona
+    state, _ = PositionState.objects.get_or_create(debate=debate, persona=speaker)
     if update is None:
         with transaction.atomic():
             _record_citations(message, state)

@@ -82,6 +82,19 @@ class PositionUpdate(BaseModel):
     )
 
 
+class MessageUpdate(PositionUpdate):
+    """One message's PositionUpdate inside a digest, keyed by the message it is about."""
+
+    turn: int = Field(description="The N of the message's [turn N] label")
+    speaker: str = Field(description="Exact name of who said that message")
+
+
+class LedgerDigest(BaseModel):
+    """What a stretch of messages changed in the ledger: one update per message asked about."""
+
+    updates: list[MessageUpdate] = Field(default_factory=list, max_length=8)
+
+
 class RoundTake(BaseModel):
     persona: str
     position: str = Field(max_length=240)

@@ -145,3 +145,22 @@ def add_challenges(state: dict, challenges: list[str], aspect_index: int | None)
         aspect["challenged"] = _append(aspect["challenged"], challenge, key=str.lower)
     state["aspect_positions"][key] = aspect
     return state
+
+
+def updates_by_turn(updates: list, window: dict[int, str]) -> dict[int, object | None]:
+    """A digest's updates matched to the messages it was asked about. ``window``: turn -> the
+    speaker's name, for each message to fold. Returns turn -> its update, or None where the model
+    gave none usable (the message is then marked tried, as a failed update is).
+
+    Model output is untrusted: an update for a turn not asked about, or naming someone other than
+    that turn's speaker, is dropped (it would put words in the wrong mouth); a turn answered twice
+    keeps its first answer."""
+    matched: dict[int, object | None] = dict.fromkeys(window)
+    for update in updates:
+        speaker = window.get(update.turn)
+        if speaker is None or matched[update.turn] is not None:
+            continue
+        if (update.speaker or "").strip().lower() != speaker.strip().lower():
+            continue
+        matched[update.turn] = update
+    return matched

@@ -23,6 +23,7 @@ import random
 import re
 import threading
 
+from devtools.digest_reading import digest_answer
 from devtools.fake_messages_api import Call, Reply
 from orchestration.evaluation.scenarios import NO, NUANCED, YES, Scenario
 
@@ -189,6 +190,12 @@ class ScriptedModel:
         if concession := re.search(r"I concede, (.+?) changes my mind", text):
             update["concession"] = f"{concession.group(1)} changes the picture"
         return update
+
+    def _structured_LedgerDigest(self, body: dict) -> dict:
+        return digest_answer(body, self._structured_PositionUpdate)
+
+    def _structured_WindowDigest(self, body: dict) -> dict:
+        return digest_answer(body, self._structured_PositionUpdate, self._structured_DisagreementScan)
 
     def _structured_RoundRecordDraft(self, body: dict) -> dict:
         names = re.findall(r"^([^\n:]+): ", self._user(body).split("\n\n", 1)[-1], flags=re.M)

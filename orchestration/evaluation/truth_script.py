@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import threading
 
+from devtools.digest_reading import digest_answer
 from devtools.fake_messages_api import Call, Reply
 from gateways.llm.roles import model_roles
 from gateways.llm.types import Role
@@ -109,6 +110,8 @@ class Reader:
         self.names = names
 
     def answer(self, purpose: str, body: dict) -> dict:
+        if purpose in ("LedgerDigest", "WindowDigest"):  # read as the calls a digest stands for
+            return getattr(self, f"_{purpose}")(body)
         handler = getattr(self, f"_{purpose}", None)
         return handler(_text_of(body, "user")) if handler else {}
 
@@ -143,6 +146,16 @@ class Reader:
             elif reading.verdict(first) == reading.ACCEPT or "same" in reading.words(first):
                 update["new_agreement"] = {"with": other, "on": self.topic}
         return update
+
+    def _LedgerDigest(self, body: dict) -> dict:
+        return digest_answer(body, lambda one: self._PositionUpdate(_text_of(one, "user")))
+
+    def _WindowDigest(self, body: dict) -> dict:
+        return digest_answer(
+            body,
+            lambda one: self._PositionUpdate(_text_of(one, "user")),
+            lambda scan: self._DisagreementScan(_text_of(scan, "user")),
+        )
 
     def _sides(self, said: list[tuple[str, str]]) -> dict[str, str]:
         sides: dict[str, str] = {}

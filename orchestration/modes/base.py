@@ -29,6 +29,16 @@ class Mode:
         """The main channel's last turn number (a pause event names it)."""
         return self.run.main_messages().aggregate(last=Max("turn"))["last"] or 0
 
+    def scan_window(self, message):
+        """The detection window (ledger_folding.ScanWindow) ``message`` ends, whose digest also scans
+        it (``digest_window``); None: the message is folded with the next few, unscanned."""
+        return None
+
+    def digest_window(self, scan, messages: list, *, before_write) -> None:
+        """One digest call for a window ``scan_window`` named: folds ``messages`` into the ledger
+        and scans the window (on the ledger lane; ``before_write`` waits for the messages' rows)."""
+        raise NotImplementedError
+
     def wind_down(self) -> None:
         """The owner stopped the debate: let side work that belongs in the results finish."""
 

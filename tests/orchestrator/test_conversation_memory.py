@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from debates import fragments
-from debates.blackboard.ledger import ledger_update
+from debates.blackboard.ledger import ledger_digest
 from debates.blackboard.models import BlackboardNotes
 from debates.blackboard.summaries import SUMMARY_EVERY
 from debates.exports import debate_markdown
@@ -68,12 +68,12 @@ def _said(debate, seat, turn, text):
     message = Message.objects.create(
         debate=debate, persona=participant.persona, turn=turn, text=text, status=Message.Status.COMPLETE
     )
-    assert ledger_update(message_id=message.id)
+    assert ledger_digest(messages=[Message.objects.select_related("debate", "persona").get(pk=message.pk)])
 
 
 def test_a_decision_is_recorded_when_everyone_accepts_and_not_before(fake_anthropic, new_debate):
     debate = new_debate()
-    fake_anthropic.script(*[Reply.json({}) for _ in range(6)])  # the model reads nothing into them
+    fake_anthropic.script(*[Reply.json({}) for _ in range(6)])  # the digests read nothing into them
 
     _said(debate, 1, 1, "I propose a gold-backed reserve tranche for the central bank.")
     _said(debate, 2, 2, "Count me in on the tranche.")

@@ -1,5 +1,5 @@
 """What a crux room's turns ask of the database beside the conversation: the room reads the
-participants once, and a room turn's ledger update does not read back what the run holds."""
+participants once, and a room's ledger digest does not read back what the run holds."""
 
 import threading
 from collections import defaultdict
@@ -8,6 +8,7 @@ import pytest
 
 from crux.models import CruxRoom
 from debates.models import Debate, Message
+from orchestration.ledger_folding import ROOM_DIGEST_MESSAGES
 from orchestration.run import debate_run
 from tests.support.connections import on_new_connections
 
@@ -37,6 +38,6 @@ def test_a_room_reads_its_participants_once_and_its_ledger_updates_read_no_messa
     assert len(participant_reads) == 1, participant_reads
     ledger = queries["room_ledger"]
     assert not [sql for sql in ledger if 'FROM "debates_participant"' in sql]
-    # The only message read is the turns before it (the ledger keeper's recent messages).
+    # The only message read is the turns before each digest (the ledger keeper's recent messages).
     message_reads = [sql for sql in ledger if sql.startswith("SELECT") and 'FROM "debates_message"' in sql]
-    assert len(message_reads) == room_turns, message_reads
+    assert len(message_reads) == -(-room_turns // ROOM_DIGEST_MESSAGES), message_reads

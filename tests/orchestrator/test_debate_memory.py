@@ -5,6 +5,7 @@ i.e. exactly what was sent to the model."""
 import json
 import logging
 import re
+from collections import Counter
 
 import pytest
 from django.core.management import call_command
@@ -12,6 +13,7 @@ from django.core.management import call_command
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
 from debates.models import Debate, Message
 from devtools.scripted_debate import MEMORY_CHALLENGE, MEMORY_EVIDENCE
+from orchestration.ledger_folding import DIGEST_MESSAGES
 from tests.support.spend import debate_cost
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -98,11 +100,14 @@ def test_a_malformed_ledger_extraction_is_retried_once_then_skipped_and_the_deba
 ):
     api, script = scripted_api(memory=True, dispute="none")
     respond = script.respond
+    asked = []
 
     def broken_ledger(body, call):
         reply = respond(body, call)
-        if (body.get("output_config") or {}).get("format", {}).get("schema", {}).get("title") == "PositionUpdate":
-            return type(reply).json({"overall_stance": 42, "evidence": "not a list"})
+        title = (body.get("output_config") or {}).get("format", {}).get("schema", {}).get("title")
+        if title in ("LedgerDigest", "WindowDigest"):
+            asked.append(body["messages"][0]["content"])  # a repair asks again after the same prompt
+            return type(reply).json({"updates": [{"turn": "first", "overall_stance": 42}]})
         return reply
 
     api.responder = broken_ledger
@@ -115,8 +120,11 @@ def test_a_malformed_ledger_extraction_is_retried_once_then_skipped_and_the_deba
 
     assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
     spoken = Message.objects.filter(debate=debate, status=Message.Status.COMPLETE).count()
-    assert script.calls["PositionUpdate"] == 2 * spoken  # each one tried, repaired once, then given up
-    assert "Ledger update for message" in caplog.text and "skipped" in caplog.text
+    # Each digest tried, repaired once, then given up; its messages marked tried.
+    assert set(Counter(asked).values()) == {2}, Counter(asked).values()
+    assert len(set(asked)) >= -(-spoken // DIGEST_MESSAGES)  # a digest folds at most DIGEST_MESSAGES
+    assert not Message.objects.filter(debate=debate, status=Message.Status.COMPLETE, ledgered=False).exists()
+    assert "igest of" in caplog.text and "skipped" in caplog.text
     assert not PositionState.objects.filter(debate=debate).exclude(overall_stance="").exists()
 
 

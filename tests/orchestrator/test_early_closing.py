@@ -30,7 +30,7 @@ def recorded(api, scan_seconds):
         kind = title or ("closing" if call.phase == "closing" else "persona")
         requests.append((time.time(), kind, user))
         reply = scripted(body, call)
-        return dataclasses.replace(reply, latency=scan_seconds) if title == "DisagreementScan" else reply
+        return dataclasses.replace(reply, latency=scan_seconds) if title == "WindowDigest" else reply
 
     api.responder = recording
     return requests
@@ -44,7 +44,7 @@ def test_the_first_closing_is_asked_while_the_last_window_is_scanned_and_shown_a
     debate = debate_run(debate_id=debate.id)
 
     assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
-    last_scan = max(at for at, kind, _ in requests if kind == "DisagreementScan")
+    last_scan = max(at for at, kind, _ in requests if kind == "WindowDigest")
     closings = [at for at, kind, _ in requests if kind == "closing"]
     assert len(closings) == 3  # nothing came up: the held reply was kept, not asked for again
     assert closings[0] < last_scan + SCAN_SECONDS / 2, "the first closing waited for the last scan"

@@ -74,9 +74,9 @@ def test_project_context_reaches_every_persona_call_within_its_budget(
     assert MARKER in section and "Project: Thesis" in section and "Task 0" in section
     assert estimate_tokens(section) <= BUDGET
     assert estimate_tokens(section) > BUDGET * 0.8, "a big project fills its budget"
-    # Every extraction call (aspects, ledger, detection, rooms, cards, evidence) has it too.
+    # Every extraction call (aspects, ledger digests, the windows' digests, rooms, cards, evidence) has it too.
     side_calls = [call for call in calls if call["role"] != "persona"]
-    assert {call["phase"] for call in side_calls} >= {"planning", "ledger", "detection", "evidence_ledger"}
+    assert {call["phase"] for call in side_calls} >= {"planning", "ledger", "digest", "evidence_ledger"}
     assert all(context_section(call["system"][0]) == section for call in side_calls)
     # The section sits in the cached prefix, after the persona's own contract.
     sent = [body for body in api.requests if not (body.get("output_config") or {}).get("format")]

@@ -1,8 +1,9 @@
 """The dialogue mode: aspects, openings, rounds in which personas answer each other, crux rooms
 running beside the main channel, closings, results from the crux cards.
 
-Detection and the crux rooms are lanes of their own: detection windows run in order (a speaker
-never waits for one), rooms in parallel; the closings wait for every room, so their cards are in
+Each detection window is scanned by the digest that folds its new messages into the ledger (one
+call, ledger_folding.py); what it found is tracked on the detection lane, in window order (a
+speaker never waits for it), and the crux rooms run in parallel; the closings wait for every room, so their cards are in
 the results and the closing statements can speak to them.
 """
 
@@ -13,11 +14,12 @@ import logging
 from django.conf import settings
 
 from crux.models import CruxRoom
-from crux.services.detection import detection_run
+from crux.services.detection import detection_apply, detection_run, window_digest
 from debates.models import Message
 from gateways.llm.types import ModelUnavailable
 from orchestration import results
 from orchestration.context import SideWork
+from orchestration.ledger_folding import ScanWindow
 from orchestration.modes.discussion import DiscussionMode
 from orchestration.patience import patiently
 from orchestration.rooms import room_run
@@ -56,22 +58,46 @@ class DialogueMode(DiscussionMode):
     def stakes(self, side: SideWork) -> dict[int, float]:
         return side.stakes()
 
-    def after_message(self, message: Message) -> None:
+    def scan_window(self, message: Message) -> ScanWindow | None:
         every = settings.CRUX_DETECTION_EVERY_MESSAGES
         dialogue = self.discussion.channel.dialogue
-        if not dialogue or len(dialogue) % every:
+        if not dialogue or dialogue[-1] is not message or len(dialogue) % every:
+            return None
+        return ScanWindow(len(dialogue) // every, dialogue[-settings.CRUX_DETECTION_WINDOW_MESSAGES :])
+
+    def digest_window(self, scan: ScanWindow, messages: list[Message], *, before_write) -> None:
+        """The window's digest folds its new messages into the ledger and scans it; what the scan
+        found is tracked on the detection lane, in window order, where rooms open. In an outage the
+        messages' updates are put off (ledger_folding.fold_put_off) and the window is scanned on its
+        own on the detection lane, which waits the outage out (``_detect``)."""
+        run = self.run
+        try:
+            found = window_digest(
+                debate=run.debate,
+                window=scan.number,
+                window_messages=scan.messages,
+                messages=messages,
+                names=run.names,
+                before_write=before_write,
+                record_with=run.record_later,
+            )
+        except ModelUnavailable as exc:
+            logger.warning(
+                "Digest of window %s of debate %s put off (the model is unavailable): %s",
+                scan.number,
+                run.debate.id,
+                exc,
+            )
+            run.lanes.submit("detection", self._detect, scan.number, scan.messages)
             return
-        window = len(dialogue) // every
-        # The last message may not be written yet: the job starts once it is (loop.DebateRun.settle).
-        messages = dialogue[-settings.CRUX_DETECTION_WINDOW_MESSAGES :]
-        self.run.lanes.submit("detection", self._detect, window, messages)
+        run.lanes.submit("detection", self._track, scan.number, scan.messages, found)
 
     def before_moving_on(self) -> None:
         # The windows scanned so far come first: a room the circling disagreement earned opens on it.
-        self.run.lanes.wait("detection", timeout=ROOM_WAIT_SECONDS)
+        self.run.lanes.wait(["ledger", "detection"], timeout=ROOM_WAIT_SECONDS)
 
     def wind_down(self) -> None:
-        self.run.lanes.wait(["detection", "rooms"], timeout=60)
+        self.run.lanes.wait(["ledger", "detection", "rooms"], timeout=60)
 
     def results(self, status: str) -> dict:
         evidence = self.evidence
@@ -80,6 +106,17 @@ class DialogueMode(DiscussionMode):
         return results.debate_results(debate=self.run.debate, evidence_ledger=evidence)
 
     # ── steps ─────────────────────────────────────────────────────────────────────────────────
+
+    def _track(self, window: int, messages: list[Message], scan) -> None:
+        """What a window's digest found, tracked (staged commitment); the rooms it earned started."""
+        try:
+            rooms = detection_apply(
+                debate=self.run.debate, window=window, message_ids=[message.id for message in messages], scan=scan
+            )
+            for room in rooms:
+                self._start_room(room.id)
+        except Exception:  # detection is an observer; never let it take the debate down
+            logger.exception("Detection window %s of debate %s failed", window, self.run.debate.id)
 
     def _detect(self, window: int, messages: list[Message]) -> None:
         """Scan one window. An outage is waited out here, on the detection lane (the next window
@@ -100,13 +137,13 @@ class DialogueMode(DiscussionMode):
             logger.exception("Detection window %s of debate %s failed", window, self.run.debate.id)
 
     def _start_room(self, room_id: int) -> None:
-        self.run.lanes.submit(
-            "rooms",
-            room_run,
-            room_id=room_id,
-            after_message=self.run.ledger.fold,
-            cancelled=self.run.lanes.cancelled,
-        )
+        self.run.lanes.submit("rooms", self._room, room_id)
+
+    def _room(self, room_id: int) -> None:
+        try:
+            room_run(room_id=room_id, after_message=self.run.ledger.fold, cancelled=self.run.lanes.cancelled)
+        finally:
+            self.run.ledger.flush(room_id)  # the room's last exchanges, folded now it has ended
 
     def _scan_missed_windows(self) -> None:
         """Detection windows a dead worker never finished are scanned now, in order (staging counts
@@ -125,7 +162,7 @@ class DialogueMode(DiscussionMode):
     def _await_rooms(self) -> None:
         """Every room, and every detection window but the last (which _closings sends the first
         closing beside). Rooms opened meanwhile are queued while we wait, and waited for too."""
-        self.run.lanes.wait("detection", lag=1, timeout=ROOM_WAIT_SECONDS)
+        self.run.lanes.wait(["ledger", "detection"], lag=1, timeout=ROOM_WAIT_SECONDS)
         self.run.lanes.wait("rooms", timeout=ROOM_WAIT_SECONDS)
 
     def _closings(self) -> None:
@@ -135,7 +172,7 @@ class DialogueMode(DiscussionMode):
         self.discussion.closings(beside=self._side_work_done)
 
     def _side_work_done(self, wait: bool) -> bool:
-        lanes = ["detection", "rooms"]
+        lanes = ["ledger", "detection", "rooms"]  # a window's digest queues its scan's tracking
         if wait:
             self.run.lanes.wait(lanes, timeout=ROOM_WAIT_SECONDS)
             return True
