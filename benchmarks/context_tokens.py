@@ -81,6 +81,7 @@ def run_debate(messages: int) -> tuple[list[str], str, int]:
     from devtools.fake_messages_api import FakeMessagesAPI
     from devtools.scripted_debate import DebateScript
     from gateways.llm import gateway
+    from gateways.llm.types import content_text
     from orchestration.run import debate_run
     from personas.models import Deck
 
@@ -90,7 +91,9 @@ def run_debate(messages: int) -> tuple[list[str], str, int]:
 
     def observe(record):
         if record.role == "persona" and not record.tag.phase.startswith("crux_room"):
-            contexts.append("\n".join(m["content"] for m in record.prompt.messages if m["role"] == "user"))
+            contexts.append(
+                "\n".join(content_text(m["content"]) for m in record.prompt.messages if m["role"] == "user")
+            )
 
     with FakeMessagesAPI(responder=padded(script)) as api, gateway.trace_calls(observe):
         settings.FAULTLINE_LLM, settings.ANTHROPIC_API_KEY, settings.ANTHROPIC_BASE_URL = "anthropic", "bench", api.url

@@ -18,7 +18,9 @@ breakpoint (at most four) caches the prompt up to and including its block, hashe
 ("5m" by default, "1h" when asked), but only if that prefix reaches the model's minimum cacheable
 length (gateways/llm/pricing.py, beside the prices); a later request whose prefix matches reads it
 (``cache_read_input_tokens``), a new one writes it (``cache_creation_input_tokens``), and only what
-follows the last breakpoint is ``input_tokens``. Tokens are estimated at 4 characters each.
+follows the last breakpoint is ``input_tokens``. A breakpoint reads the longest prefix cached at
+its own block boundary or one of the LOOKBACK_BLOCKS before it (entries are only ever written at
+breakpoints), as the API does. Tokens are estimated at 4 characters each.
 ``clock`` (seconds) decides expiry: a benchmark passes a simulated one to play a long debate fast. ``call`` is what the request is, as the gateway labelled it (role, phase, persona): a scripted
 model answers by that, never by the wording of the prompt.
 
@@ -48,6 +50,10 @@ from gateways.llm.pricing import min_cacheable_tokens
 
 CALL_HEADER = "X-Faultline-Call"  # sent by gateways/llm/providers/anthropic.py
 MAX_BREAKPOINTS = 4  # the API refuses a request with more cache_control blocks
+# A breakpoint also reads a prefix cached at an earlier block boundary, up to about 20 blocks
+# before it (the API's documented lookback): a conversation that grows by a few blocks per call,
+# its breakpoint moved to its end, reads what its last call wrote there.
+LOOKBACK_BLOCKS = 20
 TTL_SECONDS = {"5m": 300, "1h": 3600}
 BATCH_PATH = re.compile(r"^/v1/messages/batches/(?P<id>[^/]+)(?P<tail>/results|/cancel)?$")
 NOT_FOUND = {"type": "error", "error": {"type": "not_found_error", "message": "no such batch"}}
@@ -317,6 +323,18 @@ def _usage(reply: Reply, body: dict, cached: CacheUsage | None = None) -> dict:
     }
 
 
+def message_text(content) -> str:
+    """A message's text, its content a string or text blocks (a scripted model reads the words)."""
+    if isinstance(content, str):
+        return content
+    return "".join(block.get("text", "") for block in content or [] if block.get("type", "text") == "text")
+
+
+def user_text(body: dict) -> str:
+    """What a request's user messages say, one after the other."""
+    return "\n".join(message_text(m.get("content")) for m in body.get("messages", []) if m.get("role") == "user")
+
+
 def tokens_of(text: str) -> int:
     return math.ceil(len(text) / 4)
 
@@ -354,6 +372,7 @@ class PromptCache:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self._expires: dict[str, float] = {}
+        self._ttls: dict[str, int] = {}  # seconds an entry lives after its last use
         self._lock = threading.Lock()
 
     def usage_for(self, body: dict) -> CacheUsage:
@@ -367,21 +386,33 @@ class PromptCache:
         if minimum is None or not breakpoints:
             return CacheUsage(input_tokens=max(1, total))
         digest = hashlib.sha256(model.encode())
-        eligible = []  # (key, prefix tokens, ttl) of each breakpoint long enough to cache
+        boundaries = []  # (key, prefix tokens) at the end of each block, up to the last breakpoint
+        eligible = []  # (block index, ttl) of each breakpoint long enough to cache
         prefix_tokens = 0
         for index, (text, tokens, control) in enumerate(blocks):
             digest.update(text.encode() + b"\x01")
             prefix_tokens += tokens
+            boundaries.append((digest.hexdigest(), prefix_tokens))
             if control and prefix_tokens >= minimum:
-                eligible.append((digest.hexdigest(), prefix_tokens, control.get("ttl", "5m")))
+                eligible.append((index, control.get("ttl", "5m")))
             if index == breakpoints[-1]:
                 break
         with self._lock:
             now = self.clock()
-            read = max((tokens for key, tokens, _ in eligible if self._expires.get(key, -1) > now), default=0)
-            for key, _, ttl in eligible:
-                self._expires[key] = now + TTL_SECONDS.get(ttl, 300)
-        cached = max((tokens for _, tokens, _ in eligible), default=0)
+            read = 0
+            for index, _ in eligible:
+                # A hit is looked for at the breakpoint and at the block boundaries before it, the
+                # nearest first, up to LOOKBACK_BLOCKS back (only a breakpoint ever wrote one).
+                for key, tokens in reversed(boundaries[max(0, index - LOOKBACK_BLOCKS) : index + 1]):
+                    if self._expires.get(key, -1) > now:
+                        read = max(read, tokens)
+                        self._expires[key] = max(self._expires[key], now + self._ttls[key])
+                        break
+            for index, ttl in eligible:
+                key = boundaries[index][0]
+                self._ttls[key] = TTL_SECONDS.get(ttl, 300)
+                self._expires[key] = now + self._ttls[key]
+        cached = max((boundaries[index][1] for index, _ in eligible), default=0)
         return CacheUsage(
             input_tokens=max(1, total - cached), cache_creation_tokens=cached - read, cache_read_tokens=read
         )

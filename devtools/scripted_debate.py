@@ -19,7 +19,7 @@ import threading
 from dataclasses import dataclass, field
 
 from devtools.digest_reading import digest_answer
-from devtools.fake_messages_api import Call, Reply
+from devtools.fake_messages_api import Call, Reply, user_text
 
 QUIBBLES = [
     "Was the 1970s inflation mostly an oil shock?",
@@ -121,7 +121,7 @@ class DebateScript:
 
     @staticmethod
     def _user_text(body: dict) -> str:
-        return "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
+        return user_text(body)
 
     @staticmethod
     def _system_text(body: dict) -> str:

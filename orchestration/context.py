@@ -17,16 +17,24 @@ from crux.models import CruxCard, DisagreementCandidate
 from debates.blackboard.ledger_text import is_degenerate, usable
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
 from debates.blackboard.summaries import latest_summary
-from debates.budget import Section, join
+from debates.budget import Section, clip, estimate_tokens, join
 from debates.models import Debate, Message
 from debates.services.context import context_section
 from debates.turns import turn_kind
 from memory.context import memory_section
 from orchestration.citing import own_writing_section
 from orchestration.prompts import persona_system_prefix
-from orchestration.recalling import earlier_section
+from orchestration.recalling import EARLIER_TOKENS, earlier_section
 
 RECENT_MESSAGES = 8
+# A turn's context is sent in blocks so that most of it is read from the provider's prompt cache
+# (see Epoch): the blackboard as of an anchor message, then the exchange since the anchor, one
+# message a block, then what changes every turn. The exchange grows up to EXCHANGE tokens (or
+# EXCHANGE_MESSAGES messages) before the anchor moves on; a moved anchor keeps at most what the
+# recent exchange showed, so a context with nothing cached yet stays within LIMIT.
+EXCHANGE = 900
+EXCHANGE_MESSAGES = 16
+LIMIT = 1500
 OPEN_CLAIMS = 4  # open disputes a context lists
 MESSAGE_TOKENS = 110
 # Token budgets per section. Each phase's sections add up to at most 1,500 tokens:
@@ -45,6 +53,10 @@ STATE, SO_FAR, OTHERS, MINE, MINE_CLOSING, DISPUTES, RECENT, RECENT_CLOSING, CON
     200,
     110,
 )
+TURN = 100
+# What changes every turn, last: open disputes, what the turn recalls, insights, the turn itself
+# (the passages of a persona's own writing come on top, as before: see the module's docstring).
+TAIL = DISPUTES + EARLIER_TOKENS + INSIGHTS + TURN
 
 
 def stable_prefix(debate: Debate, persona) -> str:
@@ -217,6 +229,8 @@ class TurnReads:
     # What earlier in the debate is relevant now (orchestration/recalling.py), when the turn asked
     # for it beside these reads; None: assemble_context recalls it itself.
     earlier: Callable[[], Section] | None = None
+    # The persona's view at its previous main-channel call (Epoch), kept if it still holds.
+    view: Epoch | None = None
 
 
 def turn_reads(
@@ -228,11 +242,14 @@ def turn_reads(
     recent: list[Message],
     side: SideWork | None = None,
     earlier: Callable[[], Section] | None = None,
+    view: Epoch | None = None,
 ) -> TurnReads:
     """recent: as for assemble_context. side: when the caller read it already (for the stakes).
-    earlier: the turn's recall, asked for already (InDebateRecall.ask)."""
+    earlier: the turn's recall, asked for already (InDebateRecall.ask). view: the persona's view
+    at its previous call (TurnContext.epoch)."""
     return TurnReads(
         earlier=earlier,
+        view=view,
         side=side if side is not None else side_work_read(debate),
         own_writing=_own_writing(
             debate, persona, aspect_index=aspect_index, exchange=_exchange(phase, aspect_index, recent)
@@ -298,12 +315,47 @@ def _own_writing(debate: Debate, persona, *, aspect_index=None, room=None, excha
 
 
 def _your_turn(kind: str, addressee: str, question: str = "") -> Section:
-    section = Section("YOUR TURN", 100)
+    section = Section("YOUR TURN", TURN)
     section.add(turn_kind(kind).instruction.format(addressee=addressee or "the others", question=question))
     return section
 
 
-def assemble_context(
+@dataclass(frozen=True)
+class Epoch:
+    """A persona's view of the main channel between two moves of its anchor. Its blackboard block
+    (the ledger's sections, rendered once, when the anchor was set) and the exchange since the
+    anchor (which only grows) stay byte-identical from one of its calls to the next, so each call
+    reads from the prompt cache everything up to where its previous call ended. The anchor moves
+    at a new aspect, or when the exchange since it passes EXCHANGE, keeping the last messages; it
+    is never set past a message the ledger has not folded (``Message.ledgered``), so what leaves
+    the exchange is in the ledger's sections of the new blackboard."""
+
+    aspect_index: int | None
+    anchor: int  # the turn of the first message the exchange shows: every later one follows it
+    blackboard: str
+
+
+@dataclass(frozen=True)
+class TurnContext:
+    """A turn's context in the blocks it is sent in. ``lead``: the blackboard, then the exchange
+    since the anchor one message a block (empty for a context sent whole: openings, closings);
+    ``tail``: what changes every turn; ``epoch``: the view the lead belongs to."""
+
+    lead: tuple[str, ...]
+    tail: str
+    epoch: Epoch | None = None
+
+    @property
+    def text(self) -> str:
+        return "".join(self.lead) + self.tail
+
+
+def assemble_context(**kwargs) -> str:
+    """A main-channel turn's context as one text (turn_context's, with a new anchor)."""
+    return turn_context(**kwargs).text
+
+
+def turn_context(
     *,
     debate: Debate,
     persona,
@@ -313,53 +365,131 @@ def assemble_context(
     names: dict[int, str] | None = None,
     recent: list[Message] | None = None,
     reads: TurnReads | None = None,
-) -> str:
+) -> TurnContext:
     """A main-channel turn's context. phase: opening | key_argument | reply | closing (the turn's kind).
     names: persona id -> name of the participants, when the caller already has them.
-    recent: the main channel's last complete messages in turn order (at least RECENT_MESSAGES,
+    recent: the main channel's last complete messages in turn order (at least EXCHANGE_MESSAGES,
     persona attached), when the caller holds them: the run loop's include the turn just said,
     which may not be written yet. reads: what does not depend on the ledger, when the caller read it
-    already (turn_reads)."""
+    already (turn_reads), with the persona's view at its previous call (``TurnReads.view``)."""
     if names is None:
         names = dict(debate.participants.order_by("seat").values_list("persona_id", "persona__name"))
-    positions = _positions(debate)
-    mine = positions.get(persona.id)
     if phase == "opening":  # a deliberate cold start: topic, aspects, who else is here
-        return join(
-            [
-                _debate_state(debate, persona, names, None, phase),
-                _own_writing(debate, persona),
-                _your_turn(phase, addressee),
-            ]
-        )
-
-    full = phase == "closing"
+        sections = [_debate_state(debate, persona, names, None, phase), _own_writing(debate, persona)]
+        return TurnContext((), join([*sections, _your_turn(phase, addressee)]))
     if recent is None:
-        recent = _recent(debate, limit=_recent_limit(phase))
+        recent = _recent(debate, limit=EXCHANGE_MESSAGES)
     if reads is None:
-        reads = turn_reads(debate=debate, persona=persona, phase=phase, aspect_index=aspect_index, recent=recent)
+        reads = turn_reads(
+            debate=debate, persona=persona, phase=phase, aspect_index=aspect_index, recent=recent[-RECENT_MESSAGES:]
+        )
+    if phase == "closing":
+        return TurnContext((), _closing(debate, persona, names, aspect_index, recent, reads, addressee))
+
+    epoch = reads.view
+    if not _holds(epoch, aspect_index, recent):
+        epoch = _new_epoch(debate, persona, names, phase, aspect_index, recent)
+    since = [message for message in recent if message.turn >= epoch.anchor]
+    lead = (epoch.blackboard, *_said(since))
+    tail = join(
+        [
+            _open_disputes(reads.side, names),
+            _earlier(debate, phase, aspect_index, recent[-RECENT_MESSAGES:], reads),
+            _insights(reads.side),
+            reads.own_writing,
+            _your_turn(phase, addressee),
+        ]
+    )
+    return TurnContext(lead, ("\n" if since else "") + tail, epoch)
+
+
+def _closing(debate, persona, names, aspect_index, recent, reads, addressee) -> str:
+    """A closing reads the whole ledger, every concession and the last three messages, sent whole
+    (each persona closes once: there is no later call of its to cache it for)."""
+    positions = _positions(debate)
+    sections = [
+        _debate_state(debate, persona, names, aspect_index, "closing"),
+        _so_far(debate),
+        _everyone_else(persona, names, positions, aspect_index),
+        _your_position(positions.get(persona.id), aspect_index, budget=MINE_CLOSING, full=True),
+        _open_disputes(reads.side, names),
+        _concessions(names, positions),
+        _transcript_section("RECENT EXCHANGE", _exchange("closing", aspect_index, recent), RECENT_CLOSING),
+        _insights(reads.side),
+        reads.own_writing,
+        _your_turn("closing", addressee),
+    ]
+    return join(sections)
+
+
+def _blackboard(debate: Debate, persona, names, aspect_index, phase) -> str:
+    """The ledger's sections of a turn's context, as they are now: the slowly changing block."""
+    positions = _positions(debate)
     sections = [
         _debate_state(debate, persona, names, aspect_index, phase),
         _so_far(debate),
         _everyone_else(persona, names, positions, aspect_index),
-        _your_position(mine, aspect_index, budget=MINE_CLOSING if full else MINE, full=full),
-        _open_disputes(reads.side, names),
+        _your_position(positions.get(persona.id), aspect_index),
     ]
-    if full:
-        sections.append(_concessions(names, positions))
-    earlier = _earlier(debate, phase, aspect_index, recent, reads)
-    sections += [
-        _transcript_section(
-            "RECENT EXCHANGE",
-            _exchange(phase, aspect_index, recent),
-            RECENT_CLOSING if full else RECENT - earlier.used,
-        ),
-        earlier,
-        _insights(reads.side),
-        reads.own_writing,
-        _your_turn(phase, addressee),
-    ]
-    return join(sections)
+    return join(sections) + "\n\n"
+
+
+EXCHANGE_TITLE = "── RECENT EXCHANGE ──\n"
+
+
+def _said(messages: list[Message]) -> list[str]:
+    """The exchange, one block a message (the first under the section's title); a message is
+    clipped as the recent exchange always clipped it."""
+    lines = [clip(f"{message.persona.name}: {message.text}", MESSAGE_TOKENS) + "\n" for message in messages]
+    if lines:
+        lines[0] = EXCHANGE_TITLE + lines[0]
+    return lines
+
+
+def _holds(epoch: Epoch | None, aspect_index, recent: list[Message]) -> bool:
+    """Whether a persona's view still holds: same aspect, the anchor still among ``recent``, and
+    the exchange since it within EXCHANGE."""
+    if epoch is None or epoch.aspect_index != aspect_index:
+        return False
+    if recent and recent[0].turn > epoch.anchor:
+        return False
+    since = [message for message in recent if message.turn >= epoch.anchor]
+    return len(since) <= EXCHANGE_MESSAGES and estimate_tokens("".join(_said(since))) <= EXCHANGE
+
+
+def _new_epoch(debate: Debate, persona, names, phase, aspect_index, recent: list[Message]) -> Epoch:
+    """A new anchor: the blackboard as the ledger has it now, and the newest messages the recent
+    exchange would show within what is left of LIMIT (a key argument: only those on its aspect),
+    and back to the first message the ledger has not folded yet."""
+    blackboard = _blackboard(debate, persona, names, aspect_index, phase)
+    budget = min(RECENT, LIMIT - estimate_tokens(blackboard) - TAIL)
+    shown = _exchange(phase, aspect_index, recent)
+    kept: list[Message] = []
+    for message in reversed(shown):
+        if estimate_tokens("".join(_said([message, *kept]))) > budget:
+            break
+        kept.insert(0, message)
+    anchor = kept[0].turn if kept else (recent[-1].turn + 1 if recent else 1)
+    unfolded = _first_unledgered(debate, [m for m in recent if m.turn < anchor])
+    if unfolded is not None:
+        # Kept, even past the budget (the run loop waits for all but the last message's update,
+        # so it is rare), up to EXCHANGE: beyond, they would be lost either way.
+        since = [message for message in recent if message.turn >= unfolded]
+        if estimate_tokens("".join(_said(since))) <= EXCHANGE:
+            anchor = unfolded
+    return Epoch(aspect_index=aspect_index, anchor=anchor, blackboard=blackboard)
+
+
+def _first_unledgered(debate: Debate, messages: list[Message]) -> int | None:
+    """The turn of the first of ``messages`` the position ledger has not folded (or not written)."""
+    if not messages:
+        return None
+    folded = set(
+        Message.objects.filter(
+            debate=debate, room__isnull=True, ledgered=True, turn__in=[m.turn for m in messages]
+        ).values_list("turn", flat=True)
+    )
+    return next((message.turn for message in messages if message.turn not in folded), None)
 
 
 def room_context(

@@ -19,7 +19,7 @@ from debates.services.messages import (
 )
 from debates.turns import turn_kind
 from gateways.llm import gateway
-from gateways.llm.types import CallTag, Prompt, Role
+from gateways.llm.types import CallTag, Prompt, Role, text_blocks
 from orchestration.citing import turn_citations
 from orchestration.context import stable_prefix
 from orchestration.lanes import RunCancelled
@@ -78,6 +78,10 @@ class TurnRequest:
     # for its user between rounds), so the cached prefix outlives the wait (gateways/llm/types.py).
     cache_ttl: str = "5m"
     interjection: object = None  # debates.models.Interjection: the owner's, which this turn answers
+    # The leading pieces of ``context`` that stay the same from this speaker's call to its next
+    # (orchestration/context.py's TurnContext.lead): sent as blocks of their own, with cache
+    # breakpoints after the first and the last, so the next call reads them from the cache.
+    context_lead: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -211,7 +215,7 @@ def speak(
     row = turn_kind(kind)
     prompt = Prompt(
         system_prefix=request.system_prefix if request.system_prefix is not None else _system_prefix(debate, persona),
-        messages=[{"role": "user", "content": context}],
+        messages=[{"role": "user", "content": _user_content(context, request.context_lead)}],
         max_tokens=row.max_tokens,
         cache_ttl=request.cache_ttl,
     )
@@ -320,6 +324,16 @@ def speak(
     message.text, message.status, message.cut_off = text, Message.Status.COMPLETE, cut_off
     persist(lambda: message_finish(message=message, text=text, citations=citations, cut_off=cut_off))
     return message
+
+
+def _user_content(context: str, lead: tuple[str, ...]) -> str | list[dict]:
+    """The turn's user message: its lead in blocks of its own (a breakpoint asked for after the
+    blackboard and after the exchange), the rest in one; the whole text if the context does not
+    start with its lead (a hook rewrote what came before the turn's instructions)."""
+    joined = "".join(lead)
+    if not lead or not context.startswith(joined):
+        return context
+    return text_blocks([*lead, context[len(joined) :]], cache_after={0, len(lead) - 1})
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import uuid
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 
@@ -21,7 +22,8 @@ class Role(enum.StrEnum):
 class Prompt:
     # Stable across a debate (persona contract + rules): sent first and marked for prompt caching.
     system_prefix: str
-    messages: list[dict]  # [{"role": "user" | "assistant", "content": str}, ...]
+    # [{"role": "user" | "assistant", "content": str | text_blocks(...)}, ...]
+    messages: list[dict]
     # Varies per call; sent after the cached prefix.
     system: str = ""
     max_tokens: int = 600
@@ -30,6 +32,33 @@ class Prompt:
     # whose next use may come more than five minutes later (a debate that waits for its user);
     # the hour's cache write costs 2x the input price against 1.25x (gateways/llm/pricing.py).
     cache_ttl: str = "5m"
+
+
+# A text block that asks for a cache breakpoint after it carries this; the provider keeps it only
+# where the prefix up to it reaches the model's minimum, and sets the prompt's TTL on it.
+CACHE_MARK = {"type": "ephemeral"}
+
+
+def text_blocks(parts: Sequence[str], *, cache_after: Collection[int] = ()) -> list[dict]:
+    """A message's content as text blocks, in the Messages API's shape: ``parts`` one block each
+    (empty ones left out), a cache breakpoint asked for after the parts whose index is in
+    ``cache_after``. The provider caches a prefix only at a block boundary, so what stays the
+    same between calls goes in blocks of its own, before what changes."""
+    blocks = []
+    for index, text in enumerate(parts):
+        if text:
+            blocks.append(
+                {"type": "text", "text": text, **({"cache_control": CACHE_MARK} if index in cache_after else {})}
+            )
+    return blocks
+
+
+def content_text(content: str | list[dict]) -> str:
+    """A message's text, whether its content is a string or text blocks (the blocks' texts, as the
+    model reads them: one after the other)."""
+    if isinstance(content, str):
+        return content
+    return "".join(block.get("text", "") for block in content if block.get("type", "text") == "text")
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ import re
 import threading
 
 from devtools.digest_reading import digest_answer
-from devtools.fake_messages_api import Call, Reply
+from devtools.fake_messages_api import Call, Reply, user_text
 from orchestration.evaluation.scenarios import NO, NUANCED, YES, Scenario
 
 SAID = {YES: "yes", NO: "no", NUANCED: "it depends"}
@@ -80,7 +80,7 @@ class ScriptedModel:
 
     @staticmethod
     def _user(body: dict) -> str:
-        return "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
+        return user_text(body)
 
     @staticmethod
     def _system(body: dict) -> str:

@@ -16,7 +16,7 @@ import re
 import threading
 
 from devtools.digest_reading import digest_answer
-from devtools.fake_messages_api import Call, Reply
+from devtools.fake_messages_api import Call, Reply, message_text
 from gateways.llm.roles import model_roles
 from gateways.llm.types import Role
 from orchestration.evaluation import reading
@@ -34,7 +34,7 @@ def role_models() -> dict[str, str]:
 
 
 def _text_of(body: dict, who: str) -> str:
-    return "\n".join(m["content"] for m in body["messages"] if m["role"] == who)
+    return "\n".join(message_text(m["content"]) for m in body["messages"] if m["role"] == who)
 
 
 def _system_blocks(body: dict) -> list[str]:

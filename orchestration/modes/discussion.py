@@ -35,7 +35,16 @@ from debates.turns import DIALOGUE_KINDS
 from gateways.llm import gateway
 from gateways.llm.types import CallTag, Prompt, Role
 from orchestration.circling import CIRCLING_TURNS, Said, circling_move, circling_reason
-from orchestration.context import RECENT_MESSAGES, SideWork, TurnReads, assemble_context, side_work_read, turn_reads
+from orchestration.context import (
+    EXCHANGE_MESSAGES,
+    RECENT_MESSAGES,
+    Epoch,
+    SideWork,
+    TurnReads,
+    side_work_read,
+    turn_context,
+    turn_reads,
+)
 from orchestration.interjecting import interjection_take_up
 from orchestration.loop import NOTES_WAIT_SECONDS
 from orchestration.modes.base import Mode
@@ -87,6 +96,10 @@ class Discussion:
         # by say(): nothing else writes main-channel messages while the run holds the lease.
         self._main_channel: _MainChannel | None = None
         self._turn_reads: TurnReads | None = None  # read by say() for the context it asks the mode for
+        self._turn_lead: tuple[str, ...] = ()  # the context's lead, as base_context built it
+        # Each persona's view of the main channel at its last turn (orchestration/context.py, Epoch):
+        # kept in memory only, a resumed run starts new ones (their first calls miss the cache).
+        self._views: dict[int, Epoch] = {}
 
     # ── the aspect plan ───────────────────────────────────────────────────────────────────────
 
@@ -301,6 +314,7 @@ class Discussion:
                 recent=recent,
                 side=side,
                 earlier=earlier,
+                view=self._views.get(speaker.persona.id),
             )
             run.ledger.wait(lag=1)
         turn = interrupted.turn if interrupted else channel.turns + 1
@@ -309,16 +323,18 @@ class Discussion:
             interjection_take_up(
                 interjection=request.interjection, persona=speaker.persona, turn=turn, aspect_index=aspect_index
             )
-        self._turn_reads = reads  # what the context below shows of them (base_context reads it)
+        self._turn_reads, self._turn_lead = reads, ()  # what the context below shows (base_context)
         context = self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=request.addressee)
-        self._turn_reads = None
+        lead, self._turn_reads = self._turn_lead, None
         if request.interjection is not None:
             context = _before_your_turn(context, interjection_prompt(request.interjection))
         hold = None
         if beside is not None and interrupted is None and reads is not None:
             hold = HeldReply(self._confirm_early_closing(beside, reads.side))
         try:
-            message = run.say(replace(request, context=context, turn=turn), interrupted=interrupted, hold=hold)
+            message = run.say(
+                replace(request, context=context, context_lead=lead, turn=turn), interrupted=interrupted, hold=hold
+            )
         except ContextChanged:  # asked for again with what it must see
             return self.say(request)
         channel.interrupted = None
@@ -343,16 +359,20 @@ class Discussion:
             self.run.lanes.submit("notes", rolling_summary_write, debate=self.debate, up_to_turn=self.channel.turns)
 
     def base_context(self, speaker: Speaker, kind: str, *, aspect_index, addressee: str) -> str:
-        return assemble_context(
+        context = turn_context(
             debate=self.debate,
             persona=speaker.persona,
             phase=kind,
             addressee=addressee,
             aspect_index=aspect_index,
             names=self.run.names,
-            recent=self.channel.messages[-RECENT_MESSAGES:],
+            recent=self.channel.messages[-EXCHANGE_MESSAGES:],
             reads=self._turn_reads,
         )
+        if context.epoch is not None:  # the persona's view, for its next call (see Epoch)
+            self._views[speaker.persona.id] = context.epoch
+        self._turn_lead = context.lead
+        return context.text
 
     def _dialogue_slots_used(self) -> int:
         passes = Event.objects.filter(debate=self.debate, kind=EventKind.TURN_PASSED).count()

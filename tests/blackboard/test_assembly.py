@@ -6,7 +6,7 @@ from debates.blackboard.models import BlackboardNotes, PositionState
 from debates.budget import estimate_tokens
 from debates.models import Message
 from debates.services.lifecycle import debate_create
-from orchestration.context import assemble_context
+from orchestration.context import EXCHANGE, assemble_context, turn_context, turn_reads
 from tests.factories import PersonaFactory
 
 pytestmark = pytest.mark.django_db
@@ -146,3 +146,104 @@ def test_the_closing_lists_every_concession_even_past_the_recent_window(debate):
     PositionState.objects.create(debate=debate, persona=ada, concessions=[f"point {i}" for i in range(10)])
     context = assemble_context(debate=debate, persona=personas[1], phase="closing", aspect_index=1)
     assert all(f"Ada Hardmoney: point {i}" in context for i in range(10))
+
+
+# ── the blocks a reply is sent in (orchestration/context.py: Epoch) ─────────────────────────
+
+
+def say(debate, persona, turn, *, text=None, aspect_index=1, ledgered=True):
+    return Message.objects.create(
+        debate=debate,
+        persona=persona,
+        kind="reply",
+        aspect_index=aspect_index,
+        turn=turn,
+        text=text or f"Point {turn}: the record over several cycles says otherwise, and here is why.",
+        status="complete",
+        ledgered=ledgered,
+    )
+
+
+def reply_context(debate, persona, view=None, aspect_index=1):
+    recent = list(Message.objects.filter(debate=debate, room=None).select_related("persona").order_by("turn"))
+    reads = turn_reads(
+        debate=debate, persona=persona, phase="reply", aspect_index=aspect_index, recent=recent[-8:], view=view
+    )
+    return turn_context(
+        debate=debate, persona=persona, phase="reply", aspect_index=aspect_index, recent=recent[-16:], reads=reads
+    )
+
+
+def test_between_two_moves_of_the_anchor_a_persona_s_lead_only_grows(debate):
+    debate, personas = debate
+    ada = personas[0]
+    PositionState.objects.create(debate=debate, persona=ada, overall_stance="Gold protects savers.")
+    for turn in range(1, 4):
+        say(debate, personas[turn % 3], turn)
+    first = reply_context(debate, ada)
+    PositionState.objects.filter(persona=ada).update(overall_stance="Gold protects savers, mostly.")
+    for turn in range(4, 7):
+        say(debate, personas[turn % 3], turn)
+    second = reply_context(debate, ada, view=first.epoch)
+
+    assert second.lead[: len(first.lead)] == first.lead, "what the first call sent is sent again, byte for byte"
+    assert len(second.lead) == len(first.lead) + 3  # one block per new message
+    assert "Gold protects savers." in second.lead[0], "the blackboard stays as of its anchor"
+    assert all(f"Point {turn}:" in second.text for turn in range(1, 7)), "and the exchange since shows every turn"
+
+
+def test_the_anchor_moves_at_a_new_aspect_and_when_the_exchange_outgrows_its_budget(debate):
+    debate, personas = debate
+    ada = personas[0]
+    for turn in range(1, 4):
+        say(debate, personas[turn % 3], turn)
+    view = reply_context(debate, ada).epoch
+
+    assert reply_context(debate, ada, view=view, aspect_index=0).epoch != view  # a new aspect
+    for turn in range(4, 40):
+        say(debate, personas[turn % 3], turn)
+    moved = reply_context(debate, ada, view=view)
+    assert moved.epoch.anchor > view.anchor
+    assert estimate_tokens("".join(moved.lead[1:])) <= EXCHANGE
+
+
+def test_a_new_anchor_never_passes_a_message_the_ledger_has_not_folded(debate):
+    debate, personas = debate
+    long = "a very long clause that goes on " * 20  # clipped: three of them fill the recent exchange
+    for turn in range(1, 9):
+        say(debate, personas[turn % 3], turn, text=f"Point {turn}: {long}", ledgered=turn < 5)
+
+    context = reply_context(debate, personas[0])
+
+    assert context.epoch.anchor == 5, "turn 5 is in no ledger yet: it stays in the exchange"
+    assert all(f"Point {turn}:" in context.text for turn in (5, 6, 7, 8))
+    Message.objects.filter(turn=5).update(ledgered=True)
+    assert reply_context(debate, personas[0]).epoch.anchor == 6
+
+
+@pytest.mark.parametrize("phase", ["key_argument", "reply"])
+def test_what_a_call_cannot_read_from_the_cache_stays_within_the_budget(debate, phase):
+    """A new anchor sends everything after the system prefix: within LIMIT. Later calls send
+    more (the exchange grows), but what their previous call did not send is within LIMIT too."""
+    debate, personas = debate
+    huge_ledger(debate, personas)
+    for persona in personas:
+        recent = list(Message.objects.filter(debate=debate).select_related("persona").order_by("turn"))
+        reads = turn_reads(debate=debate, persona=persona, phase=phase, aspect_index=1, recent=recent[-8:])
+        first = turn_context(
+            debate=debate, persona=persona, phase=phase, aspect_index=1, recent=recent[-16:], reads=reads
+        )
+        assert user_part(first.text) <= LIMIT
+        for turn in range(61, 64):
+            say(debate, personas[turn % 3], turn, text="a very long clause that goes on " * 24)
+        recent = list(Message.objects.filter(debate=debate).select_related("persona").order_by("turn"))
+        reads = turn_reads(
+            debate=debate, persona=persona, phase="reply", aspect_index=1, recent=recent[-8:], view=first.epoch
+        )
+        later = turn_context(
+            debate=debate, persona=persona, phase="reply", aspect_index=1, recent=recent[-16:], reads=reads
+        )
+        assert later.lead[: len(first.lead)] == first.lead
+        assert user_part(later.text[len("".join(first.lead)) :]) <= LIMIT
+        assert "── YOUR TURN ──" in later.tail
+        Message.objects.filter(turn__gt=60).delete()

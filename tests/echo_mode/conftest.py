@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from debates.modes import ModeSpec, mode_register, mode_unregister
-from devtools.fake_messages_api import Call, Reply
+from devtools.fake_messages_api import Call, Reply, message_text
 from tests.debates.conftest import deck, owner_client, personas  # noqa: F401 (the page fixtures)
 from tests.support.fake_anthropic import fake_messages_apis
 
@@ -33,7 +33,7 @@ def echo_mode():
 def _echo(body: dict, call: Call) -> Reply:
     if call.role != "echo" or body.get("model") != ECHO_MODEL:
         return Reply(status=400, error_type="invalid_request_error")  # the echo mode makes no other call
-    said = [message["content"] for message in body["messages"] if message["role"] == "user"]
+    said = [message_text(message["content"]) for message in body["messages"] if message["role"] == "user"]
     content = said[-1]
     text = content if isinstance(content, str) else " ".join(block.get("text", "") for block in content)
     return Reply.says(text)

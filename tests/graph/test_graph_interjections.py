@@ -6,6 +6,7 @@ import pytest
 from debates.models import Debate, Interjection, Message
 from debates.services.interjections import InterjectionDraft, interjection_post
 from debates.services.lifecycle import debate_create
+from devtools.fake_messages_api import user_text
 from orchestration.run import debate_run
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -13,7 +14,7 @@ BROUGHT = "Gold lost 60 percent of its real value between 1980 and 2001"
 
 
 def _user_text(body: dict) -> str:
-    return "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
+    return user_text(body)
 
 
 def test_the_moderator_maps_an_interjection_with_the_turn_that_answers_it(scripted_api, personas):

@@ -12,6 +12,7 @@ from crux.models import DisputeGraphState
 from debates.exports import debate_json, debate_markdown
 from debates.models import Debate, Event
 from debates.selectors import debate_view
+from devtools.fake_messages_api import message_text
 from devtools.scripted_debate import DebateScript
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,7 +31,7 @@ def quiet_map_and_a_silent_persona(monkeypatch):
 
     def silent_last_persona(self, body):
         update = position_update(self, body)
-        user = body["messages"][0]["content"]
+        user = message_text(body["messages"][0]["content"])
         speaker = re.search(r"\n([^\n]+?) just said:\n", user).group(1)
         update.pop("topic_side", None)
         if speaker != DebateScript._participants_in(user)[-1]:

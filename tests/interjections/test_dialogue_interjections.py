@@ -14,6 +14,7 @@ from debates.exports import debate_json
 from debates.models import Debate, Event, Interjection, Message
 from debates.selectors import debate_events, debate_view
 from debates.services.interjections import InterjectionDraft, interjection_post
+from devtools.fake_messages_api import user_text
 from devtools.scripted_debate import ANSWER_OPENING
 from orchestration.run import debate_run
 
@@ -44,7 +45,7 @@ def test_an_interjection_to_one_persona_is_answered_by_that_persona_next(scripte
     # Its prompt shows the interjection as something to answer (the call tagged as the answer's).
     answer_calls = [r for r, c in zip(api.requests, api.calls, strict=True) if c.phase == "dialogue_answer"]
     assert len(answer_calls) == 1
-    prompt = "\n".join(m["content"] for m in answer_calls[0]["messages"] if m["role"] == "user")
+    prompt = user_text(answer_calls[0])
     assert "THE OWNER INTERJECTS" in prompt and "What would change your mind about gold?" in prompt
     # The ledger recorded it as a question put to Cleo.
     state = PositionState.objects.get(debate=debate, persona=cleo)
@@ -152,4 +153,4 @@ def test_an_answer_cut_off_by_a_dead_worker_is_said_again_as_the_answer(scripted
     assert Interjection.objects.get(debate=debate).answer == cut_off
     assert Message.objects.filter(debate=debate, kind=Message.Kind.ANSWER).count() == 1
     said_again = [r for r, c in zip(api.requests, api.calls, strict=True) if c.phase == "dialogue_answer"][-1]
-    assert "Is gold a hedge at all?" in "\n".join(m["content"] for m in said_again["messages"] if m["role"] == "user")
+    assert "Is gold a hedge at all?" in user_text(said_again)

@@ -114,3 +114,48 @@ def test_more_than_four_breakpoints_are_refused():
             client.messages.create(
                 model=SONNET, max_tokens=10, system=[block] * 5, messages=[{"role": "user", "content": "go"}]
             )
+
+
+def test_a_breakpoint_reads_what_an_earlier_call_cached_a_few_blocks_before_it(api):
+    """A conversation grows by a block per call, its last breakpoint moved to its end: the API
+    looks for a hit at the block boundaries before the breakpoint, so each call reads what the
+    one before it wrote and writes only its new block."""
+    client = client_of(api)
+    frame = words(1100)
+    said = [words(50, seed=seed) for seed in "defghij"]
+
+    def call(upto):
+        blocks = [{"type": "text", "text": text} for text in said[:upto]]
+        blocks[-1]["cache_control"] = {"type": "ephemeral"}
+        return client.messages.create(
+            model=SONNET,
+            max_tokens=10,
+            system=[{"type": "text", "text": frame, "cache_control": {"type": "ephemeral"}}],
+            messages=[{"role": "user", "content": [*blocks, {"type": "text", "text": "Your turn."}]}],
+        ).usage
+
+    first, second, third = call(2), call(3), call(6)
+
+    assert (first.cache_read_input_tokens, first.cache_creation_input_tokens) == (0, 1200)
+    assert (second.cache_read_input_tokens, second.cache_creation_input_tokens) == (1200, 50)
+    assert (third.cache_read_input_tokens, third.cache_creation_input_tokens) == (1250, 150)
+
+
+def test_the_lookback_reaches_twenty_blocks_and_no_further(api):
+    client = client_of(api)
+    frame = words(1100)
+    said = [words(5, seed=chr(ord("A") + n)) for n in range(30)]
+
+    def call(upto):
+        blocks = [{"type": "text", "text": text} for text in said[:upto]]
+        blocks[-1]["cache_control"] = {"type": "ephemeral"}
+        return client.messages.create(
+            model=SONNET,
+            max_tokens=10,
+            system=[{"type": "text", "text": frame}],
+            messages=[{"role": "user", "content": blocks}],
+        ).usage
+
+    call(1)
+    assert call(22).cache_read_input_tokens == 0  # 21 blocks on: call(1)'s entry is out of reach
+    assert call(21).cache_read_input_tokens == 1105  # 20 blocks on: it is found

@@ -15,7 +15,7 @@ from debates.exports import debate_markdown
 from debates.models import Debate, Event, Message
 from debates.payloads import EventKind
 from debates.selectors import debate_view
-from devtools.fake_messages_api import Reply
+from devtools.fake_messages_api import Reply, user_text
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -51,9 +51,7 @@ def test_a_rolling_summary_every_twelve_messages_reaches_the_context_the_panel_a
     assert [len(e.payload["summaries"]) for e in noted] == [1, 2]
 
     calls = [json.loads(line) for line in trace.read_text().splitlines()]
-    contexts = [
-        "\n".join(m["content"] for m in c["messages"] if m["role"] == "user") for c in calls if c["role"] == "persona"
-    ]
+    contexts = [user_text(c) for c in calls if c["role"] == "persona"]
     assert any("So far: Messages 1 to 12: " in context for context in contexts)
     assert not any("So far: Messages" in context for context in contexts[:SUMMARY_EVERY])  # none before the first
 

@@ -11,6 +11,7 @@ from debates import fragments
 from debates.blackboard.models import PositionState
 from debates.models import Debate, Message
 from debates.snapshot import debate_live_view
+from devtools.fake_messages_api import user_text
 from devtools.scripted_debate import DebateScript
 from personas.corpus.models import CorpusChunk
 from personas.corpus.sources import corpus_files_from_uploads
@@ -46,11 +47,7 @@ def citing_api(settings):
 
 def persona_contexts(trace, persona_id) -> list[str]:
     calls = [json.loads(line) for line in trace.read_text().splitlines()]
-    return [
-        "\n".join(m["content"] for m in call["messages"] if m["role"] == "user")
-        for call in calls
-        if call["role"] == "persona" and call["persona"] == persona_id
-    ]
+    return [user_text(call) for call in calls if call["role"] == "persona" and call["persona"] == persona_id]
 
 
 def test_a_turn_that_leans_on_its_corpus_records_the_citation(citing_api, tmp_path):

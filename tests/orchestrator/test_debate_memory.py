@@ -12,6 +12,7 @@ from django.core.management import call_command
 
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
 from debates.models import Debate, Message
+from devtools.fake_messages_api import user_text
 from devtools.scripted_debate import MEMORY_CHALLENGE, MEMORY_EVIDENCE
 from orchestration.ledger_folding import DIGEST_MESSAGES
 from tests.support.spend import debate_cost
@@ -43,7 +44,7 @@ def gold_debate_run(trace) -> Debate:
 
 
 def context_text(call: dict) -> str:
-    return "\n".join(m["content"] for m in call["messages"] if m["role"] == "user")
+    return user_text(call)
 
 
 def test_round_three_remembers_round_one_and_the_closing_lists_every_concession(scripted_api, personas, tmp_path):

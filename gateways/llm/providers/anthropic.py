@@ -13,7 +13,7 @@ import anthropic
 import httpx2  # the SDK's HTTP library (a dependency of anthropic): the warm-up's in-memory transport
 from django.conf import settings
 
-from gateways.llm.pricing import breakpoint_pays
+from gateways.llm.pricing import breakpoint_pays, estimated_tokens, min_cacheable_tokens
 from gateways.llm.roles import models_of
 from gateways.llm.types import CallTag, ModelUnavailable, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
 
@@ -21,6 +21,7 @@ from gateways.llm.types import CallTag, ModelUnavailable, Prompt, ProviderError,
 # the API (a gateway that splits spend by role or debate): "role=persona; phase=opening;
 # persona=ada; debate=<uuid>". The API itself ignores it.
 CALL_HEADER = "X-Faultline-Call"
+MAX_BREAKPOINTS = 4  # cache_control blocks the API accepts in one request
 
 
 class AnthropicProvider:
@@ -173,9 +174,9 @@ class AnthropicProvider:
         # The stable prefix carries the cache breakpoint, so every later call of the same persona
         # in the same debate reads it from the cache instead of paying for it again; a prefix
         # shorter than the model's minimum cacheable length caches nothing and gets no breakpoint.
+        control = {"type": "ephemeral", **({"ttl": prompt.cache_ttl} if prompt.cache_ttl != "5m" else {})}
         system = [{"type": "text", "text": prompt.system_prefix}]
         if breakpoint_pays(prompt.system_prefix, model):
-            control = {"type": "ephemeral", **({"ttl": prompt.cache_ttl} if prompt.cache_ttl != "5m" else {})}
             system[0]["cache_control"] = control
         if prompt.system:
             system.append({"type": "text", "text": prompt.system})
@@ -183,9 +184,37 @@ class AnthropicProvider:
             "model": model,
             "max_tokens": prompt.max_tokens,
             "system": system,
-            "messages": prompt.messages,
+            "messages": _marked(prompt.messages, before=system, model=model, control=control),
             "extra_headers": call_header(role, tag),
         }
+
+
+def _marked(messages: list[dict], *, before: list[dict], model: str, control: dict) -> list[dict]:
+    """``messages`` with the cache breakpoints their text blocks ask for (types.text_blocks) kept
+    where they pay: the prefix up to the block, system included, reaches the model's minimum, and
+    the request holds no more than the API's four. The others are dropped (the API would ignore a
+    short one, and refuse a fifth)."""
+    minimum = min_cacheable_tokens(model)
+    marks = sum(1 for block in before if "cache_control" in block)
+    prefix = sum(estimated_tokens(block["text"]) for block in before)
+    marked = []
+    for message in messages:
+        content = message["content"]
+        if isinstance(content, str):
+            prefix += estimated_tokens(content)
+            marked.append(message)
+            continue
+        blocks = []
+        for block in content:
+            prefix += estimated_tokens(block.get("text", ""))
+            wanted = "cache_control" in block
+            block = {key: value for key, value in block.items() if key != "cache_control"}
+            if wanted and minimum is not None and prefix >= minimum and marks < MAX_BREAKPOINTS:
+                block["cache_control"] = control
+                marks += 1
+            blocks.append(block)
+        marked.append({**message, "content": blocks})
+    return marked
 
 
 @dataclass(frozen=True)

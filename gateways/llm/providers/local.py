@@ -11,7 +11,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from gateways.llm.types import CallTag, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage
+from gateways.llm.types import CallTag, Prompt, ProviderError, ProviderResult, ProviderStatus, Usage, content_text
 
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
@@ -127,7 +127,9 @@ class LocalProvider:
 
 def _messages(prompt: Prompt) -> list[dict]:
     system = prompt.system_prefix + ("\n\n" + prompt.system if prompt.system else "")
-    return [{"role": "system", "content": system}, *prompt.messages]
+    # Plain text: the offline model knows no content blocks or cache marks.
+    messages = [{"role": m["role"], "content": content_text(m["content"])} for m in prompt.messages]
+    return [{"role": "system", "content": system}, *messages]
 
 
 def _flatten(prompt: Prompt) -> str:
