@@ -210,6 +210,7 @@ class LedgerUpdated(Payload):
     agreements: list[dict] = []
     disagreements: list[dict] = []
     unanswered: list[Any] = []
+    message_id: int | None = None  # the message whose fold this is (None: older logs)
 
 
 class DebateResumed(Payload):

@@ -61,7 +61,7 @@ def _state_dict(state: PositionState) -> dict:
     return {field: getattr(state, field) for field in updates.empty_state()}
 
 
-def _ledger_payload(state: PositionState, names: dict[int, str]) -> LedgerUpdated:
+def _ledger_payload(state: PositionState, names: dict[int, str], message_id: int | None = None) -> LedgerUpdated:
     def named(items):
         return [{**item, "name": names.get(item["with"], "?")} for item in items]
 
@@ -75,6 +75,7 @@ def _ledger_payload(state: PositionState, names: dict[int, str]) -> LedgerUpdate
         agreements=named(state.agreements),
         disagreements=named(state.disagreements),
         unanswered=state.unanswered_challenges[-4:],
+        message_id=message_id,
     )
 
 
@@ -238,7 +239,7 @@ def ledger_fold(*, message: Message, update: PositionUpdate | None, names: dict[
         Message.objects.filter(pk=message.pk).update(ledgered=True, importance=update.importance)
         _notes_fold(debate, message, change, update, names)
         for touched_state in touched:
-            event_append(debate_id=debate.id, payload=_ledger_payload(touched_state, names))
+            event_append(debate_id=debate.id, payload=_ledger_payload(touched_state, names, message.id))
     return True
 
 

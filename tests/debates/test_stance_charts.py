@@ -32,6 +32,26 @@ def test_one_step_per_main_channel_message_with_the_last_recorded_sides():
     assert stance_history(log, [7, 8]) == [{7: "", 8: ""}, {7: "NO", 8: ""}, {7: "YES", 8: "YES"}]
 
 
+def test_an_update_naming_its_message_counts_from_that_message_however_late_it_lands():
+    def folded(persona_id, side, message_id):
+        return ("ledger_updated", {"persona_id": persona_id, "side": side, "message_id": message_id})
+
+    log = [
+        started(1), completed(1), started(2), completed(2), started(3), completed(3),
+        # The window of three is folded after its third message: each update names its message.
+        folded(7, "NO", 1), folded(8, "YES", 2), folded(7, "YES", 3),
+        started(9, room_id=5), completed(9), folded(8, "NUANCED", 9),  # a room's: from where it lands
+        started(4), completed(4),
+    ]  # fmt: skip
+
+    assert stance_history(log, [7, 8]) == [
+        {7: "NO", 8: ""},
+        {7: "NO", 8: "YES"},
+        {7: "YES", 8: "YES"},
+        {7: "YES", 8: "NUANCED"},
+    ]
+
+
 def test_entropy_is_zero_when_all_agree_one_bit_for_an_even_split_and_none_when_nothing_is_known():
     assert entropy(["YES", "YES"]) == 0.0
     assert entropy(["YES", "NO"]) == 1.0
