@@ -205,6 +205,10 @@ class ScriptedModel:
         ]
         return {"takes": takes[:6], "summary": "Each restated their view.", "new_disagreements": [], "shifts": []}
 
+    def _structured_RollingSummaryDraft(self, body: dict) -> dict:
+        # Neutral on purpose: the scripted summary claims nothing the scenario did not say.
+        return {"summary": "The participants argued their positions on the question."}
+
     def _structured_ReflectionDraft(self, body: dict) -> dict:
         return {"reflections": [{"content": "Positions are stable.", "type": "pattern", "about": [], "importance": 5}]}
 

@@ -125,6 +125,10 @@ class Reader:
             ]
         }
 
+    def _RollingSummaryDraft(self, user: str) -> dict:
+        # Neutral on purpose: the summary claims nothing the script did not say.
+        return {"summary": "The participants argued their positions on the question."}
+
     def _PositionUpdate(self, user: str) -> dict:
         said = re.search(r'\n([^\n]+?) just said:\n"(.*)"\s*$', user, flags=re.S)
         if not said:
