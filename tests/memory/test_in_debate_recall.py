@@ -12,6 +12,7 @@ from devtools.fake_voyage_api import FakeVoyageAPI
 from gateways.embeddings import gateway as embeddings
 from gateways.embeddings.types import Purpose
 from memory.models import InDebateMemory, Insight
+from memory.relevance import background_floor
 from memory.scoring import Candidate, earlier_pick
 from memory.services.in_debate import debate_memories_embed
 from orchestration.context import assemble_context, room_context
@@ -127,6 +128,36 @@ def test_a_turn_recalls_the_planted_earlier_message_over_decoys(personas, offlin
     assert section.startswith(f"── {EARLIER_TITLE} ──")
     lines = [line for line in section.split("\n") if line.startswith("• ")]
     assert PLANTED in lines[0], section  # first: the decoys, if the budget has room, come after it
+
+
+@pytest.mark.django_db
+def test_decoys_that_only_share_the_subject_are_not_recalled_beside_the_planted_message(personas, offline):
+    # The decoys clear the model's insight floor (every message of the debate does: it is all on
+    # housing) but do not stand out from the debate's own background for this turn's query.
+    debate = _debate(personas)
+    rated = {PLANTED: 7, **dict.fromkeys(DECOYS, 7)}
+    said = _say(debate, personas, [CHATTER[0], PLANTED], importance=lambda text: rated.get(text, 5))
+    said += _say(
+        debate, personas, [*DECOYS, *CHATTER[1:], *CHATTER[:4]], start=3, importance=lambda text: rated.get(text, 5)
+    )
+    said += _say(debate, personas, [CUE], start=len(said) + 1)
+
+    section = earlier_section(debate=debate, aspect_index=0, recent=said[-2:]).render()
+
+    assert PLANTED in section
+    assert not [decoy for decoy in DECOYS if decoy in section], section
+
+
+@pytest.mark.parametrize(
+    ("similarities", "expected"),
+    [
+        ([0.80] * 6 + [0.90], 0.79),  # too few items to tell a background: the model's floor alone
+        ([0.80] * 6 + [0.82, 0.90], 0.81),  # median 0.80, plus the margin
+        ([0.70] * 8, 0.79),  # a background under the floor never lowers it
+    ],
+)
+def test_the_floor_inside_a_debate_is_its_background_plus_a_margin(similarities, expected):
+    assert background_floor(similarities, floor=0.79, margin=0.01) == pytest.approx(expected)
 
 
 @pytest.mark.django_db
