@@ -3,7 +3,8 @@
 Structured sections, not a transcript dump (seeds/debate-memory-architecture.md): the debate's
 state, where everyone else stands, your own position (with the challenges you still owe and what
 you conceded), open disputes, the recent exchange verbatim and the key insights, each under a token
-budget, with variants per phase. Agents never see the raw blackboard, only this. A persona built
+budget, with variants per phase. A reply's context comes in blocks the provider caches (Epoch,
+TurnContext; the order is orchestration/prompts.py's). Agents never see the raw blackboard, only this. A persona built
 from its own corpus also gets the passages of it relevant to the exchange (orchestration/citing.py,
 within settings.FAULTLINE_CORPUS_TOKENS more).
 """
@@ -37,9 +38,11 @@ EXCHANGE_MESSAGES = 16
 LIMIT = 1500
 OPEN_CLAIMS = 4  # open disputes a context lists
 MESSAGE_TOKENS = 110
-# Token budgets per section. Each phase's sections add up to at most 1,500 tokens:
-# reply 110+90+310+260+150+370+110+100 = 1,500 (what a turn recalls of the debate's earlier turns,
-# up to 120, comes off the recent exchange's 370); closing 110+90+310+300+150+200+120+110+100 = 1,490;
+# Token budgets per section. A reply's or key argument's blackboard is 110+90+310+260 = 770 at
+# most, what changes every turn 150+120+110+100 = 480 (TAIL): a new anchor keeps of the exchange
+# at most what is left of 1,500 (and no more than RECENT), so a call with nothing cached after the
+# system prefix sends at most 1,500; later calls send the exchange grown up to EXCHANGE, all of
+# it but their new messages read from the cache. Closing 110+90+310+300+150+200+120+110+100 = 1,490;
 # crux exchange 110+80+200+200+200+420+100 = 1,310, and 180 for the related earlier cards: 1,490.
 STATE, SO_FAR, OTHERS, MINE, MINE_CLOSING, DISPUTES, RECENT, RECENT_CLOSING, CONCESSIONS, INSIGHTS = (
     110,

@@ -1,8 +1,8 @@
 """The prompts of the run loop: the persona's system prefix, the aspect planner, the evidence ledger.
 (Turn instructions are rows of debates/turns.py; dispute prompts live in crux/prompts.py.)
 
-The persona prefix is stable for a persona across a whole debate, so the gateway caches it;
-everything that changes from turn to turn goes in the user message built by orchestration/context.py.
+The persona prefix is stable for a persona across a whole debate, so the gateway caches it; the
+user message built by orchestration/context.py follows, in blocks cached as far as they stay the same.
 
 THE ORDER OF EVERY PROMPT (stable first: the provider caches a prompt by its prefix, so whatever
 changes must come after whatever does not):
@@ -13,14 +13,22 @@ changes must come after whatever does not):
    the cache breakpoint after it;
    -- side calls share one prefix per debate instead: ``side_work_prompt`` (the question and the
    context, when the debate has one), then the job's instruction (``Prompt.system``);
-3. the slowly changing blackboard, the user message's first sections (orchestration/context.py:
-   debate state, so far, where everyone stands, your position, open disputes);
-4. what changes every turn, last: the recent exchange, insights, in-debate recall, own writing,
-   then YOUR TURN. A new turn-varying block goes here, before YOUR TURN, never into 1-2 (it
-   would break the cached prefix for every call after it).
+3. the slowly changing blackboard, the user message's first block (orchestration/context.py:
+   debate state, so far, where everyone stands, your position), rendered when the persona's
+   anchor was set and byte-identical until it moves (``Epoch``): a breakpoint after it;
+4. the exchange since the anchor, one block a message, append-only: a breakpoint after the last.
+   Between two moves of the anchor a persona's call reads from the cache everything its previous
+   call sent up to here (the API finds the previous breakpoint's entry a few blocks back). The
+   anchor moves at a new aspect, or when the exchange passes its budget, and never past a message
+   the ledger has not folded, so what leaves the exchange is in the new blackboard;
+5. what changes every turn, last: open disputes, in-debate recall, insights, own writing, then
+   YOUR TURN (a mode's hook or an interjection adds its section just before YOUR TURN). A new
+   turn-varying block goes here, never into 1-4 (it would break the cached prefix for every call
+   after it). Openings, closings and crux rooms send 3-5 as one block (a persona makes each of
+   those calls once, or a room's few: nothing to reuse).
 
-The gateway sets a breakpoint only where the prefix reaches the model's minimum cacheable length
-(gateways/llm/pricing.py), at most the one after 2; ``Prompt.cache_ttl`` "1h" where the next use
+The gateway keeps a breakpoint only where its prefix reaches the model's minimum cacheable length
+(gateways/llm/pricing.py), at most four a request; ``Prompt.cache_ttl`` "1h" where the next use
 may come after five minutes. tests/llm/test_prompt_breakpoints.py checks it for every mode.
 """
 

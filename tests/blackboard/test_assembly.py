@@ -3,10 +3,11 @@
 import pytest
 
 from debates.blackboard.models import BlackboardNotes, PositionState
-from debates.budget import estimate_tokens
+from debates.budget import Section, estimate_tokens
 from debates.models import Message
 from debates.services.lifecycle import debate_create
 from orchestration.context import EXCHANGE, assemble_context, turn_context, turn_reads
+from orchestration.recalling import EARLIER_TITLE, EARLIER_TOKENS
 from tests.factories import PersonaFactory
 
 pytestmark = pytest.mark.django_db
@@ -247,3 +248,23 @@ def test_what_a_call_cannot_read_from_the_cache_stays_within_the_budget(debate, 
         assert user_part(later.text[len("".join(first.lead)) :]) <= LIMIT
         assert "── YOUR TURN ──" in later.tail
         Message.objects.filter(turn__gt=60).delete()
+
+
+def test_what_a_turn_recalls_of_earlier_turns_comes_after_the_cached_blocks_within_its_budget(debate):
+    debate, personas = debate
+    for turn in range(1, 4):
+        say(debate, personas[turn % 3], turn)
+    earlier = Section(EARLIER_TITLE, EARLIER_TOKENS)
+    earlier.add("Turn 1, Bram Macro: real rates decide it. " * 40, max_line_tokens=EARLIER_TOKENS - 10)
+    recent = list(Message.objects.filter(debate=debate).select_related("persona").order_by("turn"))
+    reads = turn_reads(
+        debate=debate, persona=personas[0], phase="reply", aspect_index=1, recent=recent, earlier=lambda: earlier
+    )
+
+    context = turn_context(
+        debate=debate, persona=personas[0], phase="reply", aspect_index=1, recent=recent, reads=reads
+    )
+
+    assert f"── {EARLIER_TITLE} ──" in context.tail and EARLIER_TITLE not in "".join(context.lead)
+    assert context.tail.index(EARLIER_TITLE) < context.tail.index("── YOUR TURN ──")
+    assert estimate_tokens(earlier.render()) <= EARLIER_TOKENS

@@ -8,7 +8,7 @@ from django.core.management import call_command
 
 from debates.modes import mode_spec
 from debates.services.lifecycle import DebateOptions, debate_create
-from devtools.fake_messages_api import prompt_blocks
+from devtools.fake_messages_api import PromptCache, prompt_blocks
 from gateways.llm.pricing import min_cacheable_tokens
 from orchestration.run import debate_run
 from personas.models import Deck, Persona
@@ -29,6 +29,16 @@ BREAKPOINTS = {
     "graph": {"persona": True, "extraction": False, "synthesis": True},
     "analyst_critic": {"analyst": True, "critic": False, "synthesis": True},
     "collaborate": {"architect": True, "reviewer": False, "synthesis": True},
+}
+
+# mode -> the roles whose calls ask for breakpoints inside the user message too: the discussion's
+# persona turns, after the blackboard and after the exchange since the anchor (orchestration/
+# context.py, Epoch); a two-seat mode's turns send their user message whole.
+IN_THE_USER_MESSAGE = {
+    "dialogue": {"persona"},
+    "graph": {"persona"},
+    "analyst_critic": set(),
+    "collaborate": set(),
 }
 
 
@@ -73,6 +83,7 @@ def test_every_breakpoint_falls_on_a_prefix_the_model_caches(mode, scripted_api,
     debate_run(debate_id=debate.id)
 
     seen: dict[str, set[bool]] = {}
+    in_user: set[str] = set()
     # (role, model, tokens of the first system block) of every call, shown when the table is wrong
     sizes = {(c.role, b["model"], prompt_blocks(b)[0][1]) for b, c in zip(api.requests, api.calls, strict=True)}
     for body, call in zip(api.requests, api.calls, strict=True):
@@ -81,6 +92,19 @@ def test_every_breakpoint_falls_on_a_prefix_the_model_caches(mode, scripted_api,
         minimum = min_cacheable_tokens(body["model"])
         assert all(prefix >= minimum for prefix in breakpoints), (call, breakpoints, minimum)
         seen.setdefault(call.role, set()).add(bool(breakpoints))
+        if len(breakpoints) > len(breakpoints_of({"system": body["system"], "model": body["model"]})):
+            in_user.add(call.role)
     expected = {role: {marked} for role, marked in BREAKPOINTS[mode].items() if role in seen}
     assert {role: seen[role] for role in expected} == expected, sorted(sizes)
     assert set(seen) <= set(BREAKPOINTS[mode]), f"a role this table does not know: {set(seen)}"
+    assert in_user == IN_THE_USER_MESSAGE[mode]
+    if in_user:
+        # Played again in order: a persona's reply reads from the cache beyond its system prefix
+        # (what its previous call sent of the blackboard and the exchange).
+        cache = PromptCache(clock=lambda: 0.0)
+        beyond = []
+        for body, call in zip(api.requests, api.calls, strict=True):
+            usage = cache.usage_for(body)
+            if call.role == "persona" and call.phase == "dialogue_reply":
+                beyond.append(usage.cache_read_tokens > prompt_blocks(body)[0][1])
+        assert beyond and sum(beyond) >= len(beyond) // 2, beyond

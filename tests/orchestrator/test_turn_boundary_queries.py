@@ -2,7 +2,6 @@
 one dialogue turn and the next (between two model calls), and the connections its lanes open."""
 
 import re
-import statistics
 import threading
 from collections import Counter
 
@@ -18,14 +17,18 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # Between two dialogue turns of one aspect, on the loop's connection (the stop and pause flags are
 # read on the lease's own): the side work, crux cards, disputes (the context's open ones and
-# turn-taking's stakes, one query) and insights (3); the speaker's corpus check (1); after the
-# ledger wait, the positions and the so-far notes (2); the owner's interjections waiting (1: read from
-# the database, so one posted by another process is seen at the next turn). It was 7 once before: the
-# stakes read the disputes again.
-DIALOGUE_BOUNDARY_QUERIES = 7
+# turn-taking's stakes, one query) and insights (3); the speaker's corpus check (1); the owner's
+# interjections waiting (1: read from the database, so one posted by another process is seen at the
+# next turn). A speaker whose view still holds reads no ledger (its blackboard is the one its last
+# call sent: orchestration/context.py, Epoch); one whose anchor moves reads, after the ledger wait,
+# the positions and the so-far notes, and which messages the ledger has folded (3 more).
+DIALOGUE_BOUNDARY_QUERIES = 5
+NEW_ANCHOR_QUERIES = 8
 
 
-def test_a_dialogue_turn_boundary_costs_the_loop_seven_queries(scripted_api, new_debate, monkeypatch):
+def test_a_dialogue_turn_boundary_costs_the_loop_five_queries_or_eight_when_the_anchor_moves(
+    scripted_api, new_debate, monkeypatch
+):
     scripted_api(dispute="persistent", surface_after=4)
     boundaries = []  # per dialogue turn: the loop thread's queries since the turn before it was said
     queries = []
@@ -58,13 +61,14 @@ def test_a_dialogue_turn_boundary_costs_the_loop_seven_queries(scripted_api, new
     assert len(same_aspect) >= 6
     counts = [len(sqls) for sqls in same_aspect]
     tables = [sorted({_table(sql) for sql in sqls}) for sqls in same_aspect]
-    assert statistics.mode(counts) == DIALOGUE_BOUNDARY_QUERIES, (counts, tables[0])
-    assert max(counts) == DIALOGUE_BOUNDARY_QUERIES, (counts, tables)
+    assert DIALOGUE_BOUNDARY_QUERIES in counts, (counts, tables[0])  # a view that holds
+    assert set(counts) <= {DIALOGUE_BOUNDARY_QUERIES, NEW_ANCHOR_QUERIES}, (counts, tables)
     # What does not depend on the ledger (the side work, the corpus) is read before the wait for it.
     for sqls in same_aspect:
         order = [_table(sql) for sql in sqls]
-        assert order.index("personas_corpuschunk") < order.index("debates_positionstate"), order
-        assert order.index("crux_disagreementcandidate") < order.index("debates_positionstate"), order
+        if "debates_positionstate" in order:
+            assert order.index("personas_corpuschunk") < order.index("debates_positionstate"), order
+            assert order.index("crux_disagreementcandidate") < order.index("debates_positionstate"), order
 
 
 def _table(sql: str) -> str:
