@@ -6,8 +6,10 @@ mode, and the debate carries on from the CLI or on a worker."""
 import os
 import subprocess
 import sys
+import threading
 import time
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -36,7 +38,13 @@ def manage(*args: str, api=None) -> subprocess.Popen:
         "PYTHONUNBUFFERED": "1",
     }
     if api is not None:
-        env.update(FAULTLINE_LLM="anthropic", ANTHROPIC_API_KEY="test-key", ANTHROPIC_BASE_URL=api.url)
+        # A call held by calls_held() waits as long as a command takes to start on a loaded machine.
+        env.update(
+            FAULTLINE_LLM="anthropic",
+            ANTHROPIC_API_KEY="test-key",
+            ANTHROPIC_BASE_URL=api.url,
+            ANTHROPIC_TIMEOUT_SECONDS="600",
+        )
     return subprocess.Popen(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
@@ -78,6 +86,26 @@ def running_debate(api, *extra: str) -> tuple[subprocess.Popen, Debate]:
     return run, debate
 
 
+@contextmanager
+def calls_held(api):
+    """The fake API holds every model call while inside, so the run waits at its current turn: the
+    debate cannot finish before a `manage.py debate` process (whose Django start-up took over a
+    minute on a loaded machine) has acted on it. The run goes on once it is released."""
+    released = threading.Event()
+    respond = api.responder
+
+    def held(body, call):
+        released.wait(timeout=540)
+        return respond(body, call)
+
+    api.responder = held
+    try:
+        yield
+    finally:
+        api.responder = respond
+        released.set()
+
+
 @pytest.fixture
 def slow_api(scripted_api, personas):
     api, _ = scripted_api(dispute="none", latency=0.1, chunk_size=6, chunk_delay=0.05)
@@ -87,7 +115,8 @@ def slow_api(scripted_api, personas):
 def test_a_debate_rundebate_runs_elsewhere_is_paused_then_continued_on_a_worker(slow_api, celery_worker_process):
     run, debate = running_debate(slow_api)
 
-    code, out, err = finished(manage("debate", "pause", str(debate.id), "--user", "writer"))
+    with calls_held(slow_api):
+        code, out, err = finished(manage("debate", "pause", str(debate.id), "--user", "writer"))
     assert (code, err) == (0, "") and out.strip() == f"Debate {debate.id}: pausing after the current turn."
 
     code, out, err = finished(run)
@@ -110,7 +139,8 @@ def test_a_debate_rundebate_runs_elsewhere_is_paused_then_continued_on_a_worker(
 def test_a_debate_rundebate_runs_elsewhere_is_stopped(slow_api):
     run, debate = running_debate(slow_api)
 
-    code, out, err = finished(manage("debate", "stop", str(debate.id), "--user", "writer"))
+    with calls_held(slow_api):
+        code, out, err = finished(manage("debate", "stop", str(debate.id), "--user", "writer"))
     assert (code, err) == (0, "") and "stopping after the current turn" in out
 
     code, out, err = finished(run)
