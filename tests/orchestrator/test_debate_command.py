@@ -6,10 +6,8 @@ mode, and the debate carries on from the CLI or on a worker."""
 import os
 import subprocess
 import sys
-import threading
 import time
 import uuid
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ from django.db import connection
 from debates.models import Debate, Event, Message
 from debates.payloads import EventKind, parse_payload
 from tests.conftest import test_database_url as database_url_for
+from tests.support.fake_anthropic import calls_held
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -84,26 +83,6 @@ def running_debate(api, *extra: str) -> tuple[subprocess.Popen, Debate]:
     wait_until(lambda: said(debate) >= 2 or run.poll() is not None, "two turns")
     assert run.poll() is None, run.communicate()
     return run, debate
-
-
-@contextmanager
-def calls_held(api):
-    """The fake API holds every model call while inside, so the run waits at its current turn: the
-    debate cannot finish before a `manage.py debate` process (whose Django start-up took over a
-    minute on a loaded machine) has acted on it. The run goes on once it is released."""
-    released = threading.Event()
-    respond = api.responder
-
-    def held(body, call):
-        released.wait(timeout=540)
-        return respond(body, call)
-
-    api.responder = held
-    try:
-        yield
-    finally:
-        api.responder = respond
-        released.set()
 
 
 @pytest.fixture
