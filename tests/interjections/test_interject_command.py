@@ -16,6 +16,7 @@ from debates.models import Debate, Interjection, Message
 from devtools.fake_messages_api import FakeMessagesAPI
 from devtools.scripted_debate import ANSWER_OPENING, DebateScript
 from tests import conftest as suite
+from tests.support.fake_anthropic import calls_held
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,6 +29,7 @@ def _env(api_url: str = "") -> dict:
         "FAULTLINE_LLM": "anthropic",
         "ANTHROPIC_API_KEY": "test-key",
         "ANTHROPIC_BASE_URL": api_url or "http://127.0.0.1:9",
+        "ANTHROPIC_TIMEOUT_SECONDS": "600",  # longer than a call held by calls_held()
         "PYTHONUNBUFFERED": "1",
     }
 
@@ -66,7 +68,8 @@ def test_an_interjection_from_the_command_line_reaches_a_debate_rundebate_runs(p
                 time.sleep(0.05)
             assert debate is not None, run.stderr.read() if run.poll() is not None else "rundebate never started"
 
-            posted = _manage("interject", str(debate.id), "What would make you sell?", "--to", "Bram")
+            with calls_held(api):
+                posted = _manage("interject", str(debate.id), "What would make you sell?", "--to", "Bram")
 
             assert posted.returncode == 0, posted.stderr
             assert posted.stdout.startswith(f"Posted question to Bram Macro into debate {debate.id}")

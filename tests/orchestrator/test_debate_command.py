@@ -19,6 +19,7 @@ from django.db import connection
 from debates.models import Debate, Event, Message
 from debates.payloads import EventKind, parse_payload
 from tests.conftest import test_database_url as database_url_for
+from tests.support.fake_anthropic import calls_held
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +37,13 @@ def manage(*args: str, api=None) -> subprocess.Popen:
         "PYTHONUNBUFFERED": "1",
     }
     if api is not None:
-        env.update(FAULTLINE_LLM="anthropic", ANTHROPIC_API_KEY="test-key", ANTHROPIC_BASE_URL=api.url)
+        # A call held by calls_held() waits as long as a command takes to start on a loaded machine.
+        env.update(
+            FAULTLINE_LLM="anthropic",
+            ANTHROPIC_API_KEY="test-key",
+            ANTHROPIC_BASE_URL=api.url,
+            ANTHROPIC_TIMEOUT_SECONDS="600",
+        )
     return subprocess.Popen(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
@@ -87,7 +94,8 @@ def slow_api(scripted_api, personas):
 def test_a_debate_rundebate_runs_elsewhere_is_paused_then_continued_on_a_worker(slow_api, celery_worker_process):
     run, debate = running_debate(slow_api)
 
-    code, out, err = finished(manage("debate", "pause", str(debate.id), "--user", "writer"))
+    with calls_held(slow_api):
+        code, out, err = finished(manage("debate", "pause", str(debate.id), "--user", "writer"))
     assert (code, err) == (0, "") and out.strip() == f"Debate {debate.id}: pausing after the current turn."
 
     code, out, err = finished(run)
@@ -110,7 +118,8 @@ def test_a_debate_rundebate_runs_elsewhere_is_paused_then_continued_on_a_worker(
 def test_a_debate_rundebate_runs_elsewhere_is_stopped(slow_api):
     run, debate = running_debate(slow_api)
 
-    code, out, err = finished(manage("debate", "stop", str(debate.id), "--user", "writer"))
+    with calls_held(slow_api):
+        code, out, err = finished(manage("debate", "stop", str(debate.id), "--user", "writer"))
     assert (code, err) == (0, "") and "stopping after the current turn" in out
 
     code, out, err = finished(run)

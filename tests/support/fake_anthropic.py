@@ -1,6 +1,7 @@
 """The real anthropic SDK pointed at local fake Messages APIs (devtools.fake_messages_api)."""
 
 import copy
+import threading
 from contextlib import contextmanager
 
 from devtools.fake_messages_api import FakeMessagesAPI
@@ -42,3 +43,24 @@ def fake_messages_apis(settings, *, retries: int, models: dict | None = None, of
         gateway.reset_provider()
         if offline_embeddings:
             embeddings.reset_provider()
+
+
+@contextmanager
+def calls_held(api: FakeMessagesAPI):
+    """The fake API holds every model call while inside, so a debate another process runs waits at
+    its current turn: it cannot finish before a `manage.py` command (whose Django start-up took over
+    a minute on a loaded machine) has acted on it. Calls go on once it is released. The process
+    running the debate needs ANTHROPIC_TIMEOUT_SECONDS above that wait."""
+    released = threading.Event()
+    respond = api.responder
+
+    def held(body, call):
+        released.wait(timeout=540)
+        return respond(body, call)
+
+    api.responder = held
+    try:
+        yield
+    finally:
+        api.responder = respond
+        released.set()
