@@ -134,7 +134,10 @@ def run_mode(mode: str) -> dict:
         "mode": mode,
         "status": debate.status,
         "persona_turns": sum(1 for call in calls if call.streamed),
-        "side_calls": sum(1 for call in calls if not call.streamed),
+        # Side calls are the Messages API calls that are not a persona's turn (the measure);
+        # the embedding batches go to the embedding provider and are counted apart.
+        "side_calls": sum(1 for call in calls if not call.streamed and call.role != "embedding"),
+        "embedding_calls": sum(1 for call in calls if call.role == "embedding"),
         "simulated_minutes": round(clock.now / 60, 1),
         "roles": roles,
     }
@@ -172,7 +175,8 @@ def table(result: dict) -> str:
     turns = result["persona_turns"]
     lines = [
         f"{result['mode']}: {result['status']}, {turns} persona turns, {result['side_calls']} side calls "
-        f"({result['side_calls'] / max(turns, 1):.2f} per persona turn), ~{result['simulated_minutes']} simulated minutes",
+        f"({result['side_calls'] / max(turns, 1):.2f} per persona turn; embedding batches apart: "
+        f"{result.get('embedding_calls', 0)}), ~{result['simulated_minutes']} simulated minutes",
         f"  {'role':<12} {'calls':>5} {'input':>9} {'cached':>7} {'output':>8} {'dollars':>8} {'per turn':>9}",
     ]
     for role, row in sorted(result["roles"].items()):
