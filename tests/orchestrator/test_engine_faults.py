@@ -189,22 +189,21 @@ SIDE_CALLS = ("LedgerDigest", "WindowDigest")  # the ledger digests, and the win
 def test_side_calls_cut_off_by_a_short_outage_the_main_channel_never_saw_are_folded_in_the_same_run(
     scripted_api, new_debate, settings, caplog
 ):
-    # 529s for ledger digests only (past the SDK's retries: they come 5 ms apart), for 1.5 s
-    # after the fifth persona turn and again for the first detection window's digest: the
-    # personas never see the outage, so the run never waits for the model.
+    # 529s for ledger digests only (past the SDK's retries: they come 5 ms apart), from the fifth
+    # persona turn to the seventh (counted in turns, not seconds: the closings must come after it,
+    # however fast the turns run) and for the first detection window's digest: the personas never
+    # see the outage, so the run never waits for the model.
     api, script = scripted_api(dispute="persistent", latency=0.05)
     settings.FAULTLINE_MODEL_WAIT_SECONDS = 60
     healthy = api.responder
-    outage, failed = {}, {title: 0 for title in SIDE_CALLS}
+    failed = {title: 0 for title in SIDE_CALLS}
     lock = threading.Lock()
 
     def side_calls_fail_for_a_moment(body, call):
         title = ((body.get("output_config") or {}).get("format") or {}).get("schema", {}).get("title", "")
         with lock:
-            if script.calls.get("persona", 0) >= 5 and "until" not in outage:
-                outage["until"] = time.monotonic() + 1.5
             first_scan = title == "WindowDigest" and failed[title] < 3
-            if title in SIDE_CALLS and (first_scan or time.monotonic() < outage.get("until", 0)):
+            if title in SIDE_CALLS and (first_scan or 5 <= script.calls.get("persona", 0) < 7):
                 failed[title] += 1
                 return Reply.overloaded()
         return healthy(body, call)
