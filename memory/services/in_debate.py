@@ -21,7 +21,13 @@ from gateways.embeddings import gateway as embeddings
 from gateways.embeddings.types import EmbeddingError, Purpose
 from gateways.llm.types import CallTag
 from memory.models import InDebateMemory, Insight, MemoryRecall
-from memory.relevance import IN_DEBATE_MARGINS, UNKNOWN_IN_DEBATE_MARGIN, background_floor
+from memory.relevance import (
+    CENTRED_MARGINS,
+    IN_DEBATE_MARGINS,
+    UNKNOWN_CENTRED_MARGIN,
+    UNKNOWN_IN_DEBATE_MARGIN,
+    standing_out,
+)
 from memory.scoring import Candidate, Scored, earlier_pick
 from memory.services.insights import distance_to, insights_in_scope, nearest_rows, recall_floors
 from memory.services.recall import recall_scope
@@ -127,7 +133,7 @@ def debate_memories_embed(*, debate: Debate) -> int:
 @dataclass(frozen=True)
 class EarlierRecall:
     picked: list[Scored]  # best first; candidate.id is the InDebateMemory row's
-    floor: float | None  # the similarity floor they cleared (None: no query vector, nothing recalled)
+    floor: float | None  # the floor their similarity cleared (None: no query vector, nothing recalled)
     model: str = ""
     message_ids: dict[int, int] = field(default_factory=dict)  # row id -> its message's, for messages
 
@@ -136,10 +142,12 @@ def earlier_recall(
     *, debate: Debate, query: str, exclude_message_ids=(), budget_tokens: int, top: int = 5
 ) -> EarlierRecall:
     """The debate's earlier items most worth recalling for ``query`` (the current aspect and the
-    last message), by the seed's score among those at or above the model's insight floor and
-    standing out from the debate's own background (memory.relevance.background_floor), within
-    ``budget_tokens``; never the messages in ``exclude_message_ids`` (the turn shows them
-    verbatim). An embedding failure recalls nothing."""
+    last message), by the seed's score among those that stand out from the debate's own
+    background (memory.relevance.standing_out: above the model's insight floor and the plain
+    median, and, measured from the debate's mean vector, above the centred median; relevance is
+    the centred similarity), within ``budget_tokens``; never the messages in
+    ``exclude_message_ids`` (the turn shows them verbatim). An embedding failure recalls nothing.
+    The debate's vectors are read whole (a few hundred at most) and compared in Python."""
     model = embeddings.current_model()
     scope = InDebateMemory.objects.filter(debate=debate, embedding_model=model, embedding__isnull=False)
     if exclude_message_ids:
@@ -152,28 +160,34 @@ def earlier_recall(
         logger.warning("Debate %s: this turn recalls nothing of the debate: %s", debate.id, exc)
         return EarlierRecall([], None, model)
     (vector,) = batch.vectors
-    background = list(scope.annotate(distance=distance_to(vector)).values_list("distance", flat=True))
-    floor = background_floor(
-        [1 - distance for distance in background],
+    stored = list(scope.values_list("id", "embedding"))
+    standing = standing_out(
+        vector,
+        [_floats(embedding) for _, embedding in stored],
         floor=recall_floors(batch.model).insight,
         margin=IN_DEBATE_MARGINS.get(batch.model, UNKNOWN_IN_DEBATE_MARGIN),
+        centred_margin=CENTRED_MARGINS.get(batch.model, UNKNOWN_CENTRED_MARGIN),
     )
-    rows = nearest_rows(
-        scope.annotate(distance=distance_to(vector)).select_related("message").order_by("distance")[:CANDIDATES]
-    )
+    best = sorted(standing.similarities, key=lambda index: -standing.similarities[index])[:CANDIDATES]
+    similarity = {stored[index][0]: standing.similarities[index] for index in best}
+    rows = sorted(scope.filter(id__in=list(similarity)).select_related("message"), key=lambda row: -similarity[row.id])
     later = _items_after(debate, [row.id for row in rows])
     candidates = [
         Candidate(
             id=row.id,
             text=row.text,
             hours_ago=later.get(row.id, 0),  # items since: earlier_pick's age unit
-            similarity=1 - row.distance,
+            similarity=similarity[row.id],
             importance=(row.message.importance if row.message and row.message.importance else row.importance),
         )
         for row in rows
     ]
-    picked = earlier_pick(candidates, floor=floor, budget_tokens=budget_tokens, top=top)
-    return EarlierRecall(picked, floor, model, {row.id: row.message_id for row in rows if row.message_id})
+    picked = earlier_pick(candidates, floor=standing.floor, budget_tokens=budget_tokens, top=top)
+    return EarlierRecall(picked, standing.floor, model, {row.id: row.message_id for row in rows if row.message_id})
+
+
+def _floats(embedding) -> list[float]:
+    return embedding.to_list() if hasattr(embedding, "to_list") else list(embedding)
 
 
 def _items_after(debate: Debate, ids: list[int]) -> dict[int, int]:

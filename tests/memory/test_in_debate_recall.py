@@ -12,7 +12,7 @@ from devtools.fake_voyage_api import FakeVoyageAPI
 from gateways.embeddings import gateway as embeddings
 from gateways.embeddings.types import Purpose
 from memory.models import InDebateMemory, Insight
-from memory.relevance import background_floor
+from memory.relevance import background_floor, standing_out
 from memory.scoring import Candidate, earlier_pick
 from memory.services.in_debate import debate_memories_embed
 from orchestration.context import assemble_context, room_context
@@ -158,6 +158,122 @@ def test_decoys_that_only_share_the_subject_are_not_recalled_beside_the_planted_
 )
 def test_the_floor_inside_a_debate_is_its_background_plus_a_margin(similarities, expected):
     assert background_floor(similarities, floor=0.79, margin=0.01) == pytest.approx(expected)
+
+
+# Four dimensions: the first is the debate's subject, which every item shares.
+CHATTER_VECTORS = [[1.0, 0.3, 0, 0], [1.0, -0.3, 0, 0], [1.0, 0, 0.3, 0], [1.0, 0, -0.3, 0], [1.0, 0.2, 0.2, 0],
+                   [1.0, -0.2, -0.2, 0], [1.0, 0.2, -0.2, 0]]  # fmt: skip
+NEEDED = [1.0, -0.15, -0.15, 0.2]  # leans where the query leans, beyond the subject
+CLOSER = [1.0, 0.1, 0.1, 0]  # plainly closer to the query (0.985 against 0.974): the subject, nothing more
+QUERY = [1.0, 0, 0, 0.1]
+
+
+def test_an_item_is_ranked_by_what_it_shares_with_the_query_beyond_the_debate_s_subject():
+    standing = standing_out(QUERY, [*CHATTER_VECTORS, NEEDED, CLOSER], floor=0.5, margin=0.0, centred_margin=0.1)
+
+    needed, closer = len(CHATTER_VECTORS), len(CHATTER_VECTORS) + 1
+    assert standing.similarities[needed] >= standing.floor > standing.similarities[closer]
+    assert [i for i, s in standing.similarities.items() if s >= standing.floor] == [needed]
+
+
+def test_a_short_debate_has_no_background_to_centre_on():
+    standing = standing_out(QUERY, [NEEDED, CLOSER, CHATTER_VECTORS[0]], floor=0.96, margin=0.0, centred_margin=0.1)
+
+    assert standing.floor == 0.96  # the model's floor alone, on the plain similarity
+    assert sorted(standing.similarities) == [0, 1]
+    assert standing.similarities[1] == pytest.approx(0.985, abs=1e-3)
+
+
+# ── a long debate: cues that need an earlier fact without naming it ───────────────────────────
+
+STREETS = [{"label": "Shops and trade", "description": "whether car-free streets help or hurt local businesses"}]
+STREET_FACTS = {
+    "ghent": "When Ghent closed its centre to through traffic in 2017, footfall in the shopping streets rose by about "
+    "a fifth within two years.",
+    "toronto": "A Toronto survey found shopkeepers guessed 42 percent of their customers drove, when only 10 percent "
+    "actually did.",
+}
+STREET_DECOYS = [  # sharing the facts' words, not what they say
+    "Ghent's canal boats carried more tourists in 2017 than in any earlier year.",
+    "Toronto's first subway line opened in 1954.",
+    "Oslo's share of electric cars passed 80 percent of new sales in 2022.",
+]
+STREET_CHATTER = [
+    "A street is for people first, and cars have had it for seventy years.",
+    "Deliveries still have to reach the shops somehow, bans or not.",
+    "Older customers cannot all cycle in from the suburbs.",
+    "Buses can carry far more people through a narrow street than cars can.",
+    "Every trader I know is terrified of losing the drive-in customer.",
+    "Fear is not evidence; we should look at what happened where it was tried.",
+    "The centre is dying already, online shopping saw to that.",
+    "A nice place to linger is the one thing the internet cannot sell.",
+    "Rents will follow if the streets get more pleasant, and small shops get pushed out.",
+    "Let us not pretend noise and fumes are good for anyone's trade.",
+    "Disabled access has to be solved before anything else.",
+    "Trials of a few months prove nothing either way.",
+    "Parking fees already keep half the drivers away on a Saturday.",
+    "A car-free centre is a gift to the people who live there, not to the ones who visit.",
+    "The ring road will simply fill up with the traffic you push out.",
+    "Cafés put tables outside the moment there is room, and they stay full.",
+    "You cannot carry a fridge home on a tram.",
+    "Nobody proposes banning vans at five in the morning.",
+    "Shop owners vote, pedestrians mostly do not turn up to council meetings.",
+    "Air quality near schools is reason enough on its own.",
+    "The first winter is the real test, when nobody wants to walk in the rain.",
+    "Footpaths full of people make a street feel safe at night.",
+    "Cheap park-and-ride at the edge of town answers most of the access worries.",
+    "Landlords on the high street care about the rent roll, not about how people arrive.",
+    "If trade falls the council will quietly reopen the street within a year.",
+    "Hardware stores and garden centres depend on customers with car boots.",
+    "The market square was full of cars in the eighties and nobody misses that.",
+    "We keep arguing from anecdotes about our own high street.",
+]
+
+
+@pytest.mark.parametrize(
+    ("cue", "needed"),
+    [
+        # Oblique: no key word of the fact (no city, no figure, no "traffic", "footfall", "survey").
+        ("Has any town that made its core pedestrian-only seen more people walking into stores afterwards?", "ghent"),
+        ("Do merchants actually know how their clients get to them, or do they just assume?", "toronto"),
+        # Negation: the cue asserts the opposite of what the fact showed.
+        ("Retailers surely know best how their own shoppers arrive, don't they?", "toronto"),
+        # Paraphrase that names the subject in other words.
+        ("What did that Canadian survey of retailers find about how shoppers arrive?", "toronto"),
+    ],
+)
+@pytest.mark.django_db
+def test_a_long_debate_recalls_the_fact_a_cue_needs_without_naming_it(personas, offline, cue, needed):
+    # Every message of this debate is on car-free streets, so every one of them clears the model's
+    # floor; what the cue needs stands out only once the debate's shared subject is taken out. All
+    # rated alike, so the score's importance term cannot pick the fact out either.
+    debate = Debate.objects.create(topic="Should a city ban cars from its centre?", max_turns=60, aspects=STREETS)
+    for seat, persona in enumerate(personas):
+        Participant.objects.create(debate=debate, persona=persona, seat=seat)
+    texts = [
+        STREET_CHATTER[0], STREET_FACTS["ghent"], STREET_CHATTER[1], STREET_FACTS["toronto"],
+        *STREET_CHATTER[2:12], *STREET_DECOYS, *STREET_CHATTER[12:], cue,
+    ]  # fmt: skip
+    said = [
+        Message.objects.create(
+            debate=debate,
+            persona=personas[turn % len(personas)],
+            kind=Message.Kind.REPLY,
+            turn=turn,
+            aspect_index=0,
+            text=text,
+            status=Message.Status.COMPLETE,
+            ledgered=True,
+            importance=6,
+        )
+        for turn, text in enumerate(texts, start=1)
+    ]
+    assert debate_memories_embed(debate=debate) == len(texts)
+
+    section = earlier_section(debate=debate, aspect_index=0, recent=said[-8:]).render()
+
+    assert STREET_FACTS[needed] in section, section
+    assert not [decoy for decoy in STREET_DECOYS if decoy in section], section
 
 
 @pytest.mark.django_db
