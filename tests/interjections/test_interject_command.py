@@ -46,7 +46,7 @@ def _manage(*args: str, api_url: str = "") -> subprocess.CompletedProcess:
     )
 
 
-def test_an_interjection_from_the_command_line_reaches_a_debate_rundebate_runs(personas):
+def test_an_interjection_from_the_command_line_reaches_a_debate_rundebate_runs(personas, capsys):
     script = DebateScript(dispute="none", latency=0.1, chunk_size=6, chunk_delay=0.02)
     with FakeMessagesAPI(responder=script.respond) as api:
         names = ",".join(p.name for p in personas)
@@ -69,11 +69,14 @@ def test_an_interjection_from_the_command_line_reaches_a_debate_rundebate_runs(p
                 time.sleep(0.05)
             assert debate is not None, run.stderr.read() if run.poll() is not None else "rundebate never started"
 
+            # The command runs in this process (a bad-input case below runs one of its own).
             with calls_held(api):
-                posted = _manage("interject", str(debate.id), "What would make you sell?", "--to", "Bram")
+                code, out, err = command_line(
+                    capsys, "interject", str(debate.id), "What would make you sell?", "--to", "Bram"
+                )
 
-            assert posted.returncode == 0, posted.stderr
-            assert posted.stdout.startswith(f"Posted question to Bram Macro into debate {debate.id}")
+            assert code == 0, err
+            assert out.startswith(f"Posted question to Bram Macro into debate {debate.id}")
             out, err = run.communicate(timeout=180)
         finally:
             if run.poll() is None:
