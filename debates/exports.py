@@ -325,14 +325,7 @@ def debate_results_markdown(*, debate: Debate, view: DebateView, with_context: b
         lines += _context_md(debate)
     lines.append(f"- Debated: {debate.created_at:%Y-%m-%d %H:%M} UTC")
     lines.append("")
-    if view.cards:
-        lines += ["## Crux cards", ""]
-        for card in view.cards:
-            lines += _card_md(card)
-    lines += _where_we_are_md(view)
-    lines += _interjections_md(view)
-    if view.results:
-        lines += _results_md(view.results)
+    lines += _outcome_md(view)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -385,16 +378,23 @@ def debate_markdown(
             for message in room.messages:
                 lines += _message_md(message)
 
+    lines += _outcome_md(view)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _outcome_md(view: DebateView) -> list[str]:
+    """What a debate came to, the end of both exports: its crux cards, where it stands, the
+    owner's interjections and the mode's results."""
+    lines = []
     if view.cards:
         lines += ["## Crux cards", ""]
         for card in view.cards:
             lines += _card_md(card)
-
     lines += _where_we_are_md(view)
     lines += _interjections_md(view)
     if view.results:
         lines += _results_md(view.results)
-    return "\n".join(lines).rstrip() + "\n"
+    return lines
 
 
 def _summary(view: DebateView) -> dict:

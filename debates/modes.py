@@ -127,19 +127,22 @@ def hand_problem(spec: ModeSpec | None, picked: int) -> str:
 
 # ── The four modes ────────────────────────────────────────────────────────────────────────────
 
+# What the personas of a dialogue say, and of a graph debate (the same talk, mapped as it goes).
+DIALOGUE_TURN_KINDS = (
+    Message.Kind.OPENING,
+    Message.Kind.KEY_ARGUMENT,
+    Message.Kind.REPLY,
+    Message.Kind.ANSWER,
+    Message.Kind.CLOSING,
+)
+
 mode_register(
     ModeSpec(
         key="dialogue",
         label="Dialogue with crux rooms",
         help="The personas talk; crux rooms open on the disagreements that keep coming back.",
         behaviour="orchestration.modes.dialogue.mode.DialogueMode",
-        turn_kinds=(
-            Message.Kind.OPENING,
-            Message.Kind.KEY_ARGUMENT,
-            Message.Kind.REPLY,
-            Message.Kind.ANSWER,
-            Message.Kind.CLOSING,
-        ),
+        turn_kinds=DIALOGUE_TURN_KINDS,
     )
 )
 mode_register(
@@ -157,13 +160,7 @@ mode_register(
             cards_empty="Crux cards are dealt from the argument map when the debate ends.",
             results_detail="modes/graph/results.html",
         ),
-        turn_kinds=(
-            Message.Kind.OPENING,
-            Message.Kind.KEY_ARGUMENT,
-            Message.Kind.REPLY,
-            Message.Kind.ANSWER,
-            Message.Kind.CLOSING,
-        ),
+        turn_kinds=DIALOGUE_TURN_KINDS,
     )
 )
 mode_register(

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from debates import payloads as p
-from debates.modes import mode_panels
+from debates.modes import mode_panels, mode_spec
 from debates.panels import Panels
 from debates.payloads import EventKind, Totals
 
@@ -50,9 +50,9 @@ class MessageView:
     unanswered: str = ""  # the speaker said nothing: "wrote_nothing" or "call_failed" (Message.Unanswered)
 
 
-# The Collaborate mode's two roles, by seat, and the kinds of their outputs
+# The Collaborate mode's roles, by seat, as its spec row names them, and the kinds of their outputs
 # (orchestration/modes/collaborate/).
-COLLABORATION_ROLES = ("Architect", "Reviewer")
+COLLABORATION_ROLES = tuple(seat.name for seat in mode_spec("collaborate").seats)
 COLLABORATION_KINDS = ("draft", "revision")
 
 

@@ -335,6 +335,12 @@ def user_text(body: dict) -> str:
     return "\n".join(message_text(m.get("content")) for m in body.get("messages", []) if m.get("role") == "user")
 
 
+def system_text(body: dict) -> str:
+    """What a request's system prompt says, its blocks one after the other."""
+    system = body.get("system") or ""
+    return system if isinstance(system, str) else "\n".join(block["text"] for block in system)
+
+
 def tokens_of(text: str) -> int:
     return math.ceil(len(text) / 4)
 

@@ -19,7 +19,7 @@ import threading
 from dataclasses import dataclass, field
 
 from devtools.digest_reading import digest_answer
-from devtools.fake_messages_api import Call, Reply, user_text
+from devtools.fake_messages_api import Call, Reply, system_text, user_text
 
 QUIBBLES = [
     "Was the 1970s inflation mostly an oil shock?",
@@ -120,19 +120,10 @@ class DebateScript:
     # ── persona turns ─────────────────────────────────────────────────────────────────────────
 
     @staticmethod
-    def _user_text(body: dict) -> str:
-        return user_text(body)
-
-    @staticmethod
-    def _system_text(body: dict) -> str:
-        system = body.get("system") or ""
-        return system if isinstance(system, str) else "\n".join(block["text"] for block in system)
-
-    @staticmethod
     def offers_own_writing(body: dict) -> bool:
         """Whether the turn's context offers a passage of the persona's own writing to cite: a line
         ``[C1] (source) text``, the tag a citation names (orchestration/citing.py)."""
-        return re.search(r"^\[C1\] \(", DebateScript._user_text(body), flags=re.M) is not None
+        return re.search(r"^\[C1\] \(", user_text(body), flags=re.M) is not None
 
     def _persona_turn(self, body: dict, call: Call) -> str:
         text = self._persona_turn_text(body, call)
@@ -141,7 +132,7 @@ class DebateScript:
         return text
 
     def _persona_turn_text(self, body: dict, call: Call) -> str:
-        system, user = self._system_text(body), self._user_text(body)
+        system, user = system_text(body), user_text(body)
         if role_turn := self._analyst_critic_turn(call, user):
             return role_turn
         # Its name, as the persona reads it in its contract.
@@ -243,7 +234,7 @@ class DebateScript:
         return ""
 
     def _structured_AgreementAssessment(self, body: dict) -> dict:
-        number = int(re.search(r"The Analyst's answer \(round (\d+)\)", self._user_text(body)).group(1))
+        number = int(re.search(r"The Analyst's answer \(round (\d+)\)", user_text(body)).group(1))
         agreed, disagreed = (self.AC_POINTS[:1], self.AC_POINTS[1:]) if number == 1 else (self.AC_POINTS, [])
         return {
             "agreed": [{"point": point, "reasoning": "It holds."} for point in agreed],
@@ -257,7 +248,7 @@ class DebateScript:
     def _structured_DraftProposal(self, body: dict) -> dict:
         """The persona builder (personas/corpus/builder.py): a plausible contract, one quote copied
         from the excerpts it was shown and one it made up, as a real model might."""
-        excerpts = self._user_text(body).split("Excerpts of their writing:", 1)[-1]
+        excerpts = user_text(body).split("Excerpts of their writing:", 1)[-1]
         sentences = re.findall(r"[A-Z][^.!?\n]{30,200}[.!?]", excerpts)
         return {
             "tagline": "Counts the cost before the benefit.",
@@ -317,7 +308,7 @@ class DebateScript:
         return digest_answer(body, self._structured_PositionUpdate, self._structured_DisagreementScan)
 
     def _structured_RoundRecordDraft(self, body: dict) -> dict:
-        names = re.findall(r"^([^\n:]+): ", self._user_text(body).split("\n\n", 1)[-1], flags=re.M)
+        names = re.findall(r"^([^\n:]+): ", user_text(body).split("\n\n", 1)[-1], flags=re.M)
         return {
             "takes": [
                 {
@@ -335,8 +326,8 @@ class DebateScript:
         }
 
     def _structured_RollingSummaryDraft(self, body: dict) -> dict:
-        span = re.search(r"^Messages (\d+)-(\d+):", self._user_text(body), flags=re.M)
-        names = dict.fromkeys(re.findall(r"^([^\n:]+): ", self._user_text(body).split(span.group(0), 1)[-1], re.M))
+        span = re.search(r"^Messages (\d+)-(\d+):", user_text(body), flags=re.M)
+        names = dict.fromkeys(re.findall(r"^([^\n:]+): ", user_text(body).split(span.group(0), 1)[-1], re.M))
         return {"summary": f"Messages {span.group(1)} to {span.group(2)}: {', '.join(names)} kept to their positions."}
 
     def _structured_ReflectionDraft(self, body: dict) -> dict:
@@ -352,13 +343,13 @@ class DebateScript:
         }
 
     def _participants(self, body: dict) -> list[str]:
-        return self._participants_in(self._user_text(body))
+        return self._participants_in(user_text(body))
 
     def _structured_DisagreementScan(self, body: dict) -> dict:
         names = self._participants(body)
         if self.dispute == "none" or len(names) < 2:
             return {"disagreements": []}
-        user = self._user_text(body)
+        user = user_text(body)
         if self.dispute == "quibbles":
             window = self.calls["DisagreementScan"]
             return {
@@ -386,12 +377,12 @@ class DebateScript:
         }
 
     def _structured_CruxExitCheck(self, body: dict) -> dict:
-        said = len(re.findall(r"^[^\n:]+: ", self._user_text(body).split("\n\n", 1)[-1], flags=re.M))
+        said = len(re.findall(r"^[^\n:]+: ", user_text(body).split("\n\n", 1)[-1], flags=re.M))
         surfaced = self.surface_after is not None and said >= self.surface_after
         return {"surfaced": surfaced, "crux": "They weigh time horizons differently." if surfaced else ""}
 
     def _structured_CruxCardDraft(self, body: dict) -> dict:
-        people = re.search(r"People: (.+?), (.+)", self._user_text(body))
+        people = re.search(r"People: (.+?), (.+)", user_text(body))
         a, b = people.group(1).strip(), people.group(2).strip()
         hostile = HOSTILE if self.hostile else ""
         return {
@@ -417,7 +408,7 @@ class DebateScript:
         }
 
     def _structured_EvidenceLedger(self, body: dict) -> dict:
-        names = re.findall(r"^([^\n:]+): ", self._user_text(body), flags=re.M)
+        names = re.findall(r"^([^\n:]+): ", user_text(body), flags=re.M)
         first = names[1] if len(names) > 1 else "Someone"
         return {"entries": [{"persona": first, "evidence": "The data on point 3", "used_for": "the timing argument"}]}
 
@@ -450,7 +441,7 @@ class DebateScript:
         one, which the map must reject); round 2 adds a stance, reasons, a second dispute (and a
         reason misattributed to a turn, rejected); round 3 concedes the second dispute and proposes
         the first as the crux; later rounds change nothing, so the map converges."""
-        user = self._user_text(body)
+        user = user_text(body)
         names = self._participants_in(user)
         spoken = re.findall(r"^\[turn (\d+)\] ([^:\n]+): ", user, flags=re.M)
         new = re.findall(r"^\[turn (\d+)\] ([^:\n]+): ", user.split("NEW TURNS", 1)[-1], flags=re.M)

@@ -172,16 +172,20 @@ def extract(
 ) -> SchemaT:
     """Structured output validated against ``schema``; one repair attempt, then StructuredOutputError.
     ``record_with``: as for ``stream``."""
+    completion = _complete_json(role, prompt, schema, tag, record_with)
+    return validated_or_repaired(
+        role=role, prompt=prompt, schema=schema, tag=tag, completion=completion, record_with=record_with
+    )
+
+
+def _complete_json(role: Role, prompt: Prompt, schema: type[BaseModel], tag: CallTag, record_with) -> Completion:
     json_schema = _strict_schema(schema)
-    completion = _call(
+    return _call(
         role,
         prompt,
         tag,
         lambda p, model: p.complete_json(model=model, prompt=prompt, schema=json_schema, role=role, tag=tag),
         record_with=record_with,
-    )
-    return validated_or_repaired(
-        role=role, prompt=prompt, schema=schema, tag=tag, completion=completion, record_with=record_with
     )
 
 
@@ -190,7 +194,6 @@ def validated_or_repaired(
 ) -> SchemaT:
     """``completion`` (the answer to ``prompt``) validated against ``schema``; if it does not match,
     one repair call, direct (a batched answer is repaired the same way: gateways/llm/batches.py)."""
-    json_schema = _strict_schema(schema)
     try:
         return _validate(schema, completion)
     except StructuredOutputError as first_error:
@@ -211,13 +214,7 @@ def validated_or_repaired(
             ],
         )
         logger.warning("Structured output for %s failed validation, repairing once: %s", role, first_error)
-        retry = _call(
-            role,
-            repair,
-            tag,
-            lambda p, model: p.complete_json(model=model, prompt=repair, schema=json_schema, role=role, tag=tag),
-            record_with=record_with,
-        )
+        retry = _complete_json(role, repair, schema, tag, record_with)
         try:
             return _validate(schema, retry)
         except StructuredOutputError as second_error:
@@ -339,29 +336,25 @@ def _record(sent: _Sent, result, error, record_with=None) -> ModelCall:
     role, provider_name, model, tag, prompt = sent.role, sent.provider_name, sent.model, sent.tag, sent.prompt
     usage = result.usage if result else Usage()
     latency_ms = int((time.monotonic() - sent.started) * 1000)
+    answered_by = result.model if result else model
+    tokens = dict(
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        cache_creation_tokens=usage.cache_creation_tokens,
+        cache_read_tokens=usage.cache_read_tokens,
+    )
     call = ModelCall(
         created_at=timezone.now(),
         debate_id=tag.debate_id,
         role=roles.model_role_name(role),
         provider=provider_name,
-        model=result.model if result else model,
+        model=answered_by,
         persona=tag.persona,
         phase=tag.phase,
         streamed=sent.streamed,
-        input_tokens=usage.input_tokens,
-        output_tokens=usage.output_tokens,
-        cache_creation_tokens=usage.cache_creation_tokens,
-        cache_read_tokens=usage.cache_read_tokens,
+        **tokens,
         latency_ms=latency_ms,
-        cost_usd=estimate_cost(
-            model=result.model if result else model,
-            input_tokens=usage.input_tokens,
-            output_tokens=usage.output_tokens,
-            cache_creation_tokens=usage.cache_creation_tokens,
-            cache_read_tokens=usage.cache_read_tokens,
-            cache_ttl=prompt.cache_ttl,
-            batched=sent.batched,
-        ),
+        cost_usd=estimate_cost(model=answered_by, **tokens, cache_ttl=prompt.cache_ttl, batched=sent.batched),
         error=error,
     )
     if record_with is None:

@@ -12,14 +12,11 @@ from debates.exports import debate_markdown
 from debates.models import Debate, Interjection, Message
 from debates.selectors import debate_view
 from debates.services.interjections import InterjectionDraft, interjection_post
+from devtools.fake_messages_api import user_text
 from orchestration.run import debate_run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ASKED = "Plan for a sudden tenfold spike in reads"
-
-
-def _user_text(body: dict) -> str:
-    return "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
 
 
 def _post_while_drafting(debate_id, done: threading.Event) -> None:
@@ -52,8 +49,8 @@ def test_an_interjection_during_the_drafts_is_answered_by_the_addressed_role_in_
     assert debate.status == Debate.Status.COMPLETED
     drafts = [b for b, c in zip(script.requests, script.calls, strict=True) if c.phase == "collaborate_draft"]
     revisions = [b for b, c in zip(script.requests, script.calls, strict=True) if c.phase == "collaborate_revision"]
-    assert not any(ASKED in _user_text(body) for body in drafts)  # the drafts were under way
-    assert len(revisions) == 2 and all(ASKED in _user_text(body) for body in revisions)
+    assert not any(ASKED in user_text(body) for body in drafts)  # the drafts were under way
+    assert len(revisions) == 2 and all(ASKED in user_text(body) for body in revisions)
     interjection = Interjection.objects.get(debate=debate)
     assert interjection.read_at_turn == 3
     assert interjection.answer.kind == Message.Kind.REVISION and interjection.answer.persona.name == "Reviewer"

@@ -13,10 +13,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 BROUGHT = "Gold lost 60 percent of its real value between 1980 and 2001"
 
 
-def _user_text(body: dict) -> str:
-    return user_text(body)
-
-
 def test_the_moderator_maps_an_interjection_with_the_turn_that_answers_it(scripted_api, personas):
     api, _ = scripted_api()
     debate = debate_create(owner=None, topic="Is hard money the future?", personas=personas, max_turns=10, mode="graph")
@@ -33,8 +29,8 @@ def test_the_moderator_maps_an_interjection_with_the_turn_that_answers_it(script
     assert answer.kind == Message.Kind.ANSWER and answer.persona == personas[0]
     assert answer.turn == 4  # the first dialogue turn, after the three openings
     crystallizations = [r for r, c in zip(api.requests, api.calls, strict=True) if c.phase == "crystallization"]
-    mapping = [body for body in crystallizations if BROUGHT in _user_text(body)]
+    mapping = [body for body in crystallizations if BROUGHT in user_text(body)]
     assert len(mapping) == 1  # read once, with the window that holds its answer
-    text = _user_text(mapping[0])
+    text = user_text(mapping[0])
     assert "THE OWNER'S INTERJECTIONS" in text and "[before turn 4] The owner (evidence, to Ada Hardmoney)" in text
     assert f"[turn 4] {personas[0].name}:" in text

@@ -16,6 +16,7 @@ from debates.models import Debate, Interjection, Message
 from devtools.fake_messages_api import FakeMessagesAPI
 from devtools.scripted_debate import ANSWER_OPENING, DebateScript
 from tests import conftest as suite
+from tests.support.command_line import command_line
 from tests.support.fake_anthropic import calls_held
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,8 +46,8 @@ def _manage(*args: str, api_url: str = "") -> subprocess.CompletedProcess:
     )
 
 
-def test_an_interjection_from_the_command_line_reaches_a_debate_rundebate_runs(personas):
-    script = DebateScript(dispute="none", latency=0.1, chunk_size=6, chunk_delay=0.1)
+def test_an_interjection_from_the_command_line_reaches_a_debate_rundebate_runs(personas, capsys):
+    script = DebateScript(dispute="none", latency=0.1, chunk_size=6, chunk_delay=0.02)
     with FakeMessagesAPI(responder=script.respond) as api:
         names = ",".join(p.name for p in personas)
         run = subprocess.Popen(
@@ -68,11 +69,14 @@ def test_an_interjection_from_the_command_line_reaches_a_debate_rundebate_runs(p
                 time.sleep(0.05)
             assert debate is not None, run.stderr.read() if run.poll() is not None else "rundebate never started"
 
+            # The command runs in this process (a bad-input case below runs one of its own).
             with calls_held(api):
-                posted = _manage("interject", str(debate.id), "What would make you sell?", "--to", "Bram")
+                code, out, err = command_line(
+                    capsys, "interject", str(debate.id), "What would make you sell?", "--to", "Bram"
+                )
 
-            assert posted.returncode == 0, posted.stderr
-            assert posted.stdout.startswith(f"Posted question to Bram Macro into debate {debate.id}")
+            assert code == 0, err
+            assert out.startswith(f"Posted question to Bram Macro into debate {debate.id}")
             out, err = run.communicate(timeout=180)
         finally:
             if run.poll() is None:
@@ -88,26 +92,32 @@ def test_an_interjection_from_the_command_line_reaches_a_debate_rundebate_runs(p
     assert "What would make you sell?" in out  # the transcript rundebate prints shows it
 
 
+# The first case runs a real manage.py process; the others run the same command line in this
+# process (tests/support/command_line.py), which spares a Django start-up each.
 @pytest.mark.parametrize(
-    ("args", "line"),
+    ("args", "line", "in_a_process"),
     [
-        (["not-a-uuid", "Hello"], "no debate with id not-a-uuid"),
-        (["00000000-0000-0000-0000-000000000000", "Hello"], "no debate with id 00000000-0000-0000-0000-000000000000"),
-        (["{id}", "   "], "Type what you want to say to the debate."),
-        (["{id}", "Hello", "--to", "Nobody"], "No one in this debate is called 'Nobody'"),
-        (["{finished}", "Hello"], "This debate has finished; it takes no more interjections."),
+        (["not-a-uuid", "Hello"], "no debate with id not-a-uuid", True),
+        (["00000000-0000-0000-0000-000000000000", "Hello"], "no debate with id 00000000-0000-0000-0000-000000000000", False),
+        (["{id}", "   "], "Type what you want to say to the debate.", False),
+        (["{id}", "Hello", "--to", "Nobody"], "No one in this debate is called 'Nobody'", False),
+        (["{finished}", "Hello"], "This debate has finished; it takes no more interjections.", False),
     ],
-)
-def test_bad_input_gets_one_line_and_a_non_zero_exit(new_debate, args, line):
+)  # fmt: skip
+def test_bad_input_gets_one_line_and_a_non_zero_exit(new_debate, capsys, args, line, in_a_process):
     running = new_debate()
     finished = new_debate()
     Debate.objects.filter(pk=finished.pk).update(status=Debate.Status.COMPLETED)
     args = [a.format(id=running.id, finished=finished.id) for a in args]
 
-    result = _manage("interject", *args)
+    if in_a_process:
+        result = _manage("interject", *args)
+        code, err = result.returncode, result.stderr
+    else:
+        code, _, err = command_line(capsys, "interject", *args)
 
-    assert result.returncode != 0
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and line in lines[0], result.stderr
-    assert "Traceback" not in result.stderr
+    assert code != 0
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and line in lines[0], err
+    assert "Traceback" not in err
     assert not Interjection.objects.exists()

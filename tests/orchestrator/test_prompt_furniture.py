@@ -5,7 +5,7 @@ import pytest
 from debates.exports import debate_markdown
 from debates.models import Message
 from debates.selectors import debate_view
-from devtools.fake_messages_api import Reply
+from devtools.fake_messages_api import Reply, user_text
 from orchestration.run import debate_run
 from orchestration.voice import context_lines, strip_furniture
 from tests.support.announcement_recorder import AnnouncementRecorder
@@ -39,7 +39,7 @@ def test_turns_that_echo_their_prompt_reach_the_page_and_the_record_without_it(s
         reply = respond(body, call)
         if not body.get("stream"):
             return reply
-        context = script._user_text(body)
+        context = user_text(body)
         return Reply.says(f"{context}\n{reply.text} —[Closing statement]\n── YOUR TURN ──", chunk_size=7)
 
     api.responder = echoing

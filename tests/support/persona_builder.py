@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from devtools.fake_messages_api import Call, Reply
+from devtools.fake_messages_api import Call, Reply, user_text
 
 MADE_UP_QUOTES = [
     "Money is a promise the state keeps only when it is cheaper than breaking it.",
@@ -18,20 +18,13 @@ MADE_UP_QUOTES = [
 MADE_UP_VOICE = "Show me the ledger and I will show you the lie."
 
 
-def _user_text(body: dict) -> str:
-    content = body["messages"][0]["content"]
-    if isinstance(content, list):
-        return "".join(part.get("text", "") for part in content)
-    return content
-
-
 class BuilderScript:
     def __init__(self, *, copy_one_quote: bool = True):
         self.copy_one_quote = copy_one_quote
         self.calls = 0
 
     def proposal(self, body: dict) -> dict:
-        user = _user_text(body)
+        user = user_text(body)
         excerpts = user.split("Excerpts of their writing:", 1)[-1]
         sentences = [s for s in re.findall(r"[A-Z][^.!?\n]{30,200}[.!?]", excerpts)]
         copied = sentences[:1] if self.copy_one_quote else []

@@ -10,12 +10,15 @@ from faultline.celery import app
 
 
 @app.task(name="tests.hold", acks_late=True)
-def hold(marker: str, seconds: float) -> None:
-    """Note the start in ``marker``, keep the worker's thread ``seconds``, note the end."""
+def hold(marker: str, seconds: float, release: str = "") -> None:
+    """Note the start in ``marker``, keep the worker's thread ``seconds`` (or until the file
+    ``release`` exists, if named: the test lets go when it has seen what it waits for), note the end."""
     path = Path(marker)
     with path.open("a") as log:
         log.write("started\n")
-    time.sleep(seconds)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not (release and Path(release).exists()):
+        time.sleep(0.1)
     with path.open("a") as log:
         log.write("finished\n")
 

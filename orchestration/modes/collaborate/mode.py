@@ -21,6 +21,7 @@ import logging
 from dataclasses import dataclass
 
 from debates.models import Message
+from debates.modes import mode_spec
 from debates.regime import collaborate_evidence, verdict
 from debates.services.context import with_context
 from debates.services.interjections import interjections_answer_in, interjections_guidance
@@ -77,9 +78,10 @@ class CollaborateMode(Mode):
         super().__init__(run)
         if len(run.speakers) < 2:
             raise ValueError("a collaboration needs two participants (Architect, Reviewer)")
+        architect, reviewer = mode_spec(self.name).seats  # the roles' names are its spec row's
         self.roles = [
-            CollaborationRole("Architect", ARCHITECT, ARCHITECT_SYSTEM, run.speakers[0]),
-            CollaborationRole("Reviewer", REVIEWER, REVIEWER_SYSTEM, run.speakers[1]),
+            CollaborationRole(architect.name, ARCHITECT, ARCHITECT_SYSTEM, run.speakers[0]),
+            CollaborationRole(reviewer.name, REVIEWER, REVIEWER_SYSTEM, run.speakers[1]),
         ]
 
     def phases(self):
