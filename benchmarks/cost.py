@@ -120,6 +120,7 @@ def run_mode(mode: str) -> dict:
         debate = debate_run(debate_id=debate.id)
     calls = list(ModelCall.objects.filter(debate=debate))
     roles: dict[str, dict] = {}
+    phases: dict[str, dict] = {}
     for call in calls:
         row = roles.setdefault(
             call.role, {"calls": 0, "input": 0, "cache_read": 0, "cache_write": 0, "output": 0, "dollars": 0.0}
@@ -130,6 +131,19 @@ def run_mode(mode: str) -> dict:
         row["cache_write"] += call.cache_creation_tokens
         row["output"] += call.output_tokens
         row["dollars"] += float(call.cost_usd)
+        # Calls by what they do (the call's phase tag: ledger, round_record, closing, crux_room...).
+        if call.role != "embedding":
+            group = phases.setdefault("persona" if call.streamed else "side", {})
+            kind = group.setdefault(
+                call.phase.split("_")[0] if call.phase.startswith("dialogue_") else call.phase or "-",
+                {"calls": 0, "input": 0, "cache_read": 0, "cache_write": 0, "output": 0, "dollars": 0.0},
+            )
+            kind["calls"] += 1
+            kind["input"] += call.input_tokens + call.cache_creation_tokens + call.cache_read_tokens
+            kind["cache_read"] += call.cache_read_tokens
+            kind["cache_write"] += call.cache_creation_tokens
+            kind["output"] += call.output_tokens
+            kind["dollars"] += float(call.cost_usd)
     return {
         "mode": mode,
         "status": debate.status,
@@ -140,6 +154,7 @@ def run_mode(mode: str) -> dict:
         "embedding_calls": sum(1 for call in calls if call.role == "embedding"),
         "simulated_minutes": round(clock.now / 60, 1),
         "roles": roles,
+        "phases": phases,
     }
 
 
@@ -182,6 +197,15 @@ def table(result: dict) -> str:
     for role, row in sorted(result["roles"].items()):
         lines.append(_line(role, row, turns))
     lines.append(_line("total", _total(result), turns))
+    for group, phases in sorted(result.get("phases", {}).items()):
+        lines.append(f"  {group} calls by phase:")
+        for name, row in sorted(phases.items(), key=lambda item: -item[1]["dollars"]):
+            share = row["cache_read"] / row["input"] if row["input"] else 0.0
+            lines.append(
+                f"    {name:<18} {row['calls']:>3} calls {row['input']:>8,} in ({share:>4.0%} cached, "
+                f"{row.get('cache_write', 0):>6,} written) "
+                f"{row['output']:>6,} out ${row['dollars']:.3f}"
+            )
     return "\n".join(lines)
 
 

@@ -3,7 +3,7 @@
 Structured sections, not a transcript dump (seeds/debate-memory-architecture.md): the debate's
 state, where everyone else stands, your own position (with the challenges you still owe and what
 you conceded), open disputes, the recent exchange verbatim and the key insights, each under a token
-budget, with variants per phase. A reply's context comes in blocks the provider caches (Epoch,
+budget, with variants per phase. A reply's and a crux-room turn's context come in blocks the provider caches (Epoch,
 TurnContext; the order is orchestration/prompts.py's). Agents never see the raw blackboard, only this. A persona built
 from its own corpus also gets the passages of it relevant to the exchange (orchestration/citing.py,
 within settings.FAULTLINE_CORPUS_TOKENS more).
@@ -43,7 +43,9 @@ MESSAGE_TOKENS = 110
 # at most what is left of 1,500 (and no more than RECENT), so a call with nothing cached after the
 # system prefix sends at most 1,500; later calls send the exchange grown up to EXCHANGE, all of
 # it but their new messages read from the cache. Closing 110+90+310+300+150+200+120+110+100 = 1,490;
-# crux exchange 110+80+200+200+200+420+100 = 1,310, and 180 for the related earlier cards: 1,490.
+# a crux room's frame 110+80+380+200+200 = 970, and 180 for the related earlier cards, then its
+# messages since the room's anchor (ROOM_KEPT to ROOM_KEPT + ROOM_STEP - 1, 110 tokens each at most)
+# and the turn's 100: all read from the cache but what is new since the speaker's last turn.
 STATE, SO_FAR, OTHERS, MINE, MINE_CLOSING, DISPUTES, RECENT, RECENT_CLOSING, CONCESSIONS, INSIGHTS = (
     110,
     90,
@@ -283,8 +285,10 @@ def _transcript_section(title: str, messages: list[Message], budget: int) -> Sec
     return section
 
 
-def _recent(debate: Debate, *, room=None, limit=RECENT_MESSAGES) -> list[Message]:
+def _recent(debate: Debate, *, room=None, limit: int | None = RECENT_MESSAGES) -> list[Message]:
     messages = Message.objects.filter(debate=debate, room=room, status=Message.Status.COMPLETE)
+    if limit is None:
+        return list(messages.select_related("persona").order_by("turn"))
     return list(reversed(messages.select_related("persona").order_by("-turn")[:limit]))
 
 
@@ -438,14 +442,15 @@ def _blackboard(debate: Debate, persona, names, aspect_index, phase) -> str:
 
 
 EXCHANGE_TITLE = "── RECENT EXCHANGE ──\n"
+ROOM_EXCHANGE_TITLE = "── THIS ROOM SO FAR ──\n"
 
 
-def _said(messages: list[Message]) -> list[str]:
+def _said(messages: list[Message], title: str = EXCHANGE_TITLE) -> list[str]:
     """The exchange, one block a message (the first under the section's title); a message is
     clipped as the recent exchange always clipped it."""
     lines = [clip(f"{message.persona.name}: {message.text}", MESSAGE_TOKENS) + "\n" for message in messages]
     if lines:
-        lines[0] = EXCHANGE_TITLE + lines[0]
+        lines[0] = title + lines[0]
     return lines
 
 
@@ -495,11 +500,31 @@ def _first_unledgered(debate: Debate, messages: list[Message]) -> int | None:
     return next((message.turn for message in messages if message.turn not in folded), None)
 
 
-def room_context(
+# A crux room's turns, sent in blocks the provider caches (see room_turn_context): the room's frame,
+# then the room's messages from an anchor on, one a block. The anchor is a function of the messages
+# said (every ROOM_STEP messages, keeping at least ROOM_KEPT), not of what a run remembers, so both
+# personas' calls, and a resumed run's, fall on the same blocks.
+ROOM_STEP = 6
+ROOM_KEPT = 3
+TRIGGERS = 380  # what was said that led to the room, in its frame
+
+
+def room_context(**kwargs) -> str:
+    """A crux-room turn's context as one text (room_turn_context's)."""
+    return room_turn_context(**kwargs).text
+
+
+def room_turn_context(
     *, debate: Debate, persona, phase: str, room, other, names: dict[int, str], bridge: Section | None = None
-) -> str:
+) -> TurnContext:
     """A crux-room turn's context. phase: entry | exchange. other: the persona across the room.
-    bridge: the earlier crux cards related to the room's question (orchestration/recalling.py)."""
+    bridge: the earlier crux cards related to the room's question (orchestration/recalling.py).
+
+    ``lead``: the room's frame (the question, what led here, both positions, the related cards),
+    rendered the same on every turn while the positions stay the same, then the room's messages
+    since its anchor, one a block (only ever appended to until the anchor moves); ``tail``: the
+    passages of the persona's own writing and the turn. So an exchange reads from the cache what
+    its speaker's previous turn in the room sent."""
     positions = _positions(debate)
     mine = positions.get(persona.id)
     triggers = list(Message.objects.filter(id__in=room.trigger_message_ids).select_related("persona").order_by("turn"))
@@ -508,6 +533,7 @@ def room_context(
     theirs.lines = [
         line.replace("You've", "They've")
         .replace("you haven't", "they haven't")
+        .replace("Evidence you've", "Evidence they've")
         .replace("Your position", "Their position")
         for line in theirs.lines
     ]
@@ -516,18 +542,26 @@ def room_context(
     sections = [
         _debate_state(debate, persona, names, None, phase),
         room_frame,
-        _transcript_section("WHAT WAS SAID THAT LED HERE", triggers, 380 if phase == "entry" else 200),
+        _transcript_section("WHAT WAS SAID THAT LED HERE", triggers, TRIGGERS),
         _your_position(mine, None, budget=200),
         theirs,
     ]
     if bridge is not None:
         sections.append(bridge)
-    exchange = _recent(debate, room=room) if phase == "exchange" else triggers
-    if phase == "exchange":
-        sections.append(_transcript_section("THIS ROOM SO FAR", exchange, 420))
-    sections.append(_own_writing(debate, persona, room=room, exchange=exchange))
-    sections.append(_your_turn(phase, other.name, room.question))
-    return join(sections)
+    frame = join(sections) + "\n\n"
+    said = _recent(debate, room=room, limit=None) if phase == "exchange" else []
+    shown = said[_room_anchor(len(said)) :]
+    exchange = said if phase == "exchange" else triggers
+    tail = join(
+        [_own_writing(debate, persona, room=room, exchange=exchange), _your_turn(phase, other.name, room.question)]
+    )
+    return TurnContext((frame, *_said(shown, title=ROOM_EXCHANGE_TITLE)), ("\n" if shown else "") + tail)
+
+
+def _room_anchor(said: int) -> int:
+    """Where a room's shown messages start when ``said`` have been said: moved on every ROOM_STEP
+    messages, keeping at least ROOM_KEPT (so between ROOM_KEPT and ROOM_KEPT + ROOM_STEP - 1 shown)."""
+    return max(0, (said - ROOM_KEPT) // ROOM_STEP * ROOM_STEP)
 
 
 def _earlier(debate: Debate, phase: str, aspect_index, recent: list[Message], reads: TurnReads) -> Section:

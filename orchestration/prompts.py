@@ -24,8 +24,10 @@ changes must come after whatever does not):
 5. what changes every turn, last: open disputes, in-debate recall, insights, own writing, then
    YOUR TURN (a mode's hook or an interjection adds its section just before YOUR TURN). A new
    turn-varying block goes here, never into 1-4 (it would break the cached prefix for every call
-   after it). Openings, closings and crux rooms send 3-5 as one block (a persona makes each of
-   those calls once, or a room's few: nothing to reuse).
+   after it). Openings and closings send 3-5 as one block (a persona makes each of those calls
+   once: nothing to reuse). A crux room's turn sends the room's frame (its question, what led
+   there, both positions, the related cards) as 3, the room's messages since its anchor as 4,
+   the turn as 5 (orchestration/context.py, room_turn_context).
 
 The gateway keeps a breakpoint only where its prefix reaches the model's minimum cacheable length
 (gateways/llm/pricing.py), at most four a request; ``Prompt.cache_ttl`` "1h" where the next use

@@ -16,7 +16,7 @@ from crux.models import CruxRoom
 from crux.services.rooms import card_extract, crux_surfaced, room_close
 from debates.models import Debate, Message, Participant
 from gateways.llm.types import ModelError
-from orchestration.context import room_context
+from orchestration.context import room_turn_context
 from orchestration.lanes import RunCancelled
 from orchestration.patience import patiently
 from orchestration.recalling import bridge_section
@@ -76,7 +76,7 @@ def _converse(
         speaker = speakers[turn % 2]
         other = speakers[1 - turn % 2]
         kind = Message.Kind.ENTRY if turn < 2 else Message.Kind.EXCHANGE
-        context = room_context(
+        context = room_turn_context(
             debate=debate,
             persona=speaker.persona,
             phase=kind,
@@ -85,7 +85,15 @@ def _converse(
             names=names,
             bridge=bridge,
         )
-        request = TurnRequest(speaker, kind, phase=f"crux_room_{kind}", context=context, turn=turn + 1, room=room)
+        request = TurnRequest(
+            speaker,
+            kind,
+            phase=f"crux_room_{kind}",
+            context=context.text,
+            context_lead=context.lead,
+            turn=turn + 1,
+            room=room,
+        )
         message = speak(debate, request, interrupted=interrupted, cancelled=cancelled, names=list(names.values()))
         if after_message is not None and message is not None:  # None: the turn said nothing (speak)
             after_message(message)

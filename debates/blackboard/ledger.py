@@ -32,14 +32,14 @@ logger = logging.getLogger(__name__)
 RECENT_BEFORE = 3  # messages before the ones folded that the ledger keeper reads
 DIGEST_TOKENS_PER_MESSAGE = 400
 LEDGER_KEEPER = (
-    "You keep the position ledger of a debate. Given the participants' current position states and "
-    "their latest messages, report for each message you are asked about (by its turn number and "
-    "speaker) only what THAT message changed: the speaker's stance, their answer to the debate "
-    "question (YES, NO or NUANCED) if the message shows it, evidence they cited, challenges they "
-    "raised to others (by name), which of their own listed unanswered challenges they answered, a "
-    "new agreement or disagreement, a concession, a shift, a proposal, a reaction to an open "
-    "proposal by someone else. Use null or empty lists when nothing changed. Never invent what was "
-    "not said."
+    "You keep the position ledger of a debate. Given the participants' current position states (each "
+    "lists only what it holds) and their latest messages, report for each message you are asked about "
+    "(by its turn number and speaker) only what THAT message changed: the speaker's stance, their "
+    "answer to the debate question (YES, NO or NUANCED) if the message shows it, evidence they cited, "
+    "challenges they raised to others (by name), which of their own listed unanswered challenges they "
+    "answered, a new agreement or disagreement, a concession, a shift, a proposal, a reaction to an "
+    "open proposal by someone else. Use null or empty lists when nothing changed. Never invent what "
+    "was not said."
 )
 ROUND_RECORDER = (
     "You record one round of a debate: for each participant, their position on the aspect, their "
@@ -91,7 +91,7 @@ def digest_section(*, debate: Debate, messages: list[Message], names: dict[int, 
     for speaker in speakers:
         state = states.get(speaker.id) or PositionState(debate=debate, persona=speaker)
         blocks.append(
-            f"{speaker.name}'s current position state:\n{json.dumps(_state_dict(state), ensure_ascii=False)}\n"
+            f"{speaker.name}'s current position state:\n{json.dumps(_state_shown(state), ensure_ascii=False)}\n"
             f"Unanswered challenges listed for {speaker.name}: "
             f"{json.dumps(state.unanswered_challenges, ensure_ascii=False)}"
         )
@@ -105,6 +105,21 @@ def digest_section(*, debate: Debate, messages: list[Message], names: dict[int, 
         + "\n\n".join(blocks)
         + f"\n\nOpen proposals:\n{open_proposals}"
     )
+
+
+def _state_shown(state: PositionState) -> dict:
+    """A speaker's position state as a digest reads it: what it holds, without the empty fields
+    (an unknown side, an aspect with nothing on it) or the ledger's own bookkeeping (the round it
+    last changed): on every digest they were paid for and said nothing."""
+
+    def held(value):
+        if isinstance(value, dict):
+            value = {key: kept for key, item in value.items() if (kept := held(item)) not in ("", [], {}, None)}
+        return value
+
+    shown = held(_state_dict(state))
+    shown.pop("last_updated_round", None)
+    return shown
 
 
 def digest_transcript(*, messages: list[Message], before: list[Message]) -> tuple[str, str]:

@@ -33,13 +33,17 @@ BREAKPOINTS = {
 
 # mode -> the roles whose calls ask for breakpoints inside the user message too: the discussion's
 # persona turns, after the blackboard and after the exchange since the anchor (orchestration/
-# context.py, Epoch); a two-seat mode's turns send their user message whole.
+# context.py, Epoch), and crux-room turns, after the room's frame and after its messages since
+# the room's anchor (room_turn_context); a two-seat mode's turns send their user message whole.
 IN_THE_USER_MESSAGE = {
     "dialogue": {"persona"},
     "graph": {"persona"},
     "analyst_critic": set(),
     "collaborate": set(),
 }
+# mode -> the persona calls that read from the cache beyond their system prefix when played again
+# in order (graph mode opens no crux rooms).
+CACHED_BEYOND = {"dialogue": ("dialogue_reply", "crux_room_exchange"), "graph": ("dialogue_reply",)}
 
 
 @pytest.fixture
@@ -100,11 +104,13 @@ def test_every_breakpoint_falls_on_a_prefix_the_model_caches(mode, scripted_api,
     assert in_user == IN_THE_USER_MESSAGE[mode]
     if in_user:
         # Played again in order: a persona's reply reads from the cache beyond its system prefix
-        # (what its previous call sent of the blackboard and the exchange).
+        # (what its previous call sent of the blackboard and the exchange), and so does its
+        # exchange in a crux room (its entry's frame and the room's messages it saw).
         cache = PromptCache(clock=lambda: 0.0)
-        beyond = []
+        beyond: dict[str, list[bool]] = {phase: [] for phase in CACHED_BEYOND[mode]}
         for body, call in zip(api.requests, api.calls, strict=True):
             usage = cache.usage_for(body)
-            if call.role == "persona" and call.phase == "dialogue_reply":
-                beyond.append(usage.cache_read_tokens > prompt_blocks(body)[0][1])
-        assert beyond and sum(beyond) >= len(beyond) // 2, beyond
+            if call.role == "persona" and call.phase in beyond:
+                beyond[call.phase].append(usage.cache_read_tokens > prompt_blocks(body)[0][1])
+        for phase, reads in beyond.items():
+            assert reads and sum(reads) >= len(reads) // 2, (phase, reads)

@@ -1,13 +1,16 @@
 """A ledger update (one message's, in a digest) counts into the debate's notes: its epistemic score, the messages ledgered, and
 the proposals, reactions and decisions its message carries."""
 
+import json
+import re
+
 import pytest
 from django.db import connection
 
 from debates.blackboard.ledger import ledger_digest
 from debates.blackboard.models import BlackboardNotes
 from debates.models import Message
-from devtools.fake_messages_api import Reply
+from devtools.fake_messages_api import Reply, user_text
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -125,3 +128,25 @@ def test_a_digest_folds_each_message_it_was_asked_about_and_nothing_the_model_ma
         (True, 5),
     ]
     assert BlackboardNotes.objects.get(debate=debate).messages_ledgered == 3
+
+
+def test_a_digest_shows_what_a_speakers_state_holds_and_leaves_out_what_is_empty(fake_anthropic, new_debate):
+    debate = new_debate()
+    ada = debate.participants.get(seat=0).persona.name
+    fake_anthropic.script(
+        _update(1, ada, overall_stance="Gold is a hedge.", evidence=["the 1970s gold price data"]),
+        _update(2, ada),
+    )
+    _fold(_said(debate, 0, 1, "Gold held its value through the 1970s: look at the 1970s gold price data."))
+    _fold(_said(debate, 0, 2, "And it still does."))
+
+    state = re.search(
+        rf"^{re.escape(ada)}'s current position state:\n(.*)$", user_text(fake_anthropic.requests[-1]), re.M
+    )
+    shown = json.loads(state.group(1))
+    # What the ledger holds, as it holds it; no unknown side, empty list, empty aspect or the
+    # ledger's own bookkeeping (each was paid for on every digest and said nothing).
+    assert shown == {
+        "overall_stance": "Gold is a hedge.",
+        "aspect_positions": {"general": {"evidence": ["the 1970s gold price data"]}},
+    }
