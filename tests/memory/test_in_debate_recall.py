@@ -444,12 +444,13 @@ def test_a_turn_waits_for_its_own_recall_while_recalls_take_less_than_the_wait(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_turn_does_not_wait_for_a_recall_that_cannot_be_ready_in_time(personas, voyage, query_seconds):
+def test_a_turn_does_not_wait_for_a_recall_that_cannot_be_ready_in_time(personas, voyage, query_seconds, monkeypatch):
     # When the last recall took longer than the wait allows, waiting would only slow the turn:
     # the latest recall stands in at once, and the new one replaces it when it is done.
+    monkeypatch.setattr(recalling, "WAIT_SECONDS", 0.5)  # a wait a loaded machine cannot blur
     debate = _debate(personas)
     said = _say(debate, personas, [PLANTED, *CHATTER[:3], CUE])
-    query_seconds["seconds"] = 10 * recalling.WAIT_SECONDS
+    query_seconds["seconds"] = 4 * recalling.WAIT_SECONDS
     run = _Run(debate)
     recall = InDebateRecall(run)
     try:
