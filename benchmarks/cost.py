@@ -73,6 +73,20 @@ class SimulatedClock:
             self.now += seconds
 
 
+def _row() -> dict:
+    return {"calls": 0, "input": 0, "cache_read": 0, "cache_write": 0, "output": 0, "dollars": 0.0}
+
+
+def _add(row: dict, call) -> None:
+    """Count ``call`` (a ModelCall) into ``row``: input is plain + cache writes + cache reads."""
+    row["calls"] += 1
+    row["input"] += call.input_tokens + call.cache_creation_tokens + call.cache_read_tokens
+    row["cache_read"] += call.cache_read_tokens
+    row["cache_write"] += call.cache_creation_tokens
+    row["output"] += call.output_tokens
+    row["dollars"] += float(call.cost_usd)
+
+
 def run_mode(mode: str) -> dict:
     from django.conf import settings
 
@@ -122,28 +136,12 @@ def run_mode(mode: str) -> dict:
     roles: dict[str, dict] = {}
     phases: dict[str, dict] = {}
     for call in calls:
-        row = roles.setdefault(
-            call.role, {"calls": 0, "input": 0, "cache_read": 0, "cache_write": 0, "output": 0, "dollars": 0.0}
-        )
-        row["calls"] += 1
-        row["input"] += call.input_tokens + call.cache_creation_tokens + call.cache_read_tokens
-        row["cache_read"] += call.cache_read_tokens
-        row["cache_write"] += call.cache_creation_tokens
-        row["output"] += call.output_tokens
-        row["dollars"] += float(call.cost_usd)
+        _add(roles.setdefault(call.role, _row()), call)
         # Calls by what they do (the call's phase tag: ledger, round_record, closing, crux_room...).
         if call.role != "embedding":
             group = phases.setdefault("persona" if call.streamed else "side", {})
-            kind = group.setdefault(
-                call.phase.split("_")[0] if call.phase.startswith("dialogue_") else call.phase or "-",
-                {"calls": 0, "input": 0, "cache_read": 0, "cache_write": 0, "output": 0, "dollars": 0.0},
-            )
-            kind["calls"] += 1
-            kind["input"] += call.input_tokens + call.cache_creation_tokens + call.cache_read_tokens
-            kind["cache_read"] += call.cache_read_tokens
-            kind["cache_write"] += call.cache_creation_tokens
-            kind["output"] += call.output_tokens
-            kind["dollars"] += float(call.cost_usd)
+            phase = call.phase.split("_")[0] if call.phase.startswith("dialogue_") else call.phase or "-"
+            _add(group.setdefault(phase, _row()), call)
     return {
         "mode": mode,
         "status": debate.status,

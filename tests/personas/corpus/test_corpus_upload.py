@@ -27,7 +27,7 @@ def _zip(members: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
-def test_a_folder_is_read_chunked_and_embedded_keeping_sources_and_offsets(persona, corpus_dir, offline_embeddings):
+def test_a_folder_is_read_chunked_and_embedded_keeping_sources_and_offsets(persona, corpus_dir, offline):
     summary = replace_corpus(persona=persona, files=corpus_files_at(corpus_dir))
 
     documents = list(CorpusDocument.objects.filter(persona=persona))
@@ -46,7 +46,7 @@ def test_a_folder_is_read_chunked_and_embedded_keeping_sources_and_offsets(perso
     assert documents[0].char_count == len(documents[0].text) and len(documents[0].sha256) == 64
 
 
-def test_html_and_pdf_are_read_as_their_visible_text(persona, offline_embeddings):
+def test_html_and_pdf_are_read_as_their_visible_text(persona, offline):
     html = b"<html><head><title>x</title><script>var a=1;</script></head><body><p>Savers pay &amp; pay.</p><p>Second paragraph here.</p></body></html>"
     files = corpus_files_from_uploads([("post.html", html), ("talk.pdf", pdf_with_text("Gold cannot default."))])
 
@@ -57,7 +57,7 @@ def test_html_and_pdf_are_read_as_their_visible_text(persona, offline_embeddings
     assert "Gold cannot default." in texts["talk.pdf"]
 
 
-def test_a_corrupt_pdf_is_refused_naming_the_file_and_nothing_is_stored(persona, corpus_dir, offline_embeddings):
+def test_a_corrupt_pdf_is_refused_naming_the_file_and_nothing_is_stored(persona, corpus_dir, offline):
     replace_corpus(persona=persona, files=corpus_files_at(corpus_dir))
     before = list(CorpusChunk.objects.values_list("id", flat=True))
     (corpus_dir / "broken.pdf").write_bytes(b"%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage")
@@ -70,7 +70,7 @@ def test_a_corrupt_pdf_is_refused_naming_the_file_and_nothing_is_stored(persona,
     assert not CorpusDocument.objects.filter(source="broken.pdf").exists()
 
 
-def test_an_oversized_zip_is_refused_naming_the_file(persona, offline_embeddings, monkeypatch):
+def test_an_oversized_zip_is_refused_naming_the_file(persona, offline, monkeypatch):
     monkeypatch.setattr(sources, "MAX_TOTAL_BYTES", 1000)
     archive = _zip({"a.txt": b"word " * 150, "b.txt": b"more " * 150})
 
@@ -81,7 +81,7 @@ def test_an_oversized_zip_is_refused_naming_the_file(persona, offline_embeddings
     assert not CorpusDocument.objects.exists()
 
 
-def test_a_zip_bomb_is_refused_before_it_is_unpacked(persona, offline_embeddings):
+def test_a_zip_bomb_is_refused_before_it_is_unpacked(persona, offline):
     archive = _zip({"bomb.txt": b" " * (5 * 1024 * 1024)})
     assert len(archive) < 20_000
 
@@ -91,7 +91,7 @@ def test_a_zip_bomb_is_refused_before_it_is_unpacked(persona, offline_embeddings
     assert "innocent.zip/bomb.txt" in str(refused.value) and "zip bomb" in str(refused.value)
 
 
-def test_a_zip_member_larger_than_the_file_limit_is_refused(offline_embeddings, monkeypatch):
+def test_a_zip_member_larger_than_the_file_limit_is_refused(offline, monkeypatch):
     monkeypatch.setattr(sources, "MAX_FILE_BYTES", 100)
 
     with pytest.raises(CorpusError, match=r"posts.zip/long.md: too large"):
@@ -113,7 +113,7 @@ def test_a_missing_path_is_refused(tmp_path):
         corpus_files_at(tmp_path / "nowhere")
 
 
-def test_reuploading_replaces_the_corpus(persona, corpus_dir, offline_embeddings):
+def test_reuploading_replaces_the_corpus(persona, corpus_dir, offline):
     replace_corpus(persona=persona, files=corpus_files_at(corpus_dir))
 
     summary = replace_corpus(
@@ -140,7 +140,7 @@ def test_an_embedding_failure_keeps_the_chunks_without_vectors_and_says_so(perso
     assert any("Gold pays no yield" in passage.text for passage in found.passages)
 
 
-def test_retrieval_finds_the_relevant_chunk_by_meaning(persona, corpus_dir, offline_embeddings):
+def test_retrieval_finds_the_relevant_chunk_by_meaning(persona, corpus_dir, offline):
     replace_corpus(persona=persona, files=corpus_files_at(corpus_dir))
 
     found = corpus_passages_relevant(persona=persona, query="Is gold a safe store of value?", top_k=1)
@@ -150,7 +150,7 @@ def test_retrieval_finds_the_relevant_chunk_by_meaning(persona, corpus_dir, offl
     assert found.passages[0].source == "notes/gold.md"
 
 
-def test_a_broken_retrieval_gives_no_passages_and_never_raises(persona, corpus_dir, offline_embeddings, monkeypatch):
+def test_a_broken_retrieval_gives_no_passages_and_never_raises(persona, corpus_dir, offline, monkeypatch):
     from personas.corpus import retrieval
 
     replace_corpus(persona=persona, files=corpus_files_at(corpus_dir))
@@ -161,7 +161,7 @@ def test_a_broken_retrieval_gives_no_passages_and_never_raises(persona, corpus_d
     assert found.passages == [] and "ZeroDivisionError" in found.note
 
 
-def test_a_stored_corpus_reads_back_for_another_draft(persona, corpus_dir, offline_embeddings):
+def test_a_stored_corpus_reads_back_for_another_draft(persona, corpus_dir, offline):
     from personas.corpus.selectors import corpus_document_list, corpus_of
 
     summary = replace_corpus(persona=persona, files=corpus_files_at(corpus_dir))
