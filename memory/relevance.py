@@ -95,16 +95,15 @@ def _dot(a: Sequence[float], b: Sequence[float]) -> float:
     return sum(map(operator.mul, a, b))
 
 
-def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """Cosine similarity of two vectors (0 when either is all zeros)."""
     norms = math.sqrt(_dot(a, a) * _dot(b, b))
     return _dot(a, b) / norms if norms else 0.0
 
 
 def centred_similarity(query: Sequence[float], vector: Sequence[float], mean: Sequence[float]) -> float:
     """Cosine similarity of ``query`` and ``vector`` with ``mean`` taken out of both first."""
-    return _cosine(
-        [q - m for q, m in zip(query, mean, strict=True)], [v - m for v, m in zip(vector, mean, strict=True)]
-    )
+    return cosine([q - m for q, m in zip(query, mean, strict=True)], [v - m for v, m in zip(vector, mean, strict=True)])
 
 
 @dataclass(frozen=True)
@@ -127,7 +126,7 @@ def standing_out(
     centred on the debate's mean vector, which must beat the median of those by
     ``centred_margin``. With fewer items there is no background to speak of: the plain
     similarity, and the floor alone."""
-    plain = [_cosine(query, vector) for vector in vectors]
+    plain = [cosine(query, vector) for vector in vectors]
     plain_floor = background_floor(plain, floor=floor, margin=margin)
     if len(vectors) < BACKGROUND_MIN:
         return Standing({i: s for i, s in enumerate(plain) if s >= plain_floor}, plain_floor)

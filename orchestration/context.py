@@ -509,11 +509,6 @@ ROOM_KEPT = 3
 TRIGGERS = 380  # what was said that led to the room, in its frame
 
 
-def room_context(**kwargs) -> str:
-    """A crux-room turn's context as one text (room_turn_context's)."""
-    return room_turn_context(**kwargs).text
-
-
 def room_turn_context(
     *, debate: Debate, persona, phase: str, room, other, names: dict[int, str], bridge: Section | None = None
 ) -> TurnContext:

@@ -18,7 +18,7 @@ from memory.relevance import background_floor, standing_out
 from memory.scoring import Candidate, earlier_pick
 from memory.services.in_debate import debate_memories_embed
 from orchestration import recalling
-from orchestration.context import assemble_context, room_context
+from orchestration.context import assemble_context, room_turn_context
 from orchestration.lanes import Lanes
 from orchestration.recalling import BRIDGE_TITLE, EARLIER_TITLE, InDebateRecall, bridge_section, earlier_section
 from projects.models import Project
@@ -508,7 +508,7 @@ def test_a_crux_room_is_told_of_a_related_earlier_card_with_its_outcome(personas
     room = _room(debate, personas, "Will building more flats bring rents down for tenants?")
 
     bridge = bridge_section(debate=debate, room=room)
-    context = room_context(
+    context = room_turn_context(
         debate=debate,
         persona=personas[0],
         phase="entry",
@@ -516,7 +516,7 @@ def test_a_crux_room_is_told_of_a_related_earlier_card_with_its_outcome(personas
         other=personas[1],
         names={p.id: p.name for p in personas},
         bridge=bridge,
-    )
+    ).text
 
     assert f"── {BRIDGE_TITLE} ──" in context
     assert "(this debate) Crux “Do new apartment towers push neighbourhood rents up or down?”" in context
