@@ -70,6 +70,10 @@ def test_a_web_process_that_stops_answering_is_restarted_and_the_site_answers_ag
         output.wait_for(f"Faultline is running at http://127.0.0.1:{port}/", timeout=240)
         (web,) = descendants(launcher, "daphne")
         assert site_answers(port)
+        # The launcher gives a web process START_UP_SECONDS before its probe's first answer and
+        # SILENT_AFTER_SECONDS after: stopped before that first answer (at load, the site can answer
+        # before the probe has asked), it would be found after 120 s, not 20.
+        time.sleep(2 * web_liveness.PROBE_SECONDS)
 
         web.send_signal(signal.SIGSTOP)  # hung: running, answering nothing
         stopped_at = time.monotonic()
