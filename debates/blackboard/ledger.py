@@ -123,6 +123,7 @@ def _state_shown(state: PositionState) -> dict:
     shown = held(_state_dict(state))
     shown.pop("last_updated_round", None)
     shown.pop("topic_side_seq", None)
+    shown.pop("overall_stance_seq", None)
     return shown
 
 

@@ -11,6 +11,8 @@ class PositionState(models.Model):
     debate = models.ForeignKey("debates.Debate", on_delete=models.CASCADE, related_name="positions")
     persona = models.ForeignKey("personas.Persona", on_delete=models.CASCADE, related_name="+")
     overall_stance = models.TextField(blank=True)
+    # Where the statement overall_stance comes from finished in the log (as topic_side_seq, below).
+    overall_stance_seq = models.PositiveIntegerField(null=True, blank=True)
     # Their last recorded answer to the debate's question: YES | NO | NUANCED, "" if never recorded.
     # What the regime reads to tell a consensus from a disagreement nobody isolated (debates/regime.py).
     topic_side = models.CharField(max_length=8, blank=True, default="")

@@ -17,6 +17,7 @@ EPISTEMIC_WEIGHTS = {"disagreement": 3, "concession": 4, "shift": 5}
 def empty_state() -> dict:
     return {
         "overall_stance": "",
+        "overall_stance_seq": None,
         "topic_side": "",
         "topic_side_seq": None,
         "aspect_positions": {},
@@ -55,9 +56,10 @@ def _clean(text: str | None) -> str | None:
 
 
 def said_later(said_at: int | None, held_since: int | None) -> bool:
-    """Whether a side a message gives replaces the side held: unless it was said before the
-    statement that side comes from (both places in the log known). The ledger folds a crux
-    room's messages late, often after newer main-channel statements of the same speaker."""
+    """Whether a side (or overall stance) a message gives replaces the one held: unless it was
+    said before the statement that one comes from (both places in the log known). The ledger
+    folds a crux room's messages late, often after newer main-channel statements of the same
+    speaker."""
     return said_at is None or held_since is None or said_at >= held_since
 
 
@@ -84,8 +86,8 @@ def apply_update(
         return persona_id if persona_id != speaker_id else None
 
     change = LedgerChange(speaker=state)
-    if stance := _clean(update.overall_stance):
-        state["overall_stance"] = stance
+    if (stance := _clean(update.overall_stance)) and said_later(said_at, state["overall_stance_seq"]):
+        state["overall_stance"], state["overall_stance_seq"] = stance, said_at
     if update.topic_side and said_later(said_at, state["topic_side_seq"]):
         state["topic_side"], state["topic_side_seq"] = update.topic_side, said_at
     if position := _clean(update.aspect_position):

@@ -121,3 +121,14 @@ def test_the_side_held_is_the_one_said_last_not_the_one_folded_last(story, held,
     change = apply(state, said_at=said[1], topic_side=said[0])
 
     assert (change.speaker["topic_side"], change.speaker["topic_side_seq"]) == after, story
+
+
+def test_the_stance_held_is_the_one_said_last_too_apart_from_the_side():
+    state = {**updates.empty_state(), "overall_stance": "Gold holds.", "overall_stance_seq": 14}
+
+    older = apply(state, said_at=10, overall_stance="Gold is a relic.", topic_side="NO")  # a room's, folded late
+    newer = apply(state, said_at=16, overall_stance="Gold holds, for now.")
+
+    assert (older.speaker["overall_stance"], older.speaker["overall_stance_seq"]) == ("Gold holds.", 14)
+    assert (older.speaker["topic_side"], older.speaker["topic_side_seq"]) == ("NO", 10)  # no side was held
+    assert (newer.speaker["overall_stance"], newer.speaker["overall_stance_seq"]) == ("Gold holds, for now.", 16)

@@ -41,9 +41,20 @@ def _say(debate, seat, turn, text, room=None):
 
 
 def _digest(*sides):
-    """The digest's answer: for each (message, side) one update, keyed by turn and speaker."""
+    """The digest's answer: for each (message, side) one update, keyed by turn and speaker, with
+    the stance that side makes (none without a side)."""
     return Reply.json(
-        {"updates": [{"turn": m.turn, "speaker": m.persona.name, "topic_side": side} for m, side in sides]}
+        {
+            "updates": [
+                {
+                    "turn": m.turn,
+                    "speaker": m.persona.name,
+                    "topic_side": side,
+                    "overall_stance": side and f"Answers {side}.",
+                }
+                for m, side in sides
+            ]
+        }
     )
 
 
@@ -54,8 +65,10 @@ def _fold(*messages):
 
 
 def _ada_side(debate):
+    """Ada's stored side, as the final sides read it, and her stance."""
     ada = debate.participants.get(seat=0).persona
-    return PositionState.objects.get(debate=debate, persona=ada).topic_side, final_sides(debate=debate)[ada.name]
+    state = PositionState.objects.get(debate=debate, persona=ada)
+    return state.topic_side, final_sides(debate=debate)[ada.name], state.overall_stance
 
 
 def _ada_chart(debate):
@@ -75,7 +88,7 @@ def test_a_room_statement_folded_after_a_newer_main_channel_one_does_not_replace
     _fold(first, second, newer)
     _fold(in_room)
 
-    assert _ada_side(debate) == ("YES", "YES")
+    assert _ada_side(debate) == ("YES", "YES", "Answers YES.")
     assert _ada_chart(debate) == ["", "NO", "YES"]
 
 
@@ -92,5 +105,5 @@ def test_a_room_statement_said_after_the_main_channel_one_replaces_it_though_fol
     _fold(in_room)
     _fold(first, older, third)
 
-    assert _ada_side(debate) == ("NO", "NO")
+    assert _ada_side(debate) == ("NO", "NO", "Answers NO.")
     assert _ada_chart(debate) == ["", "YES", "NO"]
