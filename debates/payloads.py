@@ -211,6 +211,9 @@ class LedgerUpdated(Payload):
     disagreements: list[dict] = []
     unanswered: list[Any] = []
     message_id: int | None = None  # the message whose fold this is (None: older logs)
+    # The side that message itself gave, on its speaker's update ("" none, or another's message):
+    # ``side`` may be a statement said after it. None: older logs.
+    side_said: str | None = None
 
 
 class DebateResumed(Payload):

@@ -19,8 +19,8 @@ from django.db.models import F
 from debates.blackboard import conversation, summaries, updates
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection, RoundRecord
 from debates.blackboard.schemas import LedgerDigest, PositionUpdate, ReflectionDraft, RoundRecordDraft
-from debates.models import Debate, Message
-from debates.payloads import LedgerUpdated
+from debates.models import Debate, Event, Message
+from debates.payloads import EventKind, LedgerUpdated
 from debates.services.context import side_work_prompt
 from debates.services.events import event_append
 from debates.services.transcripts import transcript_of
@@ -61,7 +61,9 @@ def _state_dict(state: PositionState) -> dict:
     return {field: getattr(state, field) for field in updates.empty_state()}
 
 
-def _ledger_payload(state: PositionState, names: dict[int, str], message_id: int | None = None) -> LedgerUpdated:
+def _ledger_payload(
+    state: PositionState, names: dict[int, str], message_id: int | None = None, side_said: str = ""
+) -> LedgerUpdated:
     def named(items):
         return [{**item, "name": names.get(item["with"], "?")} for item in items]
 
@@ -76,6 +78,7 @@ def _ledger_payload(state: PositionState, names: dict[int, str], message_id: int
         disagreements=named(state.disagreements),
         unanswered=state.unanswered_challenges[-4:],
         message_id=message_id,
+        side_said=side_said,
     )
 
 
@@ -119,6 +122,8 @@ def _state_shown(state: PositionState) -> dict:
 
     shown = held(_state_dict(state))
     shown.pop("last_updated_round", None)
+    shown.pop("topic_side_seq", None)
+    shown.pop("overall_stance_seq", None)
     return shown
 
 
@@ -214,12 +219,29 @@ def digest_fold(*, messages: list[Message], digest: LedgerDigest | None, names: 
             ledger_fold(message=message, update=None, names=names)
         return
     found = updates.updates_by_turn(digest.updates, digest_window(messages))
+    finished = _finished_at(messages)
     for message in messages:
-        ledger_fold(message=message, update=found[message.turn] or PositionUpdate(), names=names)
+        update = found[message.turn] or PositionUpdate()
+        ledger_fold(message=message, update=update, names=names, said_at=finished.get(message.id))
 
 
-def ledger_fold(*, message: Message, update: PositionUpdate | None, names: dict[int, str]) -> bool:
-    """Fold one message's update into its speaker's ledger (None: marked tried, its citations kept)."""
+def _finished_at(messages: list[Message]) -> dict[int, int]:
+    """Where each message finished in its debate's log (its message_completed event's seq): the
+    order they were said in, the main channel's and the crux rooms' together."""
+    completed = Event.objects.filter(
+        debate_id=messages[0].debate_id,
+        kind=EventKind.MESSAGE_COMPLETED,
+        payload__message_id__in=[message.id for message in messages],
+    )
+    return dict(completed.values_list("payload__message_id", "seq"))
+
+
+def ledger_fold(
+    *, message: Message, update: PositionUpdate | None, names: dict[int, str], said_at: int | None = None
+) -> bool:
+    """Fold one message's update into its speaker's ledger (None: marked tried, its citations kept).
+    said_at: where the message finished in the log (_finished_at), so that a side it gives does
+    not replace one its speaker said after it (updates.said_later); None if not known."""
     debate, speaker = message.debate, message.persona
     state, _ = PositionState.objects.get_or_create(debate=debate, persona=speaker)
     if update is None:
@@ -239,6 +261,7 @@ def ledger_fold(*, message: Message, update: PositionUpdate | None, names: dict[
             participants=ids,
             aspect_index=message.aspect_index,
             round_number=round_number,
+            said_at=said_at,
         )
         for field, value in change.speaker.items():
             setattr(state, field, value)
@@ -254,7 +277,10 @@ def ledger_fold(*, message: Message, update: PositionUpdate | None, names: dict[
         Message.objects.filter(pk=message.pk).update(ledgered=True, importance=update.importance)
         _notes_fold(debate, message, change, update, names)
         for touched_state in touched:
-            event_append(debate_id=debate.id, payload=_ledger_payload(touched_state, names, message.id))
+            # What the message itself said goes with its speaker's update (the stance chart places
+            # it where it was said); the current side may be a newer statement's.
+            said = (update.topic_side or "") if touched_state is state else ""
+            event_append(debate_id=debate.id, payload=_ledger_payload(touched_state, names, message.id, said))
     return True
 
 

@@ -11,9 +11,15 @@ class PositionState(models.Model):
     debate = models.ForeignKey("debates.Debate", on_delete=models.CASCADE, related_name="positions")
     persona = models.ForeignKey("personas.Persona", on_delete=models.CASCADE, related_name="+")
     overall_stance = models.TextField(blank=True)
+    # Where the statement overall_stance comes from finished in the log (as topic_side_seq, below).
+    overall_stance_seq = models.PositiveIntegerField(null=True, blank=True)
     # Their last recorded answer to the debate's question: YES | NO | NUANCED, "" if never recorded.
     # What the regime reads to tell a consensus from a disagreement nobody isolated (debates/regime.py).
     topic_side = models.CharField(max_length=8, blank=True, default="")
+    # Where the statement topic_side comes from finished in the debate's log (its message_completed
+    # event's seq): a statement said before it but folded after it (a crux room's window is folded
+    # late) does not replace it. Null: not known (the side folded last stands, as in older debates).
+    topic_side_seq = models.PositiveIntegerField(null=True, blank=True)
     # {"<aspect index>": {"position": str, "evidence": [str], "challenged": [str]}}
     aspect_positions = models.JSONField(default=dict)
     # [{"with": persona_id, "name": str, "on": str}]

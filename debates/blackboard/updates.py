@@ -17,7 +17,9 @@ EPISTEMIC_WEIGHTS = {"disagreement": 3, "concession": 4, "shift": 5}
 def empty_state() -> dict:
     return {
         "overall_stance": "",
+        "overall_stance_seq": None,
         "topic_side": "",
+        "topic_side_seq": None,
         "aspect_positions": {},
         "agreements": [],
         "disagreements": [],
@@ -53,10 +55,27 @@ def _clean(text: str | None) -> str | None:
     return usable(text)
 
 
+def said_later(said_at: int | None, held_since: int | None) -> bool:
+    """Whether a side (or overall stance) a message gives replaces the one held: unless it was
+    said before the statement that one comes from (both places in the log known). The ledger
+    folds a crux room's messages late, often after newer main-channel statements of the same
+    speaker."""
+    return said_at is None or held_since is None or said_at >= held_since
+
+
 def apply_update(
-    *, state: dict, update, speaker_id: int, participants: dict[str, int], aspect_index: int | None, round_number: int
+    *,
+    state: dict,
+    update,
+    speaker_id: int,
+    participants: dict[str, int],
+    aspect_index: int | None,
+    round_number: int,
+    said_at: int | None = None,
 ) -> LedgerChange:
-    """participants: lower-cased name -> persona id. Returns the speaker's new state and side effects."""
+    """participants: lower-cased name -> persona id. said_at: where the message finished in the
+    debate's log (its message_completed event's seq), None if not known. Returns the speaker's
+    new state and side effects."""
     state = {**empty_state(), **state}
     state["aspect_positions"] = {k: dict(v) for k, v in state["aspect_positions"].items()}
     aspect_key = str(aspect_index if aspect_index is not None else "general")
@@ -67,10 +86,10 @@ def apply_update(
         return persona_id if persona_id != speaker_id else None
 
     change = LedgerChange(speaker=state)
-    if stance := _clean(update.overall_stance):
-        state["overall_stance"] = stance
-    if update.topic_side:
-        state["topic_side"] = update.topic_side
+    if (stance := _clean(update.overall_stance)) and said_later(said_at, state["overall_stance_seq"]):
+        state["overall_stance"], state["overall_stance_seq"] = stance, said_at
+    if update.topic_side and said_later(said_at, state["topic_side_seq"]):
+        state["topic_side"], state["topic_side_seq"] = update.topic_side, said_at
     if position := _clean(update.aspect_position):
         aspect["position"] = position
     for item in update.evidence:

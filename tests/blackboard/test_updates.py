@@ -1,6 +1,8 @@
 """How one extraction changes the ledger (pure): untrusted names dropped, nothing doubled,
 concessions never dropped, only the speaker's own challenges answered."""
 
+import pytest
+
 from debates.blackboard import updates
 from debates.blackboard.schemas import PositionUpdate
 from debates.budget import Section, clip, estimate_tokens, join
@@ -9,7 +11,7 @@ ADA, BRAM, CLEO = 1, 2, 3
 PARTICIPANTS = {"ada": ADA, "bram": BRAM, "cleo": CLEO}
 
 
-def apply(state, **update):
+def apply(state, said_at=None, **update):
     return updates.apply_update(
         state=state,
         update=PositionUpdate.model_validate(update),
@@ -17,6 +19,7 @@ def apply(state, **update):
         participants=PARTICIPANTS,
         aspect_index=0,
         round_number=1,
+        said_at=said_at,
     )
 
 
@@ -92,3 +95,40 @@ def test_an_out_of_range_importance_is_clamped_not_a_reason_to_drop_the_update()
         assert (update.overall_stance, update.importance) == ("Gold is insurance.", kept)
     schema = PositionUpdate.model_json_schema()["properties"]["importance"]
     assert (schema["minimum"], schema["maximum"]) == (1, 10)  # what the model is told is unchanged
+
+
+# (held side, where its statement finished in the log; the message's side, where it finished) ->
+# the side held after the fold, and where its statement finished.
+SIDE_ORDER = [
+    ("a message said after the statement held replaces it", ("NO", 10), ("YES", 14), ("YES", 14)),
+    ("a room message said before, folded late, leaves the newer one standing", ("YES", 14), ("NO", 10), ("YES", 14)),
+    ("a message that gives no side changes nothing, wherever it was said", ("YES", 14), (None, 20), ("YES", 14)),
+    ("nothing held yet: the first side said is taken", ("", None), ("NUANCED", 3), ("NUANCED", 3)),
+    (
+        "held from an older debate (place unknown): the side folded now replaces it",
+        ("NO", None),
+        ("YES", 8),
+        ("YES", 8),
+    ),
+    ("the message's place unknown: folded in order, as before", ("NO", 10), ("YES", None), ("YES", None)),
+]
+
+
+@pytest.mark.parametrize("story, held, said, after", SIDE_ORDER, ids=[case[0][:50] for case in SIDE_ORDER])
+def test_the_side_held_is_the_one_said_last_not_the_one_folded_last(story, held, said, after):
+    state = {**updates.empty_state(), "topic_side": held[0], "topic_side_seq": held[1]}
+
+    change = apply(state, said_at=said[1], topic_side=said[0])
+
+    assert (change.speaker["topic_side"], change.speaker["topic_side_seq"]) == after, story
+
+
+def test_the_stance_held_is_the_one_said_last_too_apart_from_the_side():
+    state = {**updates.empty_state(), "overall_stance": "Gold holds.", "overall_stance_seq": 14}
+
+    older = apply(state, said_at=10, overall_stance="Gold is a relic.", topic_side="NO")  # a room's, folded late
+    newer = apply(state, said_at=16, overall_stance="Gold holds, for now.")
+
+    assert (older.speaker["overall_stance"], older.speaker["overall_stance_seq"]) == ("Gold holds.", 14)
+    assert (older.speaker["topic_side"], older.speaker["topic_side_seq"]) == ("NO", 10)  # no side was held
+    assert (newer.speaker["overall_stance"], newer.speaker["overall_stance_seq"]) == ("Gold holds, for now.", 16)
