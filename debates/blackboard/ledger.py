@@ -124,6 +124,8 @@ def _state_shown(state: PositionState) -> dict:
     shown.pop("last_updated_round", None)
     shown.pop("topic_side_seq", None)
     shown.pop("overall_stance_seq", None)
+    for aspect in shown.get("aspect_positions", {}).values():
+        aspect.pop("position_seq", None)
     return shown
 
 

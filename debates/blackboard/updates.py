@@ -90,8 +90,10 @@ def apply_update(
         state["overall_stance"], state["overall_stance_seq"] = stance, said_at
     if update.topic_side and said_later(said_at, state["topic_side_seq"]):
         state["topic_side"], state["topic_side_seq"] = update.topic_side, said_at
-    if position := _clean(update.aspect_position):
-        aspect["position"] = position
+    # The position on an aspect is where they stand now, as the side is (position_seq, in the
+    # aspect's entry, the place in the log of the statement it comes from).
+    if (position := _clean(update.aspect_position)) and said_later(said_at, aspect.get("position_seq")):
+        aspect["position"], aspect["position_seq"] = position, said_at
     for item in update.evidence:
         aspect["evidence"] = _append(aspect["evidence"], _clean(item))
     answered = {(text or "").strip().lower() for text in update.challenges_answered}

@@ -132,3 +132,18 @@ def test_the_stance_held_is_the_one_said_last_too_apart_from_the_side():
     assert (older.speaker["overall_stance"], older.speaker["overall_stance_seq"]) == ("Gold holds.", 14)
     assert (older.speaker["topic_side"], older.speaker["topic_side_seq"]) == ("NO", 10)  # no side was held
     assert (newer.speaker["overall_stance"], newer.speaker["overall_stance_seq"]) == ("Gold holds, for now.", 16)
+
+
+def test_the_position_on_an_aspect_is_the_one_said_last_and_its_evidence_is_kept_either_way():
+    held = apply(updates.empty_state(), said_at=14, aspect_position="Gold tracks real rates.")
+
+    older = apply(
+        held.speaker, said_at=10, aspect_position="Gold is pure sentiment.", evidence=["1980s real rates"]
+    )  # a crux room's statement, folded after the newer one
+    newer = apply(held.speaker, said_at=16, aspect_position="Gold tracks real rates, mostly.")
+    unknown = apply(held.speaker, said_at=None, aspect_position="Gold is a hedge.")  # folded in order
+
+    assert older.speaker["aspect_positions"]["0"]["position"] == "Gold tracks real rates."
+    assert older.speaker["aspect_positions"]["0"]["evidence"] == ["1980s real rates"]  # what was cited stays cited
+    assert newer.speaker["aspect_positions"]["0"]["position"] == "Gold tracks real rates, mostly."
+    assert unknown.speaker["aspect_positions"]["0"]["position"] == "Gold is a hedge."
