@@ -39,7 +39,7 @@ LIMIT = 1500
 OPEN_CLAIMS = 4  # open disputes a context lists
 MESSAGE_TOKENS = 110
 # Token budgets per section. A reply's or key argument's blackboard is 110+90+310+260 = 770 at
-# most, what changes every turn 150+120+110+100 = 480 (TAIL): a new anchor keeps of the exchange
+# most, what changes every turn 150+160+110+100 = 520 (TAIL): a new anchor keeps of the exchange
 # at most what is left of 1,500 (and no more than RECENT), so a call with nothing cached after the
 # system prefix sends at most 1,500; later calls send the exchange grown up to EXCHANGE, all of
 # it but their new messages read from the cache. Closing 110+90+310+300+150+200+120+110+100 = 1,490;

