@@ -6,6 +6,7 @@ say how to get it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -125,11 +126,12 @@ def browser():
 
 
 @pytest.fixture
-def server_side():
+def server_side(request):
     """Runs a function on a thread of its own and returns its result.
 
     Playwright's sync API keeps an event loop on the test's thread, where async_to_sync (which
-    every broadcast uses) refuses to run; database writes that broadcast go through here."""
+    every broadcast uses) refuses to run; database writes that broadcast go through here. At the
+    end of a test that had the shared worker, the debates it left going are stopped first."""
     from django.db import connections
 
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="server-side")
@@ -138,8 +140,32 @@ def server_side():
         return executor.submit(function, *args, **kwargs).result(timeout=120)
 
     yield call
+    if "celery_worker_process" in request.fixturenames:
+        executor.submit(_runs_let_go).result(timeout=RUNS_LET_GO_SECONDS + 10)
     executor.submit(connections.close_all).result()
     executor.shutdown()
+
+
+RUNS_LET_GO_SECONDS = 60
+
+
+def _runs_let_go() -> None:
+    """Ask every debate still going to stop, and wait until the worker holds none: the test's
+    database is flushed next (TRUNCATE), and a run still writing then deadlocked with it (CI,
+    2026-11-27: test_crux_atlas ends by starting a rerun)."""
+    from django.core.exceptions import ValidationError
+
+    from debates.models import Debate
+    from debates.services.leases import debate_is_being_run
+    from debates.services.lifecycle import debate_stop
+
+    going = list(Debate.objects.filter(status__in=[Debate.Status.PENDING, Debate.Status.RUNNING]))
+    for debate in going:
+        with contextlib.suppress(ValidationError):  # it ended meanwhile
+            debate_stop(debate=debate)
+    deadline = time.monotonic() + RUNS_LET_GO_SECONDS
+    while any(debate_is_being_run(debate_id=debate.pk) for debate in going) and time.monotonic() < deadline:
+        time.sleep(0.2)
 
 
 # The site's Content-Security-Policy forbids eval: Playwright evaluates a wait_for_function

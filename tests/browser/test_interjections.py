@@ -72,7 +72,9 @@ def test_the_owner_asks_one_persona_and_that_persona_answers_next(
     saved = server_side(lambda: list(Interjection.objects.values_list("kind", "to_persona__name")))
     assert saved == [("question", ADDRESSED)], saved
     assert f"Question to {ADDRESSED}" in posted.locator(".msg-kind").text_content(), posted.inner_html()
-    assert page.input_value("#interjection-form textarea[name=text]") == ""  # the form is fresh again
+    # The form is fresh again once the post's answer has replaced it (the interjection itself
+    # may come over the websocket first).
+    page.wait_for_function("() => document.querySelector('#interjection-form textarea[name=text]').value === ''")
     screenshot(page, "interjection-posted")
 
     page.click("#continue-debate")
