@@ -11,9 +11,6 @@ closes it), which ``shutdown()`` closes once their jobs are done: the run loop k
 opening a connection per job (a PostgreSQL backend started, its session set up) cost more than
 most jobs' own queries.
 
-Lanes named in ``background`` run their threads at a lower CPU priority (BACKGROUND_NICE more
-than the process's), so that on a busy machine the work someone waits for goes first.
-
 One lane may go ``first``: a job queued on any other lane (but those named ``beside_first``, whose
 jobs see to it themselves) starts only once the ``first`` lane's jobs queued before it are done. The run loop writes a finished turn on such a lane while the next
 turn's request goes out, and side work queued after the turn still finds its rows written.
@@ -23,8 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -36,11 +31,6 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 logger = logging.getLogger(__name__)
 
 SHUTDOWN_SECONDS = 120
-# CPU-bound side work nobody waits for (the offline embedder: ~2 ms of CPU per token) yields the
-# CPU to the run's own turn, its writes and the pushes that follow them: on two cores, ten debates'
-# embeddings at the same priority kept those waiting hundreds of milliseconds (benchmarks/README.md,
-# "Live updates"). On Linux a thread's nice value is its own; elsewhere it would be the process's.
-BACKGROUND_NICE = 10
 
 
 class RunCancelled(Exception):
@@ -62,7 +52,6 @@ class Lanes:
         first: str | None = None,
         beside_first: Iterable[str] = (),
         keep: Iterable[str] = (),
-        background: Iterable[str] = (),
     ) -> None:
         self.name = name
         self.first = first
@@ -70,15 +59,8 @@ class Lanes:
         self.keep = frozenset(keep)
         self._kept: dict[str, list] = {}  # lane -> the connections its threads kept open
         self.cancelled = threading.Event()
-        self.background = frozenset(background)
         self._lanes = {
-            lane: _Lane(
-                ThreadPoolExecutor(
-                    max_workers=workers,
-                    thread_name_prefix=f"{lane}-{name}",
-                    initializer=_yield_cpu if lane in self.background else None,
-                )
-            )
+            lane: _Lane(ThreadPoolExecutor(max_workers=workers, thread_name_prefix=f"{lane}-{name}"))
             for lane, workers in spec.items()
         }
         self._lock = threading.Lock()
@@ -191,13 +173,3 @@ class Lanes:
                     wrapper.close()
                     wrapper.dec_thread_sharing()
                 lane.executor.shutdown(wait=True)  # its threads exit now that nothing is left to run
-
-
-def _yield_cpu() -> None:
-    """Lower the calling thread's own priority by BACKGROUND_NICE (Linux only: elsewhere
-    setpriority would lower the whole process's). A refusal leaves it as it was."""
-    if sys.platform != "linux":
-        return
-    thread = threading.get_native_id()
-    with contextlib.suppress(OSError):
-        os.setpriority(os.PRIO_PROCESS, thread, min(19, os.getpriority(os.PRIO_PROCESS, thread) + BACKGROUND_NICE))

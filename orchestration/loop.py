@@ -72,14 +72,7 @@ class DebateRun:
         lanes = {**BASE_LANES, **RECALL_LANES, **self.mode.lanes}
         # The recall lanes read only what is written already (recalling.py): they wait for no write.
         beside_first = ("ledger", *RECALL_LANES)
-        self.lanes = Lanes(
-            str(debate.pk),
-            lanes,
-            first="persist",
-            beside_first=beside_first,
-            keep=lanes,
-            background=RECALL_LANES,  # CPU-bound embedding: behind the turn (lanes.BACKGROUND_NICE)
-        )
+        self.lanes = Lanes(str(debate.pk), lanes, first="persist", beside_first=beside_first, keep=lanes)
         self.persisting = PersistLane(self.lanes, debate.id)
         self.settle, self.record_later = self.persisting.settle, self.persisting.record_later
         self.recall = InDebateRecall(self)

@@ -2,8 +2,6 @@
 the next speaker still reads it, and the log keeps every turn whole and in order."""
 
 import json
-import os
-import sys
 import threading
 import time
 
@@ -16,10 +14,7 @@ from devtools.fake_messages_api import Reply
 from gateways.llm.models import ModelCall
 from gateways.llm.selectors import debate_spend
 from orchestration import speaking
-from orchestration.lanes import BACKGROUND_NICE, Lanes
-from orchestration.loop import DebateRun
-from orchestration.modes.dialogue.mode import DialogueMode
-from orchestration.recalling import LANES as RECALL_LANES
+from orchestration.lanes import Lanes
 from orchestration.run import debate_run
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -106,30 +101,6 @@ def test_side_work_queued_after_a_turn_starts_once_the_turn_is_written():
         assert seen.result(5) is True
     finally:
         lanes.shutdown()
-
-
-@pytest.mark.skipif(sys.platform != "linux", reason="a thread's own nice value is Linux's")
-def test_a_background_lanes_threads_yield_the_cpu_and_the_others_do_not():
-    lanes = Lanes("test", {"embedding": 1, "ledger": 1}, background=("embedding",))
-
-    def own_priority():
-        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-
-    try:
-        base = own_priority()
-        assert lanes.submit("embedding", own_priority).result(5) == min(19, base + BACKGROUND_NICE)
-        assert lanes.submit("ledger", own_priority).result(5) == base
-        assert own_priority() == base, "the caller's thread was lowered too"
-    finally:
-        lanes.shutdown()
-
-
-def test_a_runs_embedding_lanes_are_its_background_ones(new_debate):
-    run = DebateRun(new_debate(), DialogueMode)
-    try:
-        assert set(run.lanes.background) == set(RECALL_LANES) == {"recall", "embedding"}
-    finally:
-        run.lanes.shutdown()
 
 
 def test_a_kept_lane_connection_lasts_from_job_to_job_and_closes_at_shutdown():
