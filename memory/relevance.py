@@ -127,11 +127,23 @@ def standing_out(
     ``centred_margin``. With fewer items there is no background to speak of: the plain
     similarity, and the floor alone."""
     plain = [cosine(query, vector) for vector in vectors]
-    plain_floor = background_floor(plain, floor=floor, margin=margin)
     if len(vectors) < BACKGROUND_MIN:
-        return Standing({i: s for i, s in enumerate(plain) if s >= plain_floor}, plain_floor)
+        return standing_among(plain, [], floor=floor, margin=margin, centred_margin=centred_margin)
     mean = mean_vector(vectors)
     centred = [centred_similarity(query, vector, mean) for vector in vectors]
+    return standing_among(plain, centred, floor=floor, margin=margin, centred_margin=centred_margin)
+
+
+def standing_among(
+    plain: Sequence[float], centred: Sequence[float], *, floor: float, margin: float, centred_margin: float
+) -> Standing:
+    """``standing_out`` from the similarities themselves, item by item: ``plain`` (the cosine to the
+    query) and ``centred`` (the same with the debate's mean vector taken out of both; read only
+    once there are BACKGROUND_MIN items), however they were computed (the database computes them
+    where the vectors are: memory/services/in_debate.py)."""
+    plain_floor = background_floor(plain, floor=floor, margin=margin)
+    if len(plain) < BACKGROUND_MIN:
+        return Standing({i: s for i, s in enumerate(plain) if s >= plain_floor}, plain_floor)
     over = {i: centred[i] for i, s in enumerate(plain) if s >= plain_floor}
     return Standing(over, statistics.median(centred) + centred_margin)
 

@@ -12,11 +12,11 @@ from crux.models import CruxCard, CruxRoom
 from debates.models import Debate, Message, Participant
 from devtools.fake_voyage_api import FakeVoyageAPI
 from gateways.embeddings import gateway as embeddings
-from gateways.embeddings.types import Purpose
+from gateways.embeddings.types import DIMENSIONS, Purpose
 from memory.models import InDebateMemory, Insight
-from memory.relevance import background_floor, standing_out
+from memory.relevance import background_floor, centred_similarity, cosine, mean_vector, standing_out
 from memory.scoring import Candidate, earlier_pick
-from memory.services.in_debate import debate_memories_embed
+from memory.services.in_debate import _similarities, debate_memories_embed
 from orchestration import recalling
 from orchestration.context import assemble_context, room_turn_context
 from orchestration.lanes import Lanes
@@ -181,6 +181,35 @@ def test_a_short_debate_has_no_background_to_centre_on():
     assert standing.floor == 0.96  # the model's floor alone, on the plain similarity
     assert sorted(standing.similarities) == [0, 1]
     assert standing.similarities[1] == pytest.approx(0.985, abs=1e-3)
+
+
+@pytest.mark.django_db
+def test_the_database_computes_the_similarities_the_reference_does(personas):
+    """earlier_recall has pgvector compare the vectors where they are stored; it must give what
+    memory.relevance computes in Python (the rule the floors were calibrated with), the centred
+    similarity included, and 0 for an item with no direction once the mean is taken out."""
+    debate = _debate(personas)
+    vectors = [*CHATTER_VECTORS, NEEDED, CLOSER, [1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]
+    padded = [vector + [0.0] * (DIMENSIONS - len(vector)) for vector in vectors]
+    rows = InDebateMemory.objects.bulk_create(
+        InDebateMemory(
+            debate=debate, kind="message", key=f"v{i}", text=f"item {i}", embedding=vector, embedding_model="m"
+        )
+        for i, vector in enumerate(padded)
+    )
+    query = QUERY + [0.0] * (DIMENSIONS - len(QUERY))
+
+    got = {
+        row_id: (plain, centred)
+        for row_id, plain, centred in _similarities(InDebateMemory.objects.filter(debate=debate), query)
+    }
+
+    mean = mean_vector(vectors)
+    for row, vector in zip(rows, vectors, strict=True):
+        plain, centred = got[row.id]
+        assert plain == pytest.approx(cosine(QUERY, vector), abs=1e-3)
+        assert centred == pytest.approx(centred_similarity(QUERY, vector, mean), abs=1e-3)
+    assert got[rows[-1].id][0] == 0.0  # no direction at all
 
 
 # ── a long debate: cues that need an earlier fact without naming it ───────────────────────────
