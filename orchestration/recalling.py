@@ -100,10 +100,22 @@ class InDebateRecall:
         self._latest: EarlierRecall | None = None  # the newest recall made
         self._took: float | None = None  # seconds the last recall made took, from its ask to its end
         self.shown = Counter()  # turns whose recall was their own ("own"), an earlier turn's, or none
+        self._closed = False  # no turn of this run recalls any more
 
     def embed_later(self) -> None:
         """Embed what is new in the debate, beside the turns (called after each ledger update)."""
-        self.run.lanes.submit("embedding", _embed_quietly, self.run.debate)
+        if not self._closed:
+            self.run.lanes.submit("embedding", _embed_quietly, self.run.debate)
+
+    def close(self) -> None:
+        """No turn of this run recalls any more (the closings read the whole ledger instead): what
+        is said from here on is not embedded, nor are the batches still queued. The offline
+        embedder's CPU went to those beside the closings, and the run waited ~0.2 s after its
+        finished event for the last batch (benchmarks/debate_critical_path.py). A debate continued
+        later embeds what it has not at its first batch."""
+        self._closed = True
+        for future in self.run.lanes.futures("embedding"):
+            future.cancel()  # only those not started
 
     def ask(self, *, aspect_index: int | None, recent: list[Message]) -> Callable[[], Section]:
         """Start the recall for a turn; the returned call gives its section, waiting at most

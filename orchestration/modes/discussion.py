@@ -226,6 +226,7 @@ class Discussion:
             if beside is not None:
                 beside(True)
             self.run.phase("closing")
+        self.run.recall.close()  # nothing said from here on is recalled in this debate
         self._before_closings()
         done = set(
             self.run.main_messages([Message.Kind.CLOSING])

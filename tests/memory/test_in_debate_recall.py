@@ -414,6 +414,9 @@ def test_a_finished_debate_has_embedded_every_message_once(memory_api, personas)
     rows = InDebateMemory.objects.filter(debate=debate, kind=InDebateMemory.Kind.MESSAGE)
     # Embedded during the run, beside the turns (the last batches may be dropped when it ends)...
     assert rows.filter(embedding__isnull=False).exists()
+    # ...but not the closings: no turn after them recalls anything.
+    assert said.filter(kind=Message.Kind.CLOSING).count() == 2
+    assert not rows.filter(message__kind=Message.Kind.CLOSING).exists()
     # ...and any left over is made up by the next batch, never stored or embedded twice.
     debate_memories_embed(debate=debate)
     assert sorted(rows.values_list("message_id", flat=True)) == sorted(said.values_list("id", flat=True))
@@ -429,6 +432,25 @@ class _Run:
     def __init__(self, debate):
         self.debate = debate
         self.lanes = Lanes(f"recall-{debate.id}", recalling.LANES, keep=recalling.LANES)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_once_no_turn_recalls_nothing_more_is_embedded(personas, offline):
+    debate = _debate(personas)
+    _say(debate, personas, CHATTER[:3])
+    closing = Message.objects.create(
+        debate=debate, persona=personas[0], kind=Message.Kind.CLOSING, turn=4, text=CHATTER[3],
+        status=Message.Status.COMPLETE, ledgered=True,
+    )  # fmt: skip
+    recall = InDebateRecall(_Run(debate))
+    recall.close()  # the closings begin
+
+    recall.embed_later()
+
+    recall.run.lanes.shutdown()
+    assert recall.run.lanes.futures("embedding") == []
+    assert not InDebateMemory.objects.filter(message=closing).exists()
+    assert InDebateMemory.objects.filter(debate=debate).count() == 3  # what was said before
 
 
 @pytest.fixture
