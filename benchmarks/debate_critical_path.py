@@ -93,7 +93,10 @@ def main() -> None:
             flush=True,
         )
         if args.breakdown:
-            print(breakdown(debate, started_wall=started_wall, latency=args.latency), flush=True)
+            print(
+                breakdown(debate, started_wall=started_wall, ended_wall=started_wall + wall, latency=args.latency),
+                flush=True,
+            )
     wall = statistics.median(r["wall"] for r in rows)
     critical = statistics.median(r["critical"] for r in rows)
     serial = statistics.median(r["serial"] for r in rows)
@@ -103,10 +106,12 @@ def main() -> None:
     )
 
 
-def breakdown(debate, *, started_wall: float, latency: float) -> str:
+def breakdown(debate, *, started_wall: float, ended_wall: float, latency: float) -> str:
     """Where the wall time above the critical path went, from the ModelCall and Event rows: the
     gaps between one main-channel persona call's end and the next one's start, the start before
-    the first call, and the end after the last one."""
+    the first call, the end after the last one, and the run's wind-down after its finished event
+    (side work still running, which the run waits for before it lets go; nobody waits for it on
+    the page)."""
     from datetime import timedelta
 
     from debates.models import Event
@@ -130,6 +135,7 @@ def breakdown(debate, *, started_wall: float, latency: float) -> str:
         f"median {statistics.median(plain) * 1000:.0f} ms, max {max(plain) * 1000:.0f} ms; "
         f"before the first closing {gaps[first_closing - 1] * 1000:.0f} ms; "
         f"last call to the finished event {tail:.2f} s; "
+        f"finished event to the run's return {ended_wall - finished.timestamp():.2f} s; "
         f"inside the calls beyond the model's {latency} s: median {statistics.median(in_call) * 1000:.0f} ms, "
         f"sum {sum(in_call):.2f} s"
     )
