@@ -110,22 +110,25 @@ def digest_section(*, debate: Debate, messages: list[Message], names: dict[int, 
     )
 
 
+# The ledger's own bookkeeping in a position state: the round it last changed, and where in the
+# event log each held statement was said (updates.said_later).
+BOOKKEEPING = frozenset({"last_updated_round", "topic_side_seq", "overall_stance_seq"})
+ASPECT_BOOKKEEPING = frozenset({"position_seq"})
+
+
 def _state_shown(state: PositionState) -> dict:
     """A speaker's position state as a digest reads it: what it holds, without the empty fields
-    (an unknown side, an aspect with nothing on it) or the ledger's own bookkeeping (the round it
-    last changed): on every digest they were paid for and said nothing."""
+    (an unknown side, an aspect with nothing on it) or the ledger's own bookkeeping: on every
+    digest they were paid for and said nothing."""
 
     def held(value):
         if isinstance(value, dict):
             value = {key: kept for key, item in value.items() if (kept := held(item)) not in ("", [], {}, None)}
         return value
 
-    shown = held(_state_dict(state))
-    shown.pop("last_updated_round", None)
-    shown.pop("topic_side_seq", None)
-    shown.pop("overall_stance_seq", None)
-    for aspect in shown.get("aspect_positions", {}).values():
-        aspect.pop("position_seq", None)
+    shown = {key: value for key, value in held(_state_dict(state)).items() if key not in BOOKKEEPING}
+    for name, aspect in shown.get("aspect_positions", {}).items():
+        shown["aspect_positions"][name] = {key: value for key, value in aspect.items() if key not in ASPECT_BOOKKEEPING}
     return shown
 
 

@@ -72,3 +72,24 @@ def test_a_digests_updates_land_only_on_the_messages_they_name(case, given, expe
     matched = updates.updates_by_turn(digest.updates, ASKED)
 
     assert {turn: (update.overall_stance if update else None) for turn, update in matched.items()} == expected
+
+
+def test_a_digest_reads_what_a_speaker_holds_not_the_ledger_s_bookkeeping():
+    from debates.blackboard.ledger import _state_shown
+    from debates.blackboard.models import PositionState
+
+    state = PositionState(
+        persona_id=1,
+        topic_side="NO",
+        topic_side_seq=41,
+        overall_stance="Gold protects savers only over decades.",
+        overall_stance_seq=41,
+        last_updated_round=3,
+        aspect_positions={"Inflation": {"position": "Not month to month.", "position_seq": 41, "evidence": []}},
+    )
+
+    shown = _state_shown(state)
+
+    assert shown["topic_side"] == "NO" and shown["overall_stance"].startswith("Gold protects")
+    assert shown["aspect_positions"] == {"Inflation": {"position": "Not month to month."}}
+    assert not {"topic_side_seq", "overall_stance_seq", "last_updated_round"} & set(shown)
