@@ -126,9 +126,14 @@ def _state_shown(state: PositionState) -> dict:
             value = {key: kept for key, item in value.items() if (kept := held(item)) not in ("", [], {}, None)}
         return value
 
-    shown = {key: value for key, value in held(_state_dict(state)).items() if key not in BOOKKEEPING}
-    for name, aspect in shown.get("aspect_positions", {}).items():
-        shown["aspect_positions"][name] = {key: value for key, value in aspect.items() if key not in ASPECT_BOOKKEEPING}
+    def without(entry: dict, bookkeeping: frozenset) -> dict:
+        return {key: value for key, value in entry.items() if key not in bookkeeping}
+
+    shown = without(held(_state_dict(state)), BOOKKEEPING)
+    if "aspect_positions" in shown:
+        shown["aspect_positions"] = {
+            name: without(aspect, ASPECT_BOOKKEEPING) for name, aspect in shown["aspect_positions"].items()
+        }
     return shown
 
 

@@ -178,9 +178,9 @@ def earlier_recall(
     )
     best = sorted(standing.similarities, key=lambda index: -standing.similarities[index])[:CANDIDATES]
     similarity = {stored[index][0]: standing.similarities[index] for index in best}
-    picked_rows = scope.filter(id__in=list(similarity)).select_related("message")
-    picked_rows = picked_rows.only("id", "text", "importance", "message", "message__importance")  # not the vectors
-    rows = sorted(picked_rows, key=lambda row: -similarity[row.id])
+    best_rows = scope.filter(id__in=list(similarity)).select_related("message")
+    best_rows = best_rows.only("id", "text", "importance", "message__importance")  # not the vectors
+    rows = sorted(best_rows, key=lambda row: -similarity[row.id])
     later = _items_after(debate, [row.id for row in rows])
     candidates = [
         Candidate(
