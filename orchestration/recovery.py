@@ -8,6 +8,10 @@ another sweep, a resume or a redelivered task harmless (the second run finds the
 a short per-debate marker in the cache keeps sweeps from queueing the same debate over and over
 while the queue is backed up. The run that picks the debate up clears the marker: if its worker
 dies too, the next sweep queues the debate again at once (benchmarks/faults.py, kill-worker).
+
+The same sweep queues a look at each persona build waiting on a Message Batch that nobody has
+looked at for a while (personas.services.builds.persona_builds_look_again): its queued look was
+lost with a worker or with Redis, and without one the draft would wait forever.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from django.db import connection
 
 from debates.models import Debate
 from debates.services.lifecycle import debate_is_orphaned
+from personas.services.builds import persona_builds_look_again
 
 logger = logging.getLogger(__name__)
 
@@ -60,12 +65,12 @@ def debates_recover() -> list:
 
 def _sweep_forever(every: float) -> None:
     while True:
-        try:
-            debates_recover()
-        except Exception:
-            logger.exception("The recovery sweep failed; trying again in %.0f s", every)
-        finally:
-            connection.close()
+        for sweep in (debates_recover, persona_builds_look_again):
+            try:
+                sweep()
+            except Exception:
+                logger.exception("The recovery sweep %s failed; trying again in %.0f s", sweep.__name__, every)
+        connection.close()
         if _sweeper_stop.wait(every):
             return
 

@@ -299,4 +299,17 @@ class CorpusUploadForm(forms.Form):
 
 class PersonaBuildForm(CorpusUploadForm):
     name = forms.CharField(max_length=120, label="Name", help_text="Whose writing is this? The persona's name.")
-    field_order = ["name", "files", "folder"]
+    batched = forms.BooleanField(
+        required=False,
+        label="Draft at half price",
+        help_text="The drafting call waits in the model provider's batch queue: usually minutes. Past "
+        "the longest wait it is drafted directly, at full price. You can leave the page meanwhile.",
+    )
+    field_order = ["name", "files", "folder", "batched"]
+
+    def __init__(self, *args, batching: bool = False, **kwargs):
+        """``batching``: the model provider has a Message Batches API (the offline model has not:
+        the half-price choice is not offered)."""
+        super().__init__(*args, **kwargs)
+        if not batching:
+            del self.fields["batched"]

@@ -108,6 +108,12 @@ class Deck(models.Model):
         return reverse("deck_detail", kwargs={"pk": self.pk})
 
 
+def batch_look_grace() -> timedelta:
+    """How long a build waiting on a batch may go without a look before a sweep queues one (its
+    worker, or the look it had queued, is gone): three looks' worth, and at least two minutes."""
+    return timedelta(seconds=max(3 * settings.FAULTLINE_BATCH_POLL_SECONDS, 120))
+
+
 class PersonaBuild(models.Model):
     """A persona being built from an uploaded corpus: the uploaded files wait here while a worker
     reads them (in a limited child process) and drafts the contract, then the draft waits for
@@ -136,6 +142,14 @@ class PersonaBuild(models.Model):
     persona = models.ForeignKey(Persona, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Drafted at half price through the Message Batches API (the owner's choice, when the provider
+    # has one): the batch's id once sent, when it was sent, when a worker last looked at it, and
+    # when it was canceled for waiting past FAULTLINE_BATCH_MAX_WAIT_SECONDS.
+    batched = models.BooleanField(default=False)
+    batch_id = models.CharField(max_length=100, blank=True)
+    batch_sent_at = models.DateTimeField(null=True, blank=True)
+    batch_looked_at = models.DateTimeField(null=True, blank=True)
+    batch_canceled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -144,13 +158,22 @@ class PersonaBuild(models.Model):
         return f"{self.name} ({self.get_status_display()})"
 
     @property
+    def waits_on_batch(self) -> bool:
+        """Drafting, its call sent as a Message Batch whose answer has not been read yet."""
+        return self.status == self.Status.DRAFTING and bool(self.batch_id)
+
+    @property
     def is_working(self) -> bool:
         """A worker has it (drafting, or saving: embedding and storing the corpus)."""
         return self.status in {self.Status.DRAFTING, self.Status.SAVING}
 
     @property
     def is_stale(self) -> bool:
-        """Still drafting long after a model would have answered: the worker may be down."""
+        """Still drafting long after a model would have answered, or (waiting on a batch) not
+        looked at for longer than the looks' grace: the worker may be down."""
+        if self.waits_on_batch:
+            looked = self.batch_looked_at or self.batch_sent_at or self.created_at
+            return timezone.now() - looked > batch_look_grace()
         return self.status == self.Status.DRAFTING and timezone.now() - self.created_at > self.STALE_AFTER
 
 

@@ -10,6 +10,13 @@ def draft_persona_build(build_id: int) -> None:
     persona_build_draft(build_id=build_id)
 
 
+@shared_task(name="personas.look_at_persona_build_batch", acks_late=True)
+def look_at_persona_build_batch(build_id: int) -> None:
+    from personas.services.builds import persona_build_look
+
+    persona_build_look(build_id=build_id)
+
+
 @shared_task(name="personas.store_persona_build", acks_late=True)
 def store_persona_build(build_id: int) -> None:
     from personas.services.builds import persona_build_store

@@ -2,6 +2,9 @@
 
     results = batches.extract_batch([BatchCall(role=..., prompt=..., schema=..., tag=...), ...], what="...")
 
+    batch_id = batches.batch_send(calls, what="...")      # or, not to hold a worker while it waits:
+    results = batches.batch_collect(batch_id, calls, submitted=..., what="...")  # None: not yet
+
 When the provider has a Message Batches API (the anthropic provider: half of every price, answers
 within 24 hours) the calls go out as one batch, polled from the worker that runs this (never from a
 web request) for at most ``max_wait`` seconds; else, or when the batch cannot be sent, each is a
@@ -53,21 +56,87 @@ def extract_batch(
     poll_seconds: float | None = None,
     max_wait: float | None = None,
 ) -> list[BaseModel | None]:
-    """The parsed answer to each call, in order (None: skipped after its direct fallback failed).
-    ``on_status`` hears, in words, where the batch is while it waits (by default it is logged). ``poll_seconds`` (between two
-    looks, each a cheap GET) and ``max_wait`` default to FAULTLINE_BATCH_POLL_SECONDS and
-    FAULTLINE_BATCH_MAX_WAIT_SECONDS."""
+    """The parsed answer to each call, in order (None: skipped after its direct fallback failed),
+    waiting here for the batch. ``on_status`` hears, in words, where the batch is while it waits (by
+    default it is logged). ``poll_seconds`` (between two looks, each a cheap GET) and ``max_wait``
+    default to FAULTLINE_BATCH_POLL_SECONDS and FAULTLINE_BATCH_MAX_WAIT_SECONDS."""
     poll_seconds = settings.FAULTLINE_BATCH_POLL_SECONDS if poll_seconds is None else poll_seconds
     max_wait = settings.FAULTLINE_BATCH_MAX_WAIT_SECONDS if max_wait is None else max_wait
     status = on_status or (lambda text: logger.info("%s: %s", what, text))
     if not calls:
         return []
-    if not batching_available():
-        return [_direct(call, what) for call in calls]
+    started = time.monotonic()
+    batch_id = batch_send(calls, what=what, on_status=status)
+    if batch_id is None:
+        return extract_direct(calls, what=what)
+    answers = _wait_for(
+        gateway.provider(), batch_id, started=started, what=what, poll_seconds=poll_seconds, max_wait=max_wait
+    )
+    results = _results(calls, answers, submitted=started, what=what)
+    status("done")
+    return results
+
+
+# ── a batch waited on across tasks ─────────────────────────────────────────────────────────
+# A worker that should not sit for an hour on one batch sends it (batch_send), keeps its id, and
+# looks again later, from any process (batch_collect); past its longest wait it cancels it
+# (batch_cancel) and looks once more. The calls are built again, the same, for each look: a
+# request's custom_id is its place and its tag.
+
+
+def batch_send(calls: Sequence[BatchCall], *, what: str, on_status: Callable[[str], None] | None = None) -> str | None:
+    """Send ``calls`` as one Message Batch: its id; None when the provider has no batches or the
+    batch could not be sent (the calls are then to be made directly: ``extract_direct``)."""
+    if not calls or not batching_available():
+        return None
+    try:
+        batch_id = gateway.provider().batch_submit(_requests(calls))
+    except ModelError as exc:
+        logger.warning("%s: the batch could not be sent (%s); every call goes direct", what, exc)
+        if on_status:
+            on_status("sent directly (the batch could not be sent)")
+        return None
+    if on_status:
+        on_status(f"batched: {len(calls)} calls waiting ({batch_id})")
+    return batch_id
+
+
+def batch_collect(
+    batch_id: str, calls: Sequence[BatchCall], *, submitted: float, what: str
+) -> list[BaseModel | None] | None:
+    """The parsed answer to each of ``calls`` (sent as ``batch_id``) once the batch has ended, each
+    recorded in the ledger at the batch price; a request it did not answer is made directly. None
+    while the batch still runs, or when it cannot be asked just now (look again later).
+    ``submitted``: when the batch was sent, on time.monotonic()'s clock (for the ledger's latency)."""
+    active = gateway.provider()
+    try:
+        if not active.batch_ended(batch_id):
+            return None
+        answers = active.batch_results(batch_id)
+    except ModelError as exc:
+        logger.warning("%s: batch %s could not be read (%s); looking again later", what, batch_id, exc)
+        return None
+    return _results(calls, answers, submitted=submitted, what=what)
+
+
+def batch_cancel(batch_id: str, *, what: str) -> None:
+    """Ask the API to cancel ``batch_id`` (what it answered before the cancel is still billed and
+    collected): a batch past its longest wait. A failure is logged; the next look tries again."""
+    try:
+        gateway.provider().batch_cancel(batch_id)
+    except ModelError as exc:
+        logger.warning("%s: batch %s could not be canceled (%s)", what, batch_id, exc)
+
+
+def extract_direct(calls: Sequence[BatchCall], *, what: str) -> list[BaseModel | None]:
+    """Each call made directly, at full price (None where it failed)."""
+    return [gateway.extract_or_skip(role=c.role, prompt=c.prompt, schema=c.schema, tag=c.tag, what=what) for c in calls]
+
+
+def _requests(calls: Sequence[BatchCall]) -> list:
     from gateways.llm.providers.anthropic import BatchRequest, batch_custom_id
 
-    active = gateway.provider()
-    requests = [
+    return [
         BatchRequest(
             custom_id=batch_custom_id(index, call.role, call.tag),
             model=gateway.model_for(call.role),
@@ -78,24 +147,20 @@ def extract_batch(
         )
         for index, call in enumerate(calls)
     ]
-    started = time.monotonic()
-    try:
-        batch_id = active.batch_submit(requests)
-    except ModelError as exc:
-        logger.warning("%s: the batch could not be sent (%s); every call goes direct", what, exc)
-        status("sent directly (the batch could not be sent)")
-        return [_direct(call, what) for call in calls]
-    status(f"batched: {len(calls)} calls waiting ({batch_id})")
-    answers = _wait_for(active, batch_id, started=started, what=what, poll_seconds=poll_seconds, max_wait=max_wait)
+
+
+def _results(calls: Sequence[BatchCall], answers: dict, *, submitted: float, what: str) -> list[BaseModel | None]:
+    from gateways.llm.providers.anthropic import batch_custom_id
+
     results = []
-    for call, request in zip(calls, requests, strict=True):
-        answer = answers.get(request.custom_id, "missing from the results")
+    for index, call in enumerate(calls):
+        custom_id = batch_custom_id(index, call.role, call.tag)
+        answer = answers.get(custom_id, "missing from the results")
         if isinstance(answer, str):
-            logger.warning("%s: batch request %s %s; made directly", what, request.custom_id, answer)
-            results.append(_direct(call, what))
+            logger.warning("%s: batch request %s %s; made directly", what, custom_id, answer)
+            results.extend(extract_direct([call], what=what))
             continue
-        results.append(_parsed(call, answer, started=started, what=what))
-    status("done")
+        results.append(_parsed(call, answer, started=submitted, what=what))
     return results
 
 
@@ -138,7 +203,3 @@ def _parsed(call: BatchCall, answer: ProviderResult, *, started: float, what: st
     except ModelError as exc:
         logger.warning("%s skipped: %s", what, exc)
         return None
-
-
-def _direct(call: BatchCall, what: str):
-    return gateway.extract_or_skip(role=call.role, prompt=call.prompt, schema=call.schema, tag=call.tag, what=what)

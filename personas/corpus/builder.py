@@ -145,6 +145,28 @@ def draft_persona(
     BuildError when the model fails or its output does not fit the schema after one repair.
     ``batched``: the drafting call goes through the Message Batches API at half price, when the
     provider has one (for a build nobody waits on: it may take up to FAULTLINE_BATCH_MAX_WAIT_SECONDS)."""
+    call = drafting_call(name=name, corpus=corpus, persona_id=persona_id, tag=tag)
+    if batched:
+        (proposal,) = extract_batch([call], what=f"Drafting {name}")
+    else:
+        proposal = proposal_made_directly(call, name=name)
+    return draft_from_proposal(proposal, name=name, corpus=corpus, tag=call.tag)
+
+
+def proposal_made_directly(call: BatchCall, *, name: str) -> DraftProposal:
+    """The model's answer to the drafting ``call``, made directly; BuildError saying why it failed."""
+    try:
+        return gateway.extract(role=call.role, prompt=call.prompt, schema=call.schema, tag=call.tag)
+    except ModelError as exc:
+        raise BuildError(f"The model could not draft {name.strip()}: {exc}") from exc
+
+
+def drafting_call(
+    *, name: str, corpus: PreparedCorpus, persona_id: str | None = None, tag: CallTag = CallTag()
+) -> BatchCall:
+    """The model call that drafts ``name``'s contract from ``corpus``: the same call, byte for
+    byte, each time it is built from the same corpus (a build waiting on a Message Batch builds it
+    again to read the answer). BuildError for a build with no name or no corpus."""
     name = name.strip()
     if not name:
         raise BuildError("A persona needs a name.")
@@ -152,24 +174,25 @@ def draft_persona(
     persona_id = persona_id or slugify(name)[:80] or f"persona-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
     if not corpus.documents:
         raise BuildError("The corpus is empty: there is nothing to build a persona from.")
-    tag = CallTag(debate_id=tag.debate_id, persona=tag.persona or persona_id, phase=tag.phase or "persona_build")
+    # The call is tagged with the personaId the draft gets (draft_from_proposal reads it there).
+    tag = CallTag(debate_id=tag.debate_id, persona=persona_id, phase=tag.phase or "persona_build")
     prompt = Prompt(
         system_prefix=BUILDER_SYSTEM,
         messages=[{"role": "user", "content": BUILDER_USER.format(name=name, excerpts=_sample(corpus))}],
         max_tokens=4000,
         temperature=0.3,
     )
-    if batched:
-        call = BatchCall(role=Role.SYNTHESIS, prompt=prompt, schema=DraftProposal, tag=tag)
-        (proposal,) = extract_batch([call], what=f"Drafting {name}")
-        if proposal is None:
-            raise BuildError(f"The model could not draft {name} (the log says why).")
-    else:
-        try:
-            proposal = gateway.extract(role=Role.SYNTHESIS, prompt=prompt, schema=DraftProposal, tag=tag)
-        except ModelError as exc:
-            raise BuildError(f"The model could not draft {name}: {exc}") from exc
+    return BatchCall(role=Role.SYNTHESIS, prompt=prompt, schema=DraftProposal, tag=tag)
 
+
+def draft_from_proposal(
+    proposal: DraftProposal | None, *, name: str, corpus: PreparedCorpus, tag: CallTag
+) -> PersonaDraft:
+    """The draft made of the model's ``proposal`` (None: the model could not answer, BuildError)
+    and the quotes retrieval picks from ``corpus``; ``tag`` is the drafting call's."""
+    if proposal is None:
+        raise BuildError(f"The model could not draft {name.strip()} (the log says why).")
+    name, persona_id = name.strip(), tag.persona
     picker = _QuotePicker(corpus, tag=tag)
     # Quotes the model made up (not in the corpus word for word) are dropped and reported.
     proposed = [*proposal.anchor_quotes, *(moment.quote for moment in proposal.voice_moments)]

@@ -5,6 +5,11 @@
     persona_build_save(build=build, user=user, edited=form_instance)  # checks, then SAVING
     # a worker: persona_build_store(build_id=build.pk)  -> SAVED, build.persona
 
+    build = persona_build_start(..., batched=True)   # half price: the drafting call waits in a batch
+    # a worker: persona_build_draft sends it; persona_build_look, queued every
+    # FAULTLINE_BATCH_POLL_SECONDS, reads its answer -> READY (or FAILED); past
+    # FAULTLINE_BATCH_MAX_WAIT_SECONDS it is canceled and drafted directly, at full price
+
     upload = persona_corpus_upload_start(persona=persona, user=user, uploads=[...])
     # a worker: persona_corpus_upload_store(upload_id=upload.pk)  -> STORED (or FAILED)
 
@@ -20,34 +25,46 @@ row for review; nothing is a persona until the owner saves it.
 from __future__ import annotations
 
 import base64
+import time
 
 from celery import current_app
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from pydantic import ValidationError as PydanticValidationError
 
+from gateways.llm.batches import BatchCall, batch_cancel, batch_collect, batch_send, batching_available, extract_direct
 from gateways.llm.types import CallTag
 from gateways.untrusted import UntrustedRefused, untrusted_read
 from personas.contracts import PersonaContract, contract_error_messages
-from personas.corpus.builder import BuildError, PersonaDraft, draft_persona
+from personas.corpus.builder import (
+    BuildError,
+    PersonaDraft,
+    draft_from_proposal,
+    drafting_call,
+    proposal_made_directly,
+)
 from personas.corpus.sources import CorpusError, corpus_uploads_check
 from personas.corpus.store import PreparedCorpus, corpus_embed, corpus_from_texts, corpus_store
-from personas.models import CorpusUpload, Persona, PersonaBuild
+from personas.models import CorpusUpload, Persona, PersonaBuild, batch_look_grace
 from personas.selectors import visible_to
 from personas.services.drafts import save_persona_draft
 from personas.services.studio import check_owner, unique_slug
 
 DRAFT_TASK = "personas.draft_persona_build"
+LOOK_TASK = "personas.look_at_persona_build_batch"
 STORE_TASK = "personas.store_persona_build"
 CORPUS_TASK = "personas.store_corpus_upload"
 # Each draft is a model call: a user waits for some to finish before starting more.
 MAX_DRAFTING_PER_USER = 3
 
 
-def persona_build_start(*, owner, name: str, uploads: list[tuple[str, bytes]]) -> PersonaBuild:
+def persona_build_start(*, owner, name: str, uploads: list[tuple[str, bytes]], batched: bool = False) -> PersonaBuild:
     """Check the upload's names, kinds and sizes (CorpusError naming each bad one: nothing is
-    kept) and queue the build: a worker reads the files, then drafts. Returns the build to watch."""
+    kept) and queue the build: a worker reads the files, then drafts. Returns the build to watch.
+    ``batched``: draft at half price through the Message Batches API, when the provider has one
+    (otherwise the draft is made directly, as without it)."""
     name = (name or "").strip()
     if not name:
         raise ValidationError({"name": "Give the persona a name."})
@@ -58,7 +75,9 @@ def persona_build_start(*, owner, name: str, uploads: list[tuple[str, bytes]]) -
         raise ValidationError(f"You have {MAX_DRAFTING_PER_USER} personas drafting already; wait for one to finish.")
     corpus_uploads_check(uploads)
     with transaction.atomic():
-        build = PersonaBuild.objects.create(owner=owner, name=name, files=_files_pack(uploads))
+        build = PersonaBuild.objects.create(
+            owner=owner, name=name, files=_files_pack(uploads), batched=batched and batching_available()
+        )
         transaction.on_commit(lambda: current_app.send_task(DRAFT_TASK, args=[build.pk]))
     return build
 
@@ -79,10 +98,15 @@ def _uploaded_corpus(files: list[dict]) -> PreparedCorpus:
 
 
 def persona_build_draft(*, build_id: int) -> None:
-    """The worker's part: the model drafts the contract, retrieval picks the verbatim quotes."""
+    """The worker's part: the model drafts the contract, retrieval picks the verbatim quotes. A
+    batched build sends the drafting call as a Message Batch and lets go: persona_build_look reads
+    the answer later."""
     build = PersonaBuild.objects.filter(pk=build_id, status=PersonaBuild.Status.DRAFTING).first()
     if build is None:
         return  # deleted, or a redelivery of a build already drafted
+    if build.batch_id:
+        _look_later(build)  # a redelivery of a build whose batch is sent: never send it twice
+        return
     if build.files:
         try:
             build.corpus = _uploaded_corpus(build.files).to_dict()
@@ -92,17 +116,132 @@ def persona_build_draft(*, build_id: int) -> None:
             return
         build.files = []
         build.save(update_fields=["corpus", "files", "updated_at"])
-    persona_id = unique_slug(Persona, field="persona_id", base=build.name, among=visible_to(build.owner))
     corpus = PreparedCorpus.from_dict(build.corpus)
     # Retrieval picks the quotes by meaning when the chunks have vectors (by word overlap if the
     # embedder fails: the draft's notes say so). The vectors are kept with the draft, so saving
     # stores them as they are and embeds only what has none (all of it, if this call failed).
-    corpus_embed(corpus, tag=CallTag(persona=persona_id, phase="corpus"))
+    corpus_embed(corpus, tag=CallTag(persona=_persona_id(build), phase="corpus"))
     try:
-        draft = draft_persona(name=build.name, corpus=corpus, persona_id=persona_id)
+        call = _drafting_call(build, corpus)
     except BuildError as exc:
-        build.status, build.errors = PersonaBuild.Status.FAILED, exc.errors
-        build.save(update_fields=["status", "errors", "updated_at"])
+        _failed(build, exc)
+        return
+    if build.batched and (batch_id := batch_send([call], what=_what(build))):
+        now = timezone.now()
+        build.batch_id, build.batch_sent_at, build.batch_looked_at = batch_id, now, now
+        build.corpus = corpus.to_dict()  # with its vectors, for the look that reads the answer
+        build.save(update_fields=["batch_id", "batch_sent_at", "batch_looked_at", "corpus", "updated_at"])
+        _look_later(build)
+        return
+    # Not batched (or the batch could not be sent: the owner gets the draft at full price).
+    try:
+        proposal = proposal_made_directly(call, name=build.name)
+    except BuildError as exc:
+        _failed(build, exc)
+        return
+    _drafted(build, corpus, call, proposal)
+
+
+def persona_build_look(*, build_id: int) -> None:
+    """A worker's look at a build waiting on its Message Batch: the draft once the batch has
+    answered (READY, or FAILED saying why); else the look is queued again. Past
+    FAULTLINE_BATCH_MAX_WAIT_SECONDS the batch is canceled, and what it did not answer is drafted
+    directly. The row is locked while a look reads the answer, so two looks (a queued one and a
+    sweep's) never read it twice: the ledger records the call once."""
+    with transaction.atomic():
+        build = (
+            PersonaBuild.objects.select_for_update(skip_locked=True)
+            .filter(pk=build_id, status=PersonaBuild.Status.DRAFTING)
+            .exclude(batch_id="")
+            .first()
+        )
+        if build is None:
+            return  # drafted, discarded, or another look has it
+        now = timezone.now()
+        corpus = PreparedCorpus.from_dict(build.corpus)
+        try:
+            call = _drafting_call(build, corpus)
+        except BuildError as exc:
+            _failed(build, exc)
+            return
+        # The ledger's latency runs from the batch's submission, on time.monotonic()'s clock.
+        submitted = time.monotonic() - (now - build.batch_sent_at).total_seconds()
+        results = batch_collect(build.batch_id, [call], submitted=submitted, what=_what(build))
+        if results is None:
+            results = _past_the_wait(build, call, now)
+        if results is None:
+            build.batch_looked_at = now
+            build.save(update_fields=["batch_looked_at", "batch_canceled_at", "updated_at"])
+            transaction.on_commit(lambda: _look_later(build))
+            return
+        _drafted(build, corpus, call, results[0])
+
+
+# A canceled batch normally ends within seconds; one that has not after this long is drafted
+# directly all the same (should it still answer, that answer is billed and not used).
+CANCELED_BATCH_GRACE_SECONDS = 600
+
+
+def _past_the_wait(build: PersonaBuild, call: BatchCall, now) -> list | None:
+    """A batch waiting past FAULTLINE_BATCH_MAX_WAIT_SECONDS is canceled (its answer, if it came
+    meanwhile, is still read at the next look); one canceled long ago and still not ended is
+    drafted directly. None: look again."""
+    if build.batch_canceled_at is None:
+        if (now - build.batch_sent_at).total_seconds() > settings.FAULTLINE_BATCH_MAX_WAIT_SECONDS:
+            batch_cancel(build.batch_id, what=_what(build))
+            build.batch_canceled_at = now
+        return None
+    if (now - build.batch_canceled_at).total_seconds() > CANCELED_BATCH_GRACE_SECONDS:
+        return extract_direct([call], what=_what(build))
+    return None
+
+
+def persona_builds_look_again() -> list[int]:
+    """Queue a look at every build waiting on a batch that nobody has looked at for longer than
+    the grace (its worker died, or Redis lost the queued look): run by every worker's recovery
+    sweep. The look's time is moved first, so two workers' sweeps queue one look. Returns the
+    builds' ids."""
+    overdue = PersonaBuild.objects.filter(
+        status=PersonaBuild.Status.DRAFTING, batch_looked_at__lt=timezone.now() - batch_look_grace()
+    ).exclude(batch_id="")
+    queued = []
+    for build in overdue.only("pk", "batch_looked_at"):
+        moved = PersonaBuild.objects.filter(pk=build.pk, batch_looked_at=build.batch_looked_at).update(
+            batch_looked_at=timezone.now()
+        )
+        if moved:
+            current_app.send_task(LOOK_TASK, args=[build.pk])
+            queued.append(build.pk)
+    return queued
+
+
+def _look_later(build: PersonaBuild) -> None:
+    current_app.send_task(LOOK_TASK, args=[build.pk], countdown=settings.FAULTLINE_BATCH_POLL_SECONDS)
+
+
+def _what(build: PersonaBuild) -> str:
+    return f"Drafting {build.name}"
+
+
+def _persona_id(build: PersonaBuild) -> str:
+    return unique_slug(Persona, field="persona_id", base=build.name, among=visible_to(build.owner))
+
+
+def _drafting_call(build: PersonaBuild, corpus: PreparedCorpus) -> BatchCall:
+    return drafting_call(name=build.name, corpus=corpus, persona_id=_persona_id(build))
+
+
+def _failed(build: PersonaBuild, exc: BuildError) -> None:
+    build.status, build.errors = PersonaBuild.Status.FAILED, exc.errors
+    build.save(update_fields=["status", "errors", "updated_at"])
+
+
+def _drafted(build: PersonaBuild, corpus: PreparedCorpus, call: BatchCall, proposal) -> None:
+    """The draft made of the model's answer waits for review (READY); FAILED, saying why."""
+    try:
+        draft = draft_from_proposal(proposal, name=build.name, corpus=corpus, tag=call.tag)
+    except BuildError as exc:
+        _failed(build, exc)
         return
     # The draft carries the corpus from here on.
     build.status, build.draft, build.corpus = PersonaBuild.Status.READY, draft.to_dict(), {}

@@ -3,6 +3,7 @@ replacing a persona's corpus. The owner's only: anyone else gets a 404."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -10,6 +11,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from gateways.llm.batches import batching_available
 from personas import selectors
 from personas.corpus.builder import BuildError
 from personas.corpus.selectors import corpus_document_list
@@ -26,12 +28,15 @@ def _posted(request):
 
 @login_required
 def persona_build_new(request):
-    form = PersonaBuildForm(*_posted(request))
+    form = PersonaBuildForm(*_posted(request), batching=batching_available())
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
             build = builds.persona_build_start(
-                owner=request.user, name=form.cleaned_data["name"], uploads=form.cleaned_data["uploads"]
+                owner=request.user,
+                name=form.cleaned_data["name"],
+                uploads=form.cleaned_data["uploads"],
+                batched=form.cleaned_data.get("batched", False),
             )
         except CorpusError as error:
             errors = error.errors
@@ -48,7 +53,7 @@ def persona_build(request, pk):
     build = get_object_or_404(PersonaBuild, pk=pk, owner=request.user)
     if build.status == PersonaBuild.Status.SAVED and build.persona_id:
         return redirect("persona_detail", pk=build.persona_id)
-    context = {"build": build, "poll_seconds": POLL_SECONDS, **CONTRACT_FORM_PARTS}
+    context = {**_working(build), **CONTRACT_FORM_PARTS}
     if build.status == PersonaBuild.Status.READY:
         draft = builds.build_draft(build)
         form = PersonaContractForm(request.POST or None, instance=builds.draft_as_persona(draft.contract))
@@ -70,8 +75,21 @@ def persona_build_status(request, pk):
     show the draft (or why it failed, or the saved persona)."""
     build = get_object_or_404(PersonaBuild, pk=pk, owner=request.user)
     if build.is_working:
-        return render(request, "personas/partials/build_working.html", {"build": build, "poll_seconds": POLL_SECONDS})
+        return render(request, "personas/partials/build_working.html", _working(build))
     return _reload()
+
+
+# A draft waiting in a batch queue takes minutes to an hour: its page looks less often.
+BATCH_PAGE_POLL_SECONDS = 15
+
+
+def _working(build: PersonaBuild) -> dict:
+    """The spinner's context: the build, how often the page looks again, the batch's longest wait."""
+    return {
+        "build": build,
+        "poll_seconds": BATCH_PAGE_POLL_SECONDS if build.waits_on_batch else POLL_SECONDS,
+        "batch_max_wait_minutes": round(settings.FAULTLINE_BATCH_MAX_WAIT_SECONDS / 60),
+    }
 
 
 def _reload() -> HttpResponse:
