@@ -119,6 +119,8 @@ def celery_worker_process(django_db_setup, django_db_blocker, worker_messages_ap
         "ANTHROPIC_MAX_RETRIES": "2",
         # The shared worker never sweeps for orphans: tests leave debates "running" on purpose.
         "FAULTLINE_RECOVERY_SWEEP_SECONDS": "0",
+        # A persona drafted at half price is looked at every second, not every 30.
+        "FAULTLINE_BATCH_POLL_SECONDS": "1",
     }
     log = open(log_path("test-worker"), "w")
     hostname = f"test-worker-{os.getpid()}@localhost"

@@ -1,6 +1,6 @@
 """The persona studio in a real browser, as a user would try it: build a persona from their own
-writing (a real Celery worker drafts it against the scripted Anthropic API, whose builder makes
-up a quote), review the draft with its verbatim anchor excerpts, edit one field, save, put the
+writing (a real Celery worker drafts it at half price, as a Message Batch, against the scripted
+Anthropic API, whose builder makes up a quote), review the draft with its verbatim anchor excerpts, edit one field, save, put the
 persona in a deck of one's own with a seed persona, deal that hand, start a debate, and see the
 built persona cite its own writing under one of its messages."""
 
@@ -10,6 +10,8 @@ import pytest
 from django.core.management import call_command
 
 from devtools.scripted_debate import MADE_UP_QUOTE
+from gateways.llm.models import ModelCall
+from gateways.llm.pricing import estimate_cost
 from tests.browser.checks import assert_accessible
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -24,6 +26,14 @@ MEMO = "A central bank is a promise, and promises are kept only while keeping th
 
 
 @pytest.fixture
+def slow_batches(worker_messages_api):
+    """The worker's batches answer "in progress" to their first five looks (a second apart)."""
+    worker_messages_api.batch_polls = 5
+    yield worker_messages_api
+    worker_messages_api.batch_polls = 1
+
+
+@pytest.fixture
 def citing_model(worker_debate_script):
     """The test worker's scripted personas cite the first passage of their own writing offered."""
     worker_debate_script.cite_own_writing = True
@@ -32,7 +42,7 @@ def citing_model(worker_debate_script):
 
 
 def test_build_a_persona_edit_it_and_see_it_cite_its_writing_in_a_debate(
-    page, live_server_url, celery_worker_process, citing_model, server_side, screenshot, tmp_path
+    page, live_server_url, celery_worker_process, citing_model, slow_batches, server_side, screenshot, tmp_path
 ):
     server_side(call_command, "loadseed", verbosity=0)
     writing = tmp_path / "writing"
@@ -64,10 +74,18 @@ def test_build_a_persona_edit_it_and_see_it_cite_its_writing_in_a_debate(
     page.fill("#id_name", "Ada Ledger")
     page.set_input_files("#id_files", [])
     page.set_input_files("#id_folder", str(writing))
+    page.check("#id_batched")  # at half price: the worker sends the call as a batch and lets go
     page.click("#build-submit")
     page.wait_for_url(re.compile(r".*/personas/build/\d+/$"))
-    # the worker drafts while the page waits (a spinner polling), then shows the draft for review
+    # the worker drafts while the page waits (a spinner polling, saying where the batch is), then
+    # shows the draft for review
+    page.wait_for_selector("#build-batch", timeout=120_000)
+    assert "at half price" in page.locator("#build-batch").text_content()
     page.wait_for_selector("#persona-form", timeout=120_000)
+    (drafting,) = server_side(lambda: list(ModelCall.objects.filter(phase="persona_build", role="synthesis")))
+    assert drafting.cost_usd == estimate_cost(
+        model=drafting.model, input_tokens=drafting.input_tokens, output_tokens=drafting.output_tokens, batched=True
+    )
     excerpts = page.locator("#excerpts blockquote.excerpt").all_text_contents()
     assert excerpts, "the draft has anchor excerpts"
     corpus = ESSAY + MEMO
