@@ -160,3 +160,35 @@ def _refused(self, requests):
     from gateways.llm.types import ModelError
 
     raise ModelError("batches are switched off for this key")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_look_while_another_holds_the_build_does_nothing(
+    alice, builder_api, queued, django_capture_on_commit_callbacks
+):
+    """Two looks at once (a queued one and a sweep's): the second finds the row locked and lets go
+    without asking the API, so the answer is read, and billed, once."""
+    import threading
+
+    from django.db import connection, transaction
+
+    build = _batched_build(alice, django_capture_on_commit_callbacks)
+    draft_persona_build(build.pk)
+    batch = builder_api.batches[PersonaBuild.objects.get(pk=build.pk).batch_id]
+
+    def look_beside():
+        try:
+            look_at_persona_build_batch(build.pk)
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        PersonaBuild.objects.select_for_update().get(pk=build.pk)  # a look in progress holds the row
+        beside = threading.Thread(target=look_beside)
+        beside.start()
+        beside.join(30)
+    assert not beside.is_alive()
+    assert batch.polls == 0 and _drafting_rows() == []  # it never asked the API
+    look_at_persona_build_batch(build.pk)  # the holder's look: in progress (batch_polls 1)...
+    look_at_persona_build_batch(build.pk)  # ...then read, once
+    assert PersonaBuild.objects.get(pk=build.pk).status == "ready" and len(_drafting_rows()) == 1
