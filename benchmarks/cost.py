@@ -214,13 +214,22 @@ def side_by_side(baseline: dict, current: dict, label: str) -> str:
         share = total["cache_read"] / total["input"] if total["input"] else 0.0
         return total["calls"], total["input"], share, result["side_calls"] / turns, total["dollars"]
 
+    def spoken(result: dict) -> float:
+        return result["roles"].get("persona", {}).get("dollars", 0.0)
+
     calls_b, input_b, share_b, side_b, dollars_b = figures(baseline)
     calls_c, input_c, share_c, side_c, dollars_c = figures(current)
     change = (dollars_c - dollars_b) / dollars_b if dollars_b else 0.0
+    # Split in two because they move by different means: the persona calls (the seats' words, their
+    # contracts, every message they read) by caching and by what the personas say; the rest by
+    # fewer and shorter side calls.
+    spoken_b, spoken_c = spoken(baseline), spoken(current)
     return (
         f"  {current['mode']:<15} calls {calls_b:>4} -> {calls_c:<4} input {input_b:>8,} -> {input_c:<8,} "
         f"cached {share_b:>4.0%} -> {share_c:<4.0%} side calls/turn {side_b:.2f} -> {side_c:.2f}  "
-        f"${dollars_b:.3f} -> ${dollars_c:.3f} ({change:+.0%} against {label})"
+        f"${dollars_b:.3f} -> ${dollars_c:.3f} ({change:+.0%} against {label})\n"
+        f"  {'':<15} persona calls ${spoken_b:.3f} -> ${spoken_c:.3f}, every other call "
+        f"${dollars_b - spoken_b:.3f} -> ${dollars_c - spoken_c:.3f}"
     )
 
 
