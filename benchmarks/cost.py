@@ -12,6 +12,7 @@ estimated dollars, calls per persona turn (a persona turn: a streamed call).
 
     .venv/bin/python benchmarks/cost.py [--modes dialogue,graph,analyst_critic,collaborate]
     .venv/bin/python benchmarks/cost.py --baseline 0856b18      # the same, side by side with a commit
+    .venv/bin/python benchmarks/cost.py --model persona=claude-haiku-5-5   # another model in a role
 
 --baseline runs this script, the fake API and the price table of this checkout against the code of
 the given commit, checked out in a temporary git worktree (removed afterwards), in a subprocess
@@ -156,11 +157,15 @@ def run_mode(mode: str) -> dict:
     }
 
 
-def measure(modes: list[str]) -> list[dict]:
+def measure(modes: list[str], models: dict[str, str] | None = None) -> list[dict]:
+    """``models``: role -> model, instead of the configured one (what another persona model would cost)."""
     import django
 
     django.setup()
+    from django.conf import settings
     from django.core.management import call_command
+
+    settings.FAULTLINE_MODELS["anthropic"].update(models or {})
 
     call_command("migrate", verbosity=0)
     call_command("loadseed", verbosity=0)
@@ -273,11 +278,19 @@ def main() -> None:
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--baseline", default="", help="a commit to measure side by side (in a temporary worktree)")
     parser.add_argument("--json", default="", help="write the figures to this file as well")
+    parser.add_argument(
+        "--model",
+        action="append",
+        default=[],
+        metavar="ROLE=MODEL",
+        help="measure with another model in a role, e.g. persona=claude-haiku-5-5 (this checkout only)",
+    )
     args = parser.parse_args()
     modes = [mode for mode in args.modes.split(",") if mode]
+    models = dict(choice.split("=", 1) for choice in args.model if "=" in choice)
 
     baseline = run_baseline(args.baseline, modes) if args.baseline else None
-    results = measure(modes)
+    results = measure(modes, models)
     if args.json:
         Path(args.json).write_text(json.dumps(results))
     if baseline:
