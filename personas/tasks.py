@@ -17,6 +17,13 @@ def look_at_persona_build_batch(build_id: int) -> None:
     persona_build_look(build_id=build_id)
 
 
+@shared_task(name="personas.cancel_persona_build_batch", acks_late=True)
+def cancel_persona_build_batch(batch_id: str) -> None:
+    from personas.services.builds import persona_build_batch_cancel
+
+    persona_build_batch_cancel(batch_id=batch_id)
+
+
 @shared_task(name="personas.store_persona_build", acks_late=True)
 def store_persona_build(build_id: int) -> None:
     from personas.services.builds import persona_build_store

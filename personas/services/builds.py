@@ -54,6 +54,7 @@ from personas.services.studio import check_owner, unique_slug
 
 DRAFT_TASK = "personas.draft_persona_build"
 LOOK_TASK = "personas.look_at_persona_build_batch"
+CANCEL_TASK = "personas.cancel_persona_build_batch"
 STORE_TASK = "personas.store_persona_build"
 CORPUS_TASK = "personas.store_corpus_upload"
 # Each draft is a model call: a user waits for some to finish before starting more.
@@ -332,10 +333,21 @@ def persona_build_store(*, build_id: int) -> None:
 
 
 def persona_build_discard(*, build: PersonaBuild, user) -> None:
-    """Throw away a draft (or a failed build) and the corpus it holds; a saved persona stays."""
+    """Throw away a draft (or a failed build) and the corpus it holds; a saved persona stays. A
+    batch still waiting for it is canceled by a worker (no model API call from a web request)."""
     if build.owner_id != user.pk:
         raise PermissionDenied("Not your build.")
-    build.delete()
+    with transaction.atomic():
+        if build.waits_on_batch:
+            batch_id = build.batch_id
+            transaction.on_commit(lambda: current_app.send_task(CANCEL_TASK, args=[batch_id]))
+        build.delete()
+
+
+def persona_build_batch_cancel(*, batch_id: str) -> None:
+    """The worker's part of discarding a build whose batch still waits: the batch is canceled, so
+    nothing more of it is billed."""
+    batch_cancel(batch_id, what="A discarded draft")
 
 
 def persona_corpus_upload_start(*, persona: Persona, user, uploads: list[tuple[str, bytes]]) -> CorpusUpload:

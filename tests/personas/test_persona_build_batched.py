@@ -14,8 +14,8 @@ from gateways.llm import gateway
 from gateways.llm.models import ModelCall
 from gateways.llm.pricing import estimate_cost
 from personas.models import PersonaBuild
-from personas.services.builds import LOOK_TASK, persona_builds_look_again
-from personas.tasks import draft_persona_build, look_at_persona_build_batch
+from personas.services.builds import CANCEL_TASK, LOOK_TASK, persona_builds_look_again
+from personas.tasks import cancel_persona_build_batch, draft_persona_build, look_at_persona_build_batch
 from tests.personas.test_persona_build_pages import _start
 
 pytestmark = pytest.mark.django_db
@@ -192,3 +192,24 @@ def test_a_look_while_another_holds_the_build_does_nothing(
     look_at_persona_build_batch(build.pk)  # the holder's look: in progress (batch_polls 1)...
     look_at_persona_build_batch(build.pk)  # ...then read, once
     assert PersonaBuild.objects.get(pk=build.pk).status == "ready" and len(_drafting_rows()) == 1
+
+
+def test_discarding_a_draft_that_waits_on_its_batch_cancels_the_batch(
+    alice, builder_api, queued, django_capture_on_commit_callbacks
+):
+    builder_api.batch_polls = 1000
+    build = _batched_build(alice, django_capture_on_commit_callbacks)
+    draft_persona_build(build.pk)
+    batch_id = PersonaBuild.objects.get(pk=build.pk).batch_id
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = alice.post(f"/personas/build/{build.pk}/discard/")
+    assert response.status_code == 302 and not PersonaBuild.objects.filter(pk=build.pk).exists()
+    assert queued[-1] == (CANCEL_TASK, [batch_id])  # a worker cancels it, not the web request
+    assert builder_api.batches[batch_id].status == "in_progress"
+
+    cancel_persona_build_batch(batch_id)
+    assert builder_api.batches[batch_id].status == "ended"
+    assert all(r["result"]["type"] == "canceled" for r in builder_api.batches[batch_id].results)
+    look_at_persona_build_batch(build.pk)  # a look still queued for it finds nothing to do
+    assert _drafting_rows() == []
