@@ -96,6 +96,11 @@ def worker_messages_api(worker_debate_script):
         yield api
 
 
+def test_worker_hostname() -> str:
+    """The shared test worker's node name (one worker per test process, so per xdist worker)."""
+    return f"test-worker-{os.getpid()}@localhost"
+
+
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup, django_db_blocker, worker_messages_api):
     """A real Celery worker in its own process, consuming the real broker, using the test database,
@@ -123,7 +128,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, worker_messages_ap
         "FAULTLINE_BATCH_POLL_SECONDS": "1",
     }
     log = open(log_path("test-worker"), "w")
-    hostname = f"test-worker-{os.getpid()}@localhost"
+    hostname = test_worker_hostname()
     worker = subprocess.Popen(
         celery_worker_command(concurrency=4, hostname=hostname),
         cwd=ROOT,

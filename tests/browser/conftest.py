@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, log_path, test_database_url
+from tests.conftest import ROOT, log_path, test_database_url, test_worker_hostname
 
 ARTIFACTS = ROOT / "artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
@@ -150,21 +150,32 @@ RUNS_LET_GO_SECONDS = 60
 
 
 def _runs_let_go() -> None:
-    """Ask every debate still going to stop, and wait until the worker holds none: the test's
-    database is flushed next (TRUNCATE), and a run still writing then deadlocked with it (CI,
-    2026-11-27: test_crux_atlas ends by starting a rerun)."""
+    """Ask every debate still going to stop, and wait until each has ended and the worker runs no
+    task: the test's database is flushed next (TRUNCATE), and a worker still writing then
+    deadlocks with it (CI, 2026-11-27, twice: test_crux_atlas ends by starting a rerun, and a
+    rerun still queued when it was stopped is run, to finish as stopped, after the stop)."""
     from django.core.exceptions import ValidationError
 
     from debates.models import Debate
     from debates.services.leases import debate_is_being_run
     from debates.services.lifecycle import debate_stop
+    from faultline.celery import app as celery_app
 
     going = list(Debate.objects.filter(status__in=[Debate.Status.PENDING, Debate.Status.RUNNING]))
     for debate in going:
         with contextlib.suppress(ValidationError):  # it ended meanwhile
             debate_stop(debate=debate)
+
+    def still_going(debate) -> bool:
+        unfinished = Debate.objects.filter(pk=debate.pk, status__in=[Debate.Status.PENDING, Debate.Status.RUNNING])
+        return debate_is_being_run(debate_id=debate.pk) or unfinished.exists()
+
+    def worker_busy() -> bool:
+        active = celery_app.control.inspect(destination=[test_worker_hostname()], timeout=1).active() or {}
+        return any(active.values())
+
     deadline = time.monotonic() + RUNS_LET_GO_SECONDS
-    while any(debate_is_being_run(debate_id=debate.pk) for debate in going) and time.monotonic() < deadline:
+    while (any(still_going(debate) for debate in going) or worker_busy()) and time.monotonic() < deadline:
         time.sleep(0.2)
 
 
