@@ -13,6 +13,7 @@ estimated dollars, calls per persona turn (a persona turn: a streamed call).
     .venv/bin/python benchmarks/cost.py [--modes dialogue,graph,analyst_critic,collaborate]
     .venv/bin/python benchmarks/cost.py --baseline 0856b18      # the same, side by side with a commit
     .venv/bin/python benchmarks/cost.py --model persona=claude-haiku-5-5   # another model in a role
+    .venv/bin/python benchmarks/cost.py --pause-minutes 10   # paused after each round, continued 10 min later
 
 --baseline runs this script, the fake API and the price table of this checkout against the code of
 the given commit, checked out in a temporary git worktree (removed afterwards), in a subprocess
@@ -88,11 +89,14 @@ def _add(row: dict, call) -> None:
     row["dollars"] += float(call.cost_usd)
 
 
-def run_mode(mode: str) -> dict:
+def run_mode(mode: str, pause_minutes: float | None = None) -> dict:
+    """``pause_minutes``: the debate pauses after each round, and its owner continues it this many
+    (simulated) minutes later; None: it runs on by itself, as a Standard debate does."""
     from django.conf import settings
 
+    from debates.models import Debate
     from debates.modes import mode_spec
-    from debates.services.lifecycle import DebateOptions, debate_create
+    from debates.services.lifecycle import DebateOptions, debate_continue, debate_create
     from devtools.fake_messages_api import FakeMessagesAPI
     from devtools.scripted_debate import DebateScript
     from gateways.llm import gateway
@@ -130,9 +134,13 @@ def run_mode(mode: str) -> dict:
             personas=hand,
             mode=mode,
             max_turns=turns,
-            options=DebateOptions(auto_continue=True),
+            options=DebateOptions(auto_continue=pause_minutes is None, pause_after_round=pause_minutes is not None),
         )
         debate = debate_run(debate_id=debate.id)
+        while pause_minutes is not None and debate.status == Debate.Status.PAUSED:
+            clock.advance(pause_minutes * 60)
+            debate_continue(debate=debate, enqueue=False)
+            debate = debate_run(debate_id=debate.id)
     calls = list(ModelCall.objects.filter(debate=debate))
     roles: dict[str, dict] = {}
     phases: dict[str, dict] = {}
@@ -157,8 +165,9 @@ def run_mode(mode: str) -> dict:
     }
 
 
-def measure(modes: list[str], models: dict[str, str] | None = None) -> list[dict]:
-    """``models``: role -> model, instead of the configured one (what another persona model would cost)."""
+def measure(modes: list[str], models: dict[str, str] | None = None, pause_minutes: float | None = None) -> list[dict]:
+    """``models``: role -> model, instead of the configured one (what another persona model would
+    cost); ``pause_minutes``: see run_mode."""
     import django
 
     django.setup()
@@ -169,7 +178,7 @@ def measure(modes: list[str], models: dict[str, str] | None = None) -> list[dict
 
     call_command("migrate", verbosity=0)
     call_command("loadseed", verbosity=0)
-    return [run_mode(mode) for mode in modes]
+    return [run_mode(mode, pause_minutes) for mode in modes]
 
 
 def _total(result: dict) -> dict:
@@ -238,8 +247,9 @@ def side_by_side(baseline: dict, current: dict, label: str) -> str:
     )
 
 
-def run_baseline(commit: str, modes: list[str]) -> list[dict]:
-    """This script's measurement of ``commit``'s code, from a temporary worktree of it."""
+def run_baseline(commit: str, modes: list[str], scenario: list[str] = ()) -> list[dict]:
+    """This script's measurement of ``commit``'s code, from a temporary worktree of it; ``scenario``:
+    this run's --model and --pause-minutes arguments, so both sides play the same debate."""
     where = Path(tempfile.mkdtemp(prefix="faultline-cost-baseline-"))
     tree = where / "tree"
     subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), commit], check=True)
@@ -253,7 +263,15 @@ def run_baseline(commit: str, modes: list[str]) -> list[dict]:
         env["FAULTLINE_STATE_DIR"] = str(where / "state")
         out = where / "baseline.json"
         subprocess.run(
-            [sys.executable, str(tree / "benchmarks/cost.py"), "--modes", ",".join(modes), "--json", str(out)],
+            [
+                sys.executable,
+                str(tree / "benchmarks/cost.py"),
+                "--modes",
+                ",".join(modes),
+                "--json",
+                str(out),
+                *scenario,
+            ],
             cwd=tree,
             env=env,
             check=True,
@@ -283,14 +301,24 @@ def main() -> None:
         action="append",
         default=[],
         metavar="ROLE=MODEL",
-        help="measure with another model in a role, e.g. persona=claude-haiku-5-5 (this checkout only)",
+        help="measure with another model in a role, e.g. persona=claude-haiku-5-5",
+    )
+    parser.add_argument(
+        "--pause-minutes",
+        type=float,
+        default=None,
+        help="the debate pauses after each round and its owner continues it this many minutes later "
+        "(without it the debate runs on by itself)",
     )
     args = parser.parse_args()
     modes = [mode for mode in args.modes.split(",") if mode]
     models = dict(choice.split("=", 1) for choice in args.model if "=" in choice)
 
-    baseline = run_baseline(args.baseline, modes) if args.baseline else None
-    results = measure(modes, models)
+    scenario = [f"--model={choice}" for choice in args.model]
+    if args.pause_minutes is not None:
+        scenario.append(f"--pause-minutes={args.pause_minutes}")
+    baseline = run_baseline(args.baseline, modes, scenario) if args.baseline else None
+    results = measure(modes, models, args.pause_minutes)
     if args.json:
         Path(args.json).write_text(json.dumps(results))
     if baseline:

@@ -320,6 +320,23 @@ def _usage(reply: Reply, body: dict, cached: CacheUsage | None = None) -> dict:
         "output_tokens": reply.output_tokens if reply.output_tokens is not None else max(1, len(reply.text) // 4),
         "cache_creation_input_tokens": reply.cache_creation_tokens or cached.cache_creation_tokens,
         "cache_read_input_tokens": reply.cache_read_tokens or cached.cache_read_tokens,
+        **_writes_by_ttl(reply, cached),
+    }
+
+
+def _writes_by_ttl(reply: Reply, cached: CacheUsage) -> dict:
+    """The usage's breakdown of the cache writes by TTL, as the API gives it (a scripted figure of
+    writes is all five-minute)."""
+    if reply.cache_creation_tokens:
+        return {
+            "cache_creation": {"ephemeral_5m_input_tokens": reply.cache_creation_tokens, "ephemeral_1h_input_tokens": 0}
+        }
+    hour = cached.cache_creation_1h_tokens
+    return {
+        "cache_creation": {
+            "ephemeral_5m_input_tokens": cached.cache_creation_tokens - hour,
+            "ephemeral_1h_input_tokens": hour,
+        }
     }
 
 
@@ -369,6 +386,7 @@ class CacheUsage:
     input_tokens: int
     cache_creation_tokens: int = 0
     cache_read_tokens: int = 0
+    cache_creation_1h_tokens: int = 0  # of the writes, those to the one-hour cache
 
 
 class PromptCache:
@@ -388,6 +406,9 @@ class PromptCache:
         breakpoints = [i for i, (_, _, control) in enumerate(blocks) if control]
         if len(breakpoints) > MAX_BREAKPOINTS:
             raise ValueError(f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be provided.")
+        ttls = [blocks[i][2].get("ttl", "5m") for i in breakpoints]
+        if "1h" in ttls and "5m" in ttls[: len(ttls) - ttls[::-1].index("1h")]:
+            raise ValueError("A ttl='1h' cache_control block must not come after a ttl='5m' one.")
         minimum = min_cacheable_tokens(model)
         if minimum is None or not breakpoints:
             return CacheUsage(input_tokens=max(1, total))
@@ -419,8 +440,14 @@ class PromptCache:
                 self._ttls[key] = TTL_SECONDS.get(ttl, 300)
                 self._expires[key] = now + self._ttls[key]
         cached = max((boundaries[index][1] for index, _ in eligible), default=0)
+        # What is written up to the last one-hour breakpoint goes to the hour's cache (the API takes
+        # one-hour breakpoints only before five-minute ones), the rest to the five minutes'.
+        for_the_hour = max((boundaries[index][1] for index, ttl in eligible if ttl == "1h"), default=0)
         return CacheUsage(
-            input_tokens=max(1, total - cached), cache_creation_tokens=cached - read, cache_read_tokens=read
+            input_tokens=max(1, total - cached),
+            cache_creation_tokens=cached - read,
+            cache_read_tokens=read,
+            cache_creation_1h_tokens=max(0, for_the_hour - read),
         )
 
 

@@ -203,6 +203,7 @@ def validated_or_repaired(
             max_tokens=prompt.max_tokens,
             temperature=0.0,
             cache_ttl=prompt.cache_ttl,
+            prefix_cache_ttl=prompt.prefix_cache_ttl,
             messages=[
                 *prompt.messages,
                 {"role": "assistant", "content": completion.text or "(empty)"},
@@ -354,7 +355,14 @@ def _record(sent: _Sent, result, error, record_with=None) -> ModelCall:
         streamed=sent.streamed,
         **tokens,
         latency_ms=latency_ms,
-        cost_usd=estimate_cost(model=answered_by, **tokens, cache_ttl=prompt.cache_ttl, batched=sent.batched),
+        cost_usd=estimate_cost(
+            model=answered_by,
+            **tokens,
+            cache_ttl=prompt.cache_ttl,
+            batched=sent.batched,
+            # The API's breakdown of the writes by TTL, when it gave one (else the prompt's TTL).
+            cache_creation_1h_tokens=usage.cache_creation_1h_tokens or None,
+        ),
         error=error,
     )
     if record_with is None:

@@ -71,16 +71,22 @@ def estimate_cost(
     cache_read_tokens: int = 0,
     cache_ttl: str = "5m",
     batched: bool = False,
+    cache_creation_1h_tokens: int | None = None,
 ) -> Decimal:
+    """``cache_creation_1h_tokens``: how many of the cache writes went to the one-hour cache, as
+    the API's usage breaks them down; without it every write is billed at ``cache_ttl``'s rate."""
     prices = _family(PER_MILLION, model)
     if prices is None:
         return Decimal("0")
     input_price, output_price = prices
-    write_factor = CACHE_WRITE_FACTOR_1H if cache_ttl == "1h" else CACHE_WRITE_FACTOR
+    if cache_creation_1h_tokens is None:
+        cache_creation_1h_tokens = cache_creation_tokens if cache_ttl == "1h" else 0
+    for_the_hour = min(cache_creation_1h_tokens, cache_creation_tokens)
     total = (
         input_tokens * input_price
         + output_tokens * output_price
-        + cache_creation_tokens * input_price * write_factor
+        + (cache_creation_tokens - for_the_hour) * input_price * CACHE_WRITE_FACTOR
+        + for_the_hour * input_price * CACHE_WRITE_FACTOR_1H
         + cache_read_tokens * input_price * CACHE_READ_FACTOR
     )
     if batched:

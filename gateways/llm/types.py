@@ -32,6 +32,10 @@ class Prompt:
     # whose next use may come more than five minutes later (a debate that waits for its user);
     # the hour's cache write costs 2x the input price against 1.25x (gateways/llm/pricing.py).
     cache_ttl: str = "5m"
+    # The system prefix's own TTL, when it outlives the rest ("" = cache_ttl): "1h" keeps a
+    # persona's contract cached through its owner's pause while the exchange after it is cached
+    # for five minutes (the API takes a one-hour breakpoint only before five-minute ones).
+    prefix_cache_ttl: str = ""
 
 
 # A text block that asks for a cache breakpoint after it carries this; the provider keeps it only
@@ -76,6 +80,8 @@ class Usage:
     output_tokens: int = 0
     cache_creation_tokens: int = 0
     cache_read_tokens: int = 0
+    # Of cache_creation_tokens, those written to the one-hour cache (billed 2x, not 1.25x).
+    cache_creation_1h_tokens: int = 0
 
 
 @dataclass

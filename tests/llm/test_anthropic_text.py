@@ -91,3 +91,33 @@ def test_default_models_are_not_flagged_deprecated_by_the_sdk(settings):
 
     for model in settings.FAULTLINE_MODELS["anthropic"].values():
         assert model not in DEPRECATED_MODELS
+
+
+def test_a_contract_kept_for_the_hour_before_a_five_minute_exchange_is_priced_write_by_write(fake_anthropic):
+    """The system prefix on the hour's cache, the exchange after it on five minutes': each write is
+    billed at its own cache's rate, from the API's breakdown."""
+    from gateways.llm.pricing import estimate_cost
+    from gateways.llm.types import text_blocks
+
+    fake_anthropic.script(Reply.says("ok"))
+    exchange = "Ada said the record settles it. " * 40
+    prompt = replace(
+        PROMPT,
+        system_prefix=LONG_PREFIX,
+        prefix_cache_ttl="1h",
+        messages=[{"role": "user", "content": text_blocks([exchange, "Your turn."], cache_after={0})}],
+    )
+
+    completion = gateway.generate(role=Role.PERSONA, prompt=prompt)
+
+    body = fake_anthropic.requests[0]
+    assert body["system"][0]["cache_control"] == {"type": "ephemeral", "ttl": "1h"}
+    assert body["messages"][0]["content"][0]["cache_control"] == {"type": "ephemeral"}
+    call = ModelCall.objects.get(id=completion.call_id)
+    hour = -(-len(LONG_PREFIX) // 4)
+    assert call.cache_creation_tokens > hour  # the contract and the exchange written
+    billed = dict(model=call.model, input_tokens=call.input_tokens, output_tokens=call.output_tokens)
+    split = estimate_cost(**billed, cache_creation_tokens=call.cache_creation_tokens, cache_creation_1h_tokens=hour)
+    assert call.cost_usd == split
+    assert estimate_cost(**billed, cache_creation_tokens=call.cache_creation_tokens) < split
+    assert split < estimate_cost(**billed, cache_creation_tokens=call.cache_creation_tokens, cache_ttl="1h")

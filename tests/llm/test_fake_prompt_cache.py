@@ -154,3 +154,46 @@ def test_the_lookback_reaches_twenty_blocks_and_no_further(api):
     call(1)
     assert call(22).cache_read_input_tokens == 0  # 21 blocks on: call(1)'s entry is out of reach
     assert call(21).cache_read_input_tokens == 1105  # 20 blocks on: it is found
+
+
+def test_an_hour_prefix_before_five_minute_blocks_is_written_to_each_cache_and_broken_down(api):
+    client = client_of(api)
+    contract, exchange = words(1100, seed="c"), words(300, seed="e")
+
+    def call():
+        return client.messages.create(
+            model=SONNET,
+            max_tokens=10,
+            system=[{"type": "text", "text": contract, "cache_control": {"type": "ephemeral", "ttl": "1h"}}],
+            messages=[
+                {
+                    "role": "user",
+                    "content": [{"type": "text", "text": exchange, "cache_control": {"type": "ephemeral"}}],
+                }
+            ],
+        ).usage
+
+    first = call()
+    assert first.cache_creation_input_tokens == 1400
+    assert (first.cache_creation.ephemeral_1h_input_tokens, first.cache_creation.ephemeral_5m_input_tokens) == (
+        1100,
+        300,
+    )
+    api.clock.now += 20 * 60  # the owner's pause: the exchange's entry is gone, the contract's is not
+    later = call()
+    assert later.cache_read_input_tokens == 1100
+    assert (later.cache_creation.ephemeral_1h_input_tokens, later.cache_creation.ephemeral_5m_input_tokens) == (0, 300)
+
+
+def test_an_hour_breakpoint_after_a_five_minute_one_is_refused(api):
+    client = client_of(api)
+    with pytest.raises(anthropic.BadRequestError):
+        client.messages.create(
+            model=SONNET,
+            max_tokens=10,
+            system=[
+                {"type": "text", "text": words(1100), "cache_control": {"type": "ephemeral"}},
+                {"type": "text", "text": "more", "cache_control": {"type": "ephemeral", "ttl": "1h"}},
+            ],
+            messages=[{"role": "user", "content": "go"}],
+        )

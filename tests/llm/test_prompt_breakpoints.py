@@ -114,3 +114,29 @@ def test_every_breakpoint_falls_on_a_prefix_the_model_caches(mode, scripted_api,
                 beyond[call.phase].append(usage.cache_read_tokens > prompt_blocks(body)[0][1])
         for phase, reads in beyond.items():
             assert reads and sum(reads) >= len(reads) // 2, (phase, reads)
+
+
+@pytest.mark.parametrize("pauses", [True, False])
+def test_a_debate_that_pauses_for_its_owner_keeps_each_contract_cached_for_the_hour(pauses, scripted_api, user):  # noqa: F811
+    """Pausing after each round, the owner's continue may come past five minutes: each persona's
+    contract (its system prefix) asks for the hour's cache, and what follows it for five minutes',
+    in that order (the API refuses the other). A debate that runs on asks for five minutes only."""
+    call_command("loadseed", verbosity=0)
+    hand = list(Deck.objects.get(slug="money-and-markets").personas.order_by("name")[:3])
+    api, _ = scripted_api(dispute="none")
+    debate = debate_create(
+        owner=user,
+        topic="Is gold still a hedge against inflation?",
+        personas=hand,
+        max_turns=9,
+        options=DebateOptions(pause_after_round=pauses),
+    )
+    debate_run(debate_id=debate.id)
+
+    persona_calls = [body for body, call in zip(api.requests, api.calls, strict=True) if call.role == "persona"]
+    assert persona_calls
+    for body in persona_calls:
+        controls = [control for _, _, control in prompt_blocks(body) if control]
+        system_control, *later = controls
+        assert system_control.get("ttl", "5m") == ("1h" if pauses else "5m")
+        assert all(control.get("ttl", "5m") == "5m" for control in later)

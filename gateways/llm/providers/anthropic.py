@@ -98,6 +98,7 @@ class AnthropicProvider:
                         start = event.message.usage
                         usage.input_tokens = start.input_tokens or 0
                         usage.cache_creation_tokens = start.cache_creation_input_tokens or 0
+                        usage.cache_creation_1h_tokens = _written_for_the_hour(start)
                         usage.cache_read_tokens = start.cache_read_input_tokens or 0
                     elif event.type == "content_block_delta" and event.delta.type == "text_delta":
                         parts.append(event.delta.text)
@@ -174,10 +175,10 @@ class AnthropicProvider:
         # The stable prefix carries the cache breakpoint, so every later call of the same persona
         # in the same debate reads it from the cache instead of paying for it again; a prefix
         # shorter than the model's minimum cacheable length caches nothing and gets no breakpoint.
-        control = {"type": "ephemeral", **({"ttl": prompt.cache_ttl} if prompt.cache_ttl != "5m" else {})}
+        control = _cache_control(prompt.cache_ttl)
         system = [{"type": "text", "text": prompt.system_prefix}]
         if breakpoint_pays(prompt.system_prefix, model):
-            system[0]["cache_control"] = control
+            system[0]["cache_control"] = _cache_control(prompt.prefix_cache_ttl or prompt.cache_ttl)
         if prompt.system:
             system.append({"type": "text", "text": prompt.system})
         return {
@@ -187,6 +188,17 @@ class AnthropicProvider:
             "messages": _marked(prompt.messages, before=system, model=model, control=control),
             "extra_headers": call_header(role, tag),
         }
+
+
+def _cache_control(ttl: str) -> dict:
+    return {"type": "ephemeral", **({"ttl": ttl} if ttl != "5m" else {})}
+
+
+def _written_for_the_hour(usage) -> int:
+    """Of a response's cache writes, those to the one-hour cache (the usage's breakdown; none
+    when the API gives no breakdown)."""
+    breakdown = getattr(usage, "cache_creation", None)
+    return (getattr(breakdown, "ephemeral_1h_input_tokens", 0) or 0) if breakdown else 0
 
 
 def _marked(messages: list[dict], *, before: list[dict], model: str, control: dict) -> list[dict]:
@@ -267,6 +279,7 @@ def _result(message, stop_reason: str = "") -> ProviderResult:
             input_tokens=usage.input_tokens or 0,
             output_tokens=output_tokens,
             cache_creation_tokens=usage.cache_creation_input_tokens or 0,
+            cache_creation_1h_tokens=_written_for_the_hour(usage),
             cache_read_tokens=usage.cache_read_input_tokens or 0,
         ),
     )
