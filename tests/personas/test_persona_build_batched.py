@@ -69,6 +69,7 @@ def test_a_batched_draft_is_sent_once_read_once_and_billed_at_half_price(
     assert _drafting_rows() == []  # nothing answered yet, nothing billed
     page = alice.get(f"/personas/build/{build.pk}/").content.decode()
     assert 'id="build-batch"' in page and "at half price" in page and 'hx-trigger="every 15s"' in page
+    assert "Drafting at half price, waiting in the batch queue" in alice.get("/personas/").content.decode()
 
     # A redelivered draft task never sends the batch again: it queues a look.
     draft_persona_build(build.pk)
