@@ -31,7 +31,9 @@ changes must come after whatever does not):
 
 The gateway keeps a breakpoint only where its prefix reaches the model's minimum cacheable length
 (gateways/llm/pricing.py), at most four a request; ``Prompt.cache_ttl`` "1h" where the next use
-may come after five minutes. tests/llm/test_prompt_breakpoints.py checks it for every mode.
+may come after five minutes, or ``Prompt.prefix_cache_ttl`` "1h" for the contract alone (a debate
+that pauses after each round: orchestration/speaking.py), the blocks after it on five minutes.
+tests/llm/test_prompt_breakpoints.py checks it for every mode.
 """
 
 from __future__ import annotations
