@@ -121,9 +121,10 @@ def persona_build_draft(*, build_id: int) -> None:
     # Retrieval picks the quotes by meaning when the chunks have vectors (by word overlap if the
     # embedder fails: the draft's notes say so). The vectors are kept with the draft, so saving
     # stores them as they are and embeds only what has none (all of it, if this call failed).
-    corpus_embed(corpus, tag=CallTag(persona=_persona_id(build), phase="corpus"))
+    persona_id = _persona_id(build)
+    corpus_embed(corpus, tag=CallTag(persona=persona_id, phase="corpus"))
     try:
-        call = _drafting_call(build, corpus)
+        call = drafting_call(name=build.name, corpus=corpus, persona_id=persona_id)
     except BuildError as exc:
         _failed(build, exc)
         return
@@ -161,7 +162,7 @@ def persona_build_look(*, build_id: int) -> None:
         now = timezone.now()
         corpus = PreparedCorpus.from_dict(build.corpus)
         try:
-            call = _drafting_call(build, corpus)
+            call = drafting_call(name=build.name, corpus=corpus, persona_id=_persona_id(build))
         except BuildError as exc:
             _failed(build, exc)
             return
@@ -226,10 +227,6 @@ def _what(build: PersonaBuild) -> str:
 
 def _persona_id(build: PersonaBuild) -> str:
     return unique_slug(Persona, field="persona_id", base=build.name, among=visible_to(build.owner))
-
-
-def _drafting_call(build: PersonaBuild, corpus: PreparedCorpus) -> BatchCall:
-    return drafting_call(name=build.name, corpus=corpus, persona_id=_persona_id(build))
 
 
 def _failed(build: PersonaBuild, exc: BuildError) -> None:
