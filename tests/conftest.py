@@ -86,7 +86,7 @@ def worker_debate_script():
     """The scripted debate the test worker's model calls are answered from (see DebateScript)."""
     from devtools.scripted_debate import DebateScript
 
-    return DebateScript(dispute="persistent", surface_after=4, latency=0.05, chunk_size=8, chunk_delay=0.04)
+    return DebateScript(dispute="persistent", surface_after=4)
 
 
 @pytest.fixture(scope="session")

@@ -58,6 +58,16 @@ def hostile_model(worker_debate_script):
     worker_debate_script.hostile = False
 
 
+@pytest.fixture
+def streaming_model(worker_debate_script):
+    """The test worker's scripted model streams at a model's pace (8 characters every 40 ms, after
+    50 ms), for a test that watches a message arrive piece by piece; it answers at once otherwise."""
+    script = worker_debate_script
+    script.latency, script.chunk_size, script.chunk_delay = 0.05, 8, 0.04
+    yield script
+    script.latency, script.chunk_size, script.chunk_delay = 0.0, 12, 0.0
+
+
 @pytest.fixture(scope="session")
 def live_server_url(django_db_setup, django_db_blocker, worker_messages_api, tmp_path_factory):
     """daphne (HTTP and websockets, the production ASGI app) on a free localhost port."""

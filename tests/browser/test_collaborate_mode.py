@@ -35,7 +35,7 @@ def set_up_user():
 
 
 def test_a_collaboration_streams_two_columns_side_by_side_and_saves_its_artifact(
-    page, live_server_url, celery_worker_process, server_side, screenshot, tmp_path
+    page, live_server_url, celery_worker_process, streaming_model, server_side, screenshot, tmp_path
 ):
     server_side(set_up_user)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server_url)

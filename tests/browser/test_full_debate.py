@@ -37,7 +37,7 @@ def saved_messages(debate_id, *, room: bool) -> list[tuple[str, str, bool]]:
 
 
 def test_a_debate_from_signup_to_replay(
-    page, live_server_url, celery_worker_process, hostile_model, server_side, screenshot
+    page, live_server_url, celery_worker_process, hostile_model, streaming_model, server_side, screenshot
 ):
     server_side(call_command, "loadseed", verbosity=0)
 
