@@ -158,6 +158,8 @@ FAULTLINE_RECOVERY_SWEEP_SECONDS = env.int("FAULTLINE_RECOVERY_SWEEP_SECONDS", d
 FAULTLINE_MAX_RECOVERIES = env.int("FAULTLINE_MAX_RECOVERIES", default=3)
 # How long a debate waits out an overloaded or rate-limited model before failing (resumable).
 FAULTLINE_MODEL_WAIT_SECONDS = env.float("FAULTLINE_MODEL_WAIT_SECONDS", default=900.0)
+# Its first pause; each next one is twice as long, up to a minute.
+FAULTLINE_MODEL_FIRST_WAIT_SECONDS = env.float("FAULTLINE_MODEL_FIRST_WAIT_SECONDS", default=2.0)
 # Work nobody waits on goes through the Message Batches API at half price (gateways/llm/batches.py):
 # the worker looks at a batch this often, and past the longest wait makes what is left directly.
 FAULTLINE_BATCH_POLL_SECONDS = env.float("FAULTLINE_BATCH_POLL_SECONDS", default=30.0)

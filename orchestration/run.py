@@ -99,7 +99,7 @@ def debate_run(*, debate_id) -> Debate:
 
 
 def _run_with_patience(debate: Debate, lease) -> None:
-    delays = model_wait_delays(settings.FAULTLINE_MODEL_WAIT_SECONDS)
+    delays = model_wait_delays(settings.FAULTLINE_MODEL_WAIT_SECONDS, settings.FAULTLINE_MODEL_FIRST_WAIT_SECONDS)
     waited = 0.0
     while True:
         try:

@@ -211,7 +211,7 @@ def test_an_outage_during_the_assessment_is_waited_out_and_the_round_assessed(cr
     from tests.analyst_critic.conftest import OVERLOADED
 
     critic_api([[OVERLOADED, assessment(agreed=[A], overall="strong")]])
-    settings.FAULTLINE_MODEL_WAIT_SECONDS = 5  # one 2 s wait
+    settings.FAULTLINE_MODEL_WAIT_SECONDS = 5  # one wait (the first is 50 ms in tests)
     debate = debate_run(debate_id=new_ac_debate(max_rounds=2).id)
 
     assert debate.status == Debate.Status.COMPLETED

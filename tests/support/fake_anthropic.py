@@ -20,6 +20,7 @@ def fake_messages_apis(settings, *, retries: int, models: dict | None = None, of
     settings.ANTHROPIC_API_KEY = "test-key"
     settings.ANTHROPIC_MAX_RETRIES = retries
     settings.FAULTLINE_MODEL_WAIT_SECONDS = 0  # an outage fails at once unless a test waits it out
+    settings.FAULTLINE_MODEL_FIRST_WAIT_SECONDS = 0.05  # and one that does waits 50 ms, 100 ms, ...
     if models:
         configured = copy.deepcopy(settings.FAULTLINE_MODELS)
         configured["anthropic"].update(models)
