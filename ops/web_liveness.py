@@ -6,11 +6,11 @@ supervisor that only restarts dead processes then leaves the site down until som
 
 So each web process the launcher starts also listens on a Unix socket of its own (the public port
 is shared by every web process, so a request there cannot pick one), and a thread in the launcher
-asks it ``GET /healthz?live`` every ``PROBE_SECONDS``: the process's own answer, without the
+asks it ``GET /healthz?live`` every few seconds: the process's own answer, without the
 database, Redis and worker checks of a full /healthz (a database that is down is no reason to kill
-the web server). One that has given no answer for ``SILENT_AFTER_SECONDS`` (``START_UP_SECONDS``
-before its first) is killed and started again by the launcher, as the worker is when it stops
-taking work (ops/worker_liveness.py).
+the web server). One that has given no answer for ``FAULTLINE_WEB_SILENT_SECONDS`` (20 by default;
+``START_UP_SECONDS`` before its first) is killed and started again by the launcher, as the worker is
+when it stops taking work (ops/worker_liveness.py).
 
 The probe asks as the proxy in front would (``probe_headers``): for an allowed host, over HTTPS as
 far as Django can tell, so production's host check and HTTPS redirect answer it as they answer
@@ -29,10 +29,20 @@ from pathlib import Path
 import environ
 
 LIVENESS_PATH = "/healthz?live"
-PROBE_SECONDS = 3.0
+PROBE_SECONDS = 3.0  # at most; four probes at least within the silence that counts
 ANSWER_WITHIN_SECONDS = 10.0
 SILENT_AFTER_SECONDS = 20.0
 START_UP_SECONDS = 120.0  # importing Django and the apps on a busy machine
+
+
+def silent_after_seconds() -> float:
+    """How long a web process may give no answer before it is killed and started again."""
+    env = environ.Env()
+    return env.float("FAULTLINE_WEB_SILENT_SECONDS", default=SILENT_AFTER_SECONDS)
+
+
+def probe_seconds(silent_after: float) -> float:
+    return min(PROBE_SECONDS, silent_after / 4)
 
 
 def probe_headers() -> dict[str, str]:
@@ -74,6 +84,7 @@ class Liveness:
 
     def __init__(self, path: Path):
         self.path = path
+        self.silent_after = silent_after_seconds()
         self.started_at = time.monotonic()
         self.last_answer: float | None = None
         self._stop = threading.Event()
@@ -81,7 +92,7 @@ class Liveness:
         self._thread.start()
 
     def _ask(self) -> None:
-        while not self._stop.wait(PROBE_SECONDS):
+        while not self._stop.wait(probe_seconds(self.silent_after)):
             if answers(self.path):
                 self.last_answer = time.monotonic()
 
@@ -92,7 +103,7 @@ class Liveness:
             waited = now - self.started_at
             return waited if waited > START_UP_SECONDS else None
         waited = now - self.last_answer
-        return waited if waited > SILENT_AFTER_SECONDS else None
+        return waited if waited > self.silent_after else None
 
     def stop(self) -> None:
         self._stop.set()

@@ -27,6 +27,7 @@ from tests.support.supervised import descendants, start_supervisor
 from tests.test_launcher import free_port
 
 pytestmark = pytest.mark.slow
+SILENT_SECONDS = 4  # FAULTLINE_WEB_SILENT_SECONDS: 20 by default
 
 
 def site_answers(port: int) -> bool:
@@ -63,6 +64,7 @@ def test_a_web_process_that_stops_answering_is_restarted_and_the_site_answers_ag
         "FAULTLINE_STATE_DIR": str(tmp_path / "state"),
         "FAULTLINE_QUEUE": f"liveness-{uuid.uuid4().hex[:8]}",  # no other worker takes its work
         "FAULTLINE_LLM": "local",
+        "FAULTLINE_WEB_SILENT_SECONDS": str(SILENT_SECONDS),
         "PYTHONUNBUFFERED": "1",
     }
     launcher, output = start_supervisor("run", "--port", str(port), "--concurrency", "1", cwd=ROOT, env=env)
@@ -71,9 +73,9 @@ def test_a_web_process_that_stops_answering_is_restarted_and_the_site_answers_ag
         (web,) = descendants(launcher, "daphne")
         assert site_answers(port)
         # The launcher gives a web process START_UP_SECONDS before its probe's first answer and
-        # SILENT_AFTER_SECONDS after: stopped before that first answer (at load, the site can answer
-        # before the probe has asked), it would be found after 120 s, not 20.
-        time.sleep(2 * web_liveness.PROBE_SECONDS)
+        # SILENT_SECONDS after: stopped before that first answer (at load, the site can answer
+        # before the probe has asked), it would be found after 120 s, not 4.
+        time.sleep(2 * web_liveness.probe_seconds(SILENT_SECONDS))
 
         web.send_signal(signal.SIGSTOP)  # hung: running, answering nothing
         stopped_at = time.monotonic()
@@ -84,7 +86,7 @@ def test_a_web_process_that_stops_answering_is_restarted_and_the_site_answers_ag
             assert time.monotonic() < deadline, output.text
             time.sleep(0.5)
 
-        limit = web_liveness.SILENT_AFTER_SECONDS + web_liveness.PROBE_SECONDS + web_liveness.ANSWER_WITHIN_SECONDS
+        limit = SILENT_SECONDS + web_liveness.probe_seconds(SILENT_SECONDS) + web_liveness.ANSWER_WITHIN_SECONDS
         assert detected < limit + 5, f"found after {detected:.0f} s"
         assert "web exited unexpectedly (exit -9); restarting in 1 s" in output.text
         (restarted,) = descendants(launcher, "daphne")
