@@ -92,25 +92,27 @@ def test_a_529_storm_that_outlasts_several_growing_waits_is_waited_out_and_the_d
 ):
     api, script = scripted_api(dispute="none")
     settings.FAULTLINE_MODEL_WAIT_SECONDS = 300
-    # Waits of 50, 100, 200, 400 and 800 ms (the pauses are 2, 4, 8, 16, 32 s in production) pass
-    # in 1.55 s: a 1.6 s storm is the 60 s storm of a real outage, scaled.
+    # Every call is refused, side calls too, until fifteen persona requests were (five turns, each
+    # tried three times by the SDK): counted in requests, not seconds, so however fast or loaded the
+    # machine, the run waits five times (50, 100, 200, 400, 800 ms here; 2 to 32 s in production).
     settings.FAULTLINE_MODEL_FIRST_WAIT_SECONDS = 0.05
     healthy = api.responder
-    storm = {}
+    storm = {"refused": 0}
+    lock = threading.Lock()
 
-    def storm_for_a_while_after_four_turns(body, call):
-        if script.calls.get("persona", 0) >= 4 and "until" not in storm:
-            storm["until"] = time.monotonic() + 1.6
-        if storm and time.monotonic() < storm["until"]:
-            return Reply.overloaded()
+    def storm_after_four_turns(body, call):
+        with lock:
+            if script.calls.get("persona", 0) >= 4 and storm["refused"] < 15:
+                storm["refused"] += call.role == "persona"
+                return Reply.overloaded()
         return healthy(body, call)
 
-    api.responder = storm_for_a_while_after_four_turns
+    api.responder = storm_after_four_turns
     debate = new_debate(max_turns=3)
 
     debate = debate_run(debate_id=debate.id)
 
-    assert storm, "the storm never started"
+    assert storm["refused"] == 15, "the storm never ended"
     assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
     waits = list(
         Event.objects.filter(debate=debate, kind="model_waiting").order_by("seq").values_list("payload", flat=True)
