@@ -1,22 +1,23 @@
 """`rundebate --mode` names its choices as the user types them."""
 
-import os
+import contextlib
+import io
 import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from django.core.management import execute_from_command_line
 
 
 def rundebate(*arguments: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "manage.py", "rundebate", *arguments],
-        cwd=ROOT,
-        env=dict(os.environ),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    """What `manage.py rundebate ARGUMENTS` prints and returns, parsed by Django's own command line
+    in this process (both cases stop at the argument parser, before any debate)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            execute_from_command_line(["manage.py", "rundebate", *arguments])
+            code = 0
+        except SystemExit as exit:
+            code = exit.code
+    return subprocess.CompletedProcess(["manage.py", "rundebate", *arguments], code, out.getvalue(), err.getvalue())
 
 
 def test_its_help_lists_the_modes_by_value():
