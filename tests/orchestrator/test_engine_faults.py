@@ -8,6 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from crux.models import CruxRoom
 from debates.blackboard.models import BlackboardNotes
 from debates.models import Debate, Event, Message
 from debates.services.leases import debate_is_being_run
@@ -168,11 +169,16 @@ def test_an_unexpected_exception_fails_the_debate_with_an_event(scripted_api, ne
 
 
 def test_no_side_thread_outlives_a_failed_run(scripted_api, new_debate, monkeypatch):
-    scripted_api(dispute="persistent", surface_after=None, latency=0.05)
+    scripted_api(dispute="persistent", surface_after=None)
     real = discussion.choose_speaker
 
     def fail_once_a_room_talks(**kwargs):
-        if Message.objects.filter(room__isnull=False).exists():
+        # Once a room is open, the main channel waits for its first message and then fails, however
+        # the two channels' turns happen to interleave on the machine.
+        if CruxRoom.objects.exists():
+            deadline = time.monotonic() + 60
+            while not Message.objects.filter(room__isnull=False).exists() and time.monotonic() < deadline:
+                time.sleep(0.02)
             raise RuntimeError("the main channel fails while a crux room talks")
         return real(**kwargs)
 

@@ -9,9 +9,15 @@ Here the flush deletes the rows instead (an empty or small table is emptied in m
 of them in one transaction with the foreign keys checked at its end, as Django creates them
 DEFERRABLE) and keeps the two tables post_migrate would fill again with the same rows, so the signal
 is not needed. A flush that resets sequences (``reset_sequences=True``) still takes Django's way.
+
+A flush that meets a straggler still writing (a debate the shared worker was finishing as stopped
+when the test ended) can deadlock with it: PostgreSQL then aborts one of the two, and if it was
+the flush, the flush is simply run again.
 """
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
@@ -40,6 +46,22 @@ def quick_flush():
         if not kept_rows["last"]:  # Django's own flush emptied the content types: write them back
             django_emit(*args, **kwargs)
 
+    from django.db.backends.postgresql.operations import DatabaseOperations
+    from django.db.utils import OperationalError
+
+    django_execute = DatabaseOperations.execute_sql_flush
+
+    def execute_sql_flush(self, sql_list):
+        for attempt in range(5):
+            try:
+                return django_execute(self, sql_list)
+            except OperationalError as error:
+                if "deadlock detected" not in str(error) or attempt == 4:
+                    raise
+                time.sleep(0.1 * (attempt + 1))
+
     flush.sql_flush, flush.emit_post_migrate_signal = sql_flush, emit_post_migrate_signal
+    DatabaseOperations.execute_sql_flush = execute_sql_flush
     yield
     flush.sql_flush, flush.emit_post_migrate_signal = django_sql_flush, django_emit
+    DatabaseOperations.execute_sql_flush = django_execute
