@@ -582,6 +582,8 @@ class Checks:
             for index, turn in enumerate(room.turns):
                 if turn.speaker not in room.between:
                     self.error(f"{place}.turns[{index}].speaker", f"{turn.speaker!r} is not in this room")
+                elif turn.speaker != room.between[index % 2]:
+                    self.error(f"{place}.turns[{index}].speaker", "a room alternates, the first of `between` first")
                 # A room runs beside the main channel: it sees everything said there.
                 self.utterance(f"{place}.turns[{index}]", turn.speaker, turn, visible=None, extra=main)
 

@@ -62,6 +62,12 @@ def test_a_discussion_has_6_to_14_turns_and_each_participant_opens_and_closes_on
 
 
 @each(EVERY, DIALOGUE, GRAPH)
+def test_a_discussions_turn_budget_is_its_middle_turns(scenario):
+    # Openings and closings do not count against Debate.max_turns (debates/turns.py).
+    assert scenario.max_turns == len([turn for turn in scenario.turns if turn.kind == "turn"])
+
+
+@each(EVERY, DIALOGUE, GRAPH)
 def test_every_discussion_turn_fits_its_kind(scenario):
     for turn in scenario.turns:
         for text in filter(None, (turn.text, turn.again)):

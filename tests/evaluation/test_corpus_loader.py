@@ -281,6 +281,11 @@ def test_the_corpus_is_read_sorted_and_held_out_files_are_marked_by_their_folder
             ('name = "Ada Hawk", relation', 'name = "Bram Dove", relation'),
             "turns[1].meaning.toward[0].name: 'Bram Dove' is not another participant",
         ),
+        (
+            DIALOGUE,
+            ('between = ["Ada Hawk", "Bram Dove"]', 'between = ["Bram Dove", "Ada Hawk"]'),
+            "rooms[0].turns[0].speaker: a room alternates, the first of `between` first",
+        ),
         (DIALOGUE, ('"Bram Dove" = "YES"\n', ""), "expect.final_sides.q1: every participant's side"),
         (
             DIALOGUE,
