@@ -130,10 +130,10 @@ def discussion_verdict(scenario: Scenario) -> tuple[str, set[str]]:
         answers = {side for side, _ in sides.values()}
         given = {condition for _, condition in sides.values() if condition}
         conditions |= given
-        if len(sides) < len(scenario.participants):
-            verdicts.append("undetermined")
-        elif {"YES", "NO"} <= answers:
+        if {"YES", "NO"} <= answers:
             verdicts.append("disagreement")
+        elif len(sides) < len(scenario.participants):
+            verdicts.append("undetermined")
         elif answers == {"NUANCED"} and len(given) == 1 and all(c for _, c in sides.values()):
             verdicts.append("conditional_agreement")
         elif len(answers) == 1 and answers != {"NUANCED"}:
