@@ -15,6 +15,9 @@ from evaluation.corpus.loader import (
     COLLABORATE,
     DIALOGUE,
     GRAPH,
+    MODES,
+    STORIES,
+    TRAITS,
     Scenario,
     load_corpus,
 )
@@ -29,13 +32,34 @@ def each(scenarios, *modes):
     return pytest.mark.parametrize("scenario", chosen, ids=[s.name for s in chosen])
 
 
+# ── the corpus as a whole ─────────────────────────────────────────────────────────────────────
+
+
+def test_each_mode_has_at_least_ten_visible_scenarios_that_fail_both_ways():
+    for mode in MODES:
+        scenarios = [s for s in VISIBLE if s.mode == mode]
+        assert len(scenarios) >= 10, mode
+        # Consensus that must not be missed, and consensus that must not be faked.
+        assert {s.expect.agreement for s in scenarios} == {True, False}, mode
+
+
+def test_every_story_of_the_issue_and_every_trait_is_in_the_visible_scenarios():
+    assert set(STORIES) <= {story for s in VISIBLE for story in s.stories}
+    assert set(TRAITS) <= {trait for s in VISIBLE for trait in s.traits}
+
+
+def test_no_two_scenarios_share_a_name_or_a_topic():
+    assert len({s.name for s in EVERY}) == len(EVERY)
+    assert len({s.topic for s in EVERY}) == len(EVERY)
+
+
 # ── what the app's limits and the voice guard see ─────────────────────────────────────────────
 
 # As orchestration/voice.py counts them: a sentence ends at . ! ? or … (closing quotes or brackets
 # after it) followed by white space, or at a line break.
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*[ \t]*\n\s*|(?<=[.!?…])[\"'”’)\]]*\s+|[ \t]*\n\s*")
 LIMITS = {"opening": 5, "turn": 3, "closing": 4}
-ROOM_LIMIT, ANALYST_LIMIT, CRITIC_LIMIT = 3, 14, 12
+ROOM_LIMIT, ANALYST_LIMIT, CRITIC_LIMIT, LONG_FORM_LIMIT, ARTIFACT_LIMIT = 3, 14, 12, 60, 200
 ASSESSMENT = "## Agreement Assessment"
 
 
@@ -92,6 +116,15 @@ def test_an_analyst_critic_scenario_has_3_to_5_rounds_that_fit_the_roles(scenari
             assert ASSESSMENT not in critic.text, f"round {rnd.n}: a dropped turn has no assessment"
 
 
+@each(EVERY, COLLABORATE)
+def test_a_collaborations_long_form_fits_the_caps_of_its_kinds(scenario):
+    for phase in ("drafts", "revisions"):
+        for role in ("architect", "reviewer"):
+            said = getattr(getattr(scenario, phase), role)
+            assert sentences(said.text) <= LONG_FORM_LIMIT, f"{phase} {role}: {sentences(said.text)} sentences"
+    assert sentences(scenario.artifact.text) <= ARTIFACT_LIMIT
+
+
 @each(EVERY)
 def test_the_forbidden_phrases_expected_are_exactly_those_the_speech_holds(scenario):
     found = set()
@@ -104,7 +137,7 @@ def test_the_forbidden_phrases_expected_are_exactly_those_the_speech_holds(scena
     assert found == set(scenario.expect.forbidden_in_speech)
 
 
-@each(EVERY, DIALOGUE, GRAPH)
+@each(EVERY)
 def test_the_question_decided_on_is_the_one_a_planner_proposes(scenario):
     planned = {q.id for q in scenario.questions if q.planned}
     assert planned == set(scenario.expect.decided_on)
