@@ -226,6 +226,9 @@ class Meaning:
     usable: bool = True  # False: says nothing a reader can use (a dropped turn)
     note: str = ""  # for people: why the reading is what it is
 
+    def __repr__(self) -> str:
+        return f"Meaning({len(self.stances)} stances, {len(self.claims)} claims, {len(self.reactions)} reactions)"
+
 
 @dataclass(frozen=True)
 class Said:
@@ -238,6 +241,9 @@ class Said:
     meaning: Meaning = field(default_factory=Meaning)
     slip_name: str | None = None  # a careless reader names the speaker so (a ghost) about this one
     slip_id: bool = False  # a careless reader cites an id nobody gave, about this one
+
+    def __repr__(self) -> str:
+        return f"Said({len(self.text)} characters)"
 
 
 @dataclass(frozen=True)
@@ -254,6 +260,9 @@ class Turn:
     slip_name: str | None = None
     slip_id: bool = False
 
+    def __repr__(self) -> str:
+        return f"Turn(n={self.n}, speaker={self.speaker!r})"
+
 
 @dataclass(frozen=True)
 class RoomTurn:
@@ -264,6 +273,9 @@ class RoomTurn:
     meaning: Meaning = field(default_factory=Meaning)
     slip_name: str | None = None
     slip_id: bool = False
+
+    def __repr__(self) -> str:
+        return f"RoomTurn(speaker={self.speaker!r})"
 
 
 @dataclass(frozen=True)
@@ -357,6 +369,9 @@ class Expect:
     def agreement(self) -> bool:
         return self.verdict in AGREEMENT_VERDICTS
 
+    def __repr__(self) -> str:
+        return "Expect(...)"
+
 
 # ── the scenario ──────────────────────────────────────────────────────────────────────────────
 
@@ -394,6 +409,11 @@ class Scenario:
     revisions: Pair | None = None
     artifact: Said | None = None
     held_out: bool = False  # set from the file's folder, never written in a file
+
+    def __repr__(self) -> str:
+        # Short, so a failing check names the scenario without printing its speech (the held-out
+        # scenarios are checked too, and must not be read while the code they measure is tuned).
+        return f"Scenario({self.name!r})"
 
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.participants)
