@@ -43,6 +43,13 @@ def test_each_mode_has_at_least_ten_visible_scenarios_that_fail_both_ways():
         assert {s.expect.agreement for s in scenarios} == {True, False}, mode
 
 
+def test_at_least_ten_are_held_out_spread_over_every_mode():
+    assert len(HELD_OUT) >= 10
+    assert all(s.held_out for s in HELD_OUT) and not any(s.held_out for s in VISIBLE)
+    for mode in MODES:
+        assert len([s for s in HELD_OUT if s.mode == mode]) >= 2, mode
+
+
 def test_every_story_of_the_issue_and_every_trait_is_in_the_visible_scenarios():
     assert set(STORIES) <= {story for s in VISIBLE for story in s.stories}
     assert set(TRAITS) <= {trait for s in VISIBLE for trait in s.traits}
