@@ -8,6 +8,9 @@ from gateways.untrusted import ReadLimits, UntrustedRefused, untrusted_read
 from tests.support.untrusted_targets import Refusal
 
 LIMITS = ReadLimits(cpu_seconds=1, memory_mb=512, wall_seconds=15, output_mb=1)
+# The stalling reader sleeps for ever: any wall limit stops it, so it gets a short one; the others
+# keep 15 s, room for a child to start on a loaded machine.
+STALL_LIMITS = ReadLimits(cpu_seconds=1, memory_mb=512, wall_seconds=2, output_mb=1)
 TARGETS = "tests.support.untrusted_targets"
 
 
@@ -16,7 +19,7 @@ TARGETS = "tests.support.untrusted_targets"
     [
         ("burn_cpu", {}, "cpu", "“f.pdf” took more than 1 s of processor time to read (the limit); refused."),
         ("hog_memory", {}, "memory", "“f.pdf” needed more than 512 MB of memory to read (the limit); refused."),
-        ("stall", {}, "time", "“f.pdf” was still being read after 15 s (the limit); refused."),
+        ("stall", {"limits": STALL_LIMITS}, "time", "“f.pdf” was still being read after 2 s (the limit); refused."),
         ("shout", {"size": 2 * 1024 * 1024}, "output", "“f.pdf” gave more than 1 MB of text (the limit); refused."),
         ("refuse", {}, "reader", "“notes.pdf” is not a PDF Faultline can read (PdfStreamError)."),
         ("no_such_reader", {}, "crash", "“f.pdf” could not be read (the reader stopped unexpectedly); refused."),
@@ -24,7 +27,7 @@ TARGETS = "tests.support.untrusted_targets"
 )
 def test_a_reader_that_misbehaves_is_refused_saying_why(target, kwargs, cause, line):
     with pytest.raises(UntrustedRefused) as refused:
-        untrusted_read(f"{TARGETS}:{target}", expected=(Refusal,), limits=LIMITS, **kwargs)
+        untrusted_read(f"{TARGETS}:{target}", expected=(Refusal,), **{"limits": LIMITS, **kwargs})
 
     assert refused.value.cause == cause
     assert refused.value.lines_for("f.pdf") == [line]
