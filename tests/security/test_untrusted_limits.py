@@ -7,6 +7,8 @@ import pytest
 from gateways.untrusted import ReadLimits, UntrustedRefused, untrusted_read
 from tests.support.untrusted_targets import Refusal
 
+pytestmark = pytest.mark.slow  # starts a reader process per case
+
 LIMITS = ReadLimits(cpu_seconds=1, memory_mb=512, wall_seconds=15, output_mb=1)
 # The stalling reader sleeps for ever: any wall limit stops it, so it gets a short one; the others
 # keep 15 s, room for a child to start on a loaded machine.
