@@ -11,6 +11,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from ops import worker_liveness
 from tests.support.supervised import descendants, private_redis, start_supervisor
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,10 +30,20 @@ def worker_check(env: dict) -> subprocess.CompletedProcess:
 
 
 def wait_until_healthy(env: dict, timeout: float) -> str:
+    """What `worker --check` says once a worker consumes. Its heartbeat files are watched here (a
+    `--check` process every half second cost a Python start-up each); the check is then run once."""
+    heartbeats = Path(env["FAULTLINE_STATE_DIR"]) / "heartbeats"
     deadline = time.monotonic() + timeout
-    while (check := worker_check(env)).returncode != 0:
-        assert time.monotonic() < deadline, f"the worker never said it takes work: {check.stdout}{check.stderr}"
-        time.sleep(0.5)
+
+    def consuming() -> bool:
+        beats = [path for path in heartbeats.glob("*") if not path.name.endswith(".partial")]
+        return any(worker_liveness.worker_state(path) == worker_liveness.CONSUMING for path in beats)
+
+    while not consuming():
+        assert time.monotonic() < deadline, f"the worker never said it takes work: {worker_check(env).stdout}"
+        time.sleep(0.1)
+    check = worker_check(env)
+    assert check.returncode == 0, check.stdout + check.stderr
     return check.stdout
 
 
