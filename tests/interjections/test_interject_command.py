@@ -17,7 +17,7 @@ from devtools.fake_messages_api import FakeMessagesAPI
 from devtools.scripted_debate import ANSWER_OPENING, DebateScript
 from tests import conftest as suite
 from tests.support.command_line import command_line
-from tests.support.fake_anthropic import calls_held
+from tests.support.fake_anthropic import persona_calls_held_after
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +30,7 @@ def _env(api_url: str = "") -> dict:
         "FAULTLINE_LLM": "anthropic",
         "ANTHROPIC_API_KEY": "test-key",
         "ANTHROPIC_BASE_URL": api_url or "http://127.0.0.1:9",
-        "ANTHROPIC_TIMEOUT_SECONDS": "600",  # longer than a call held by calls_held()
+        "ANTHROPIC_TIMEOUT_SECONDS": "600",  # longer than a call held by persona_calls_held_after()
         "PYTHONUNBUFFERED": "1",
     }
 
@@ -47,30 +47,32 @@ def _manage(*args: str, api_url: str = "") -> subprocess.CompletedProcess:
 
 
 def test_an_interjection_from_the_command_line_reaches_a_debate_rundebate_runs(personas, capsys):
-    script = DebateScript(dispute="none", latency=0.1, chunk_size=6, chunk_delay=0.02)
+    script = DebateScript(dispute="none")
     with FakeMessagesAPI(responder=script.respond) as api:
         names = ",".join(p.name for p in personas)
-        run = subprocess.Popen(
-            [sys.executable, "manage.py", "rundebate", "--personas", names, "--topic", "Is gold money?"]
-            + ["--max-turns", "10"],
-            cwd=suite.ROOT,
-            env=_env(api.url),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        run = None
         try:
-            deadline = time.monotonic() + 120
-            debate = None
-            while time.monotonic() < deadline:
-                debate = Debate.objects.filter(topic="Is gold money?").first()
-                if debate and Message.objects.filter(debate=debate, status="complete").count() >= 2:
-                    break
-                time.sleep(0.05)
-            assert debate is not None, run.stderr.read() if run.poll() is not None else "rundebate never started"
+            # The debate waits at its third persona call until the interjection is posted.
+            with persona_calls_held_after(api, 2):
+                run = subprocess.Popen(
+                    [sys.executable, "manage.py", "rundebate", "--personas", names, "--topic", "Is gold money?"]
+                    + ["--max-turns", "10"],
+                    cwd=suite.ROOT,
+                    env=_env(api.url),
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+                deadline = time.monotonic() + 120
+                debate = None
+                while time.monotonic() < deadline and run.poll() is None:
+                    debate = Debate.objects.filter(topic="Is gold money?").first()
+                    if debate and Message.objects.filter(debate=debate, status="complete").count() >= 2:
+                        break
+                    time.sleep(0.05)
+                assert debate is not None and run.poll() is None, run.communicate() if run.poll() is not None else ""
 
-            # The command runs in this process (a bad-input case below runs one of its own).
-            with calls_held(api):
+                # The command runs in this process (a bad-input case below runs one of its own).
                 code, out, err = command_line(
                     capsys, "interject", str(debate.id), "What would make you sell?", "--to", "Bram"
                 )
@@ -79,7 +81,7 @@ def test_an_interjection_from_the_command_line_reaches_a_debate_rundebate_runs(p
             assert out.startswith(f"Posted question to Bram Macro into debate {debate.id}")
             out, err = run.communicate(timeout=180)
         finally:
-            if run.poll() is None:
+            if run is not None and run.poll() is None:
                 run.kill()
     assert run.returncode == 0, err
     interjection = Interjection.objects.get(debate=debate)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from debates.models import Debate, Event, Message
 from debates.payloads import EventKind, parse_payload
 from tests.conftest import test_database_url as database_url_for
 from tests.support.command_line import command_line
-from tests.support.fake_anthropic import calls_held
+from tests.support.fake_anthropic import persona_calls_held_after
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,7 +39,7 @@ def manage(*args: str, api=None) -> subprocess.Popen:
         "PYTHONUNBUFFERED": "1",
     }
     if api is not None:
-        # A call held by calls_held() waits as long as a command takes to start on a loaded machine.
+        # A held call (persona_calls_held_after) waits as long as a command takes to start on a loaded machine.
         env.update(
             FAULTLINE_LLM="anthropic",
             ANTHROPIC_API_KEY="test-key",
@@ -76,29 +77,28 @@ def pauses(debate) -> list[tuple[str, int]]:
     return [(p.reason, p.round) for p in (parse_payload(e.kind, e.payload) for e in events)]
 
 
-def running_debate(api, *extra: str) -> tuple[subprocess.Popen, Debate]:
-    """A dialogue rundebate (3 openings, 12 turns, 3 closings) runs in another process, for user 'writer'; once two turns are in."""
-    run = manage("rundebate", "--personas", HAND, "--topic", "Is gold money?", "--user", "writer", *extra, api=api)
-    wait_until(lambda: Debate.objects.exists() or run.poll() is not None, "the debate to be created")
-    debate = Debate.objects.get()
-    wait_until(lambda: said(debate) >= 2 or run.poll() is not None, "two turns")
-    assert run.poll() is None, run.communicate()
-    return run, debate
+@contextmanager
+def running_debate(api, *extra: str):
+    """A dialogue rundebate (3 openings, 12 turns, 3 closings) runs in another process, for user
+    'writer', held at its third persona call while inside (its first two turns said)."""
+    with persona_calls_held_after(api, 2):
+        run = manage("rundebate", "--personas", HAND, "--topic", "Is gold money?", "--user", "writer", *extra, api=api)
+        wait_until(lambda: Debate.objects.exists() or run.poll() is not None, "the debate to be created")
+        debate = Debate.objects.get()
+        wait_until(lambda: said(debate) >= 2 or run.poll() is not None, "two turns")
+        assert run.poll() is None, run.communicate()
+        yield run, debate
 
 
 @pytest.fixture
-def slow_api(scripted_api, personas):
-    api, _ = scripted_api(dispute="none", latency=0.1, chunk_size=6, chunk_delay=0.02)
+def api(scripted_api, personas):
+    api, _ = scripted_api(dispute="none")
     return api
 
 
-def test_a_debate_rundebate_runs_elsewhere_is_paused_then_continued_on_a_worker(
-    slow_api, celery_worker_process, capsys
-):
-    run, debate = running_debate(slow_api)
-
+def test_a_debate_rundebate_runs_elsewhere_is_paused_then_continued_on_a_worker(api, celery_worker_process, capsys):
     # The commands run in this process (the stop test below runs one in a process of its own).
-    with calls_held(slow_api):
+    with running_debate(api) as (run, debate):
         code, out, err = command_line(capsys, "debate", "pause", str(debate.id), "--user", "writer")
     assert (code, err) == (0, "") and out.strip() == f"Debate {debate.id}: pausing after the current turn."
 
@@ -119,10 +119,8 @@ def test_a_debate_rundebate_runs_elsewhere_is_paused_then_continued_on_a_worker(
     assert turns == list(range(1, 19)) and before < 18  # it carried on where it paused, nothing said twice
 
 
-def test_a_debate_rundebate_runs_elsewhere_is_stopped(slow_api):
-    run, debate = running_debate(slow_api)
-
-    with calls_held(slow_api):
+def test_a_debate_rundebate_runs_elsewhere_is_stopped(api):
+    with running_debate(api) as (run, debate):
         code, out, err = finished(manage("debate", "stop", str(debate.id), "--user", "writer"))
     assert (code, err) == (0, "") and "stopping after the current turn" in out
 

@@ -47,16 +47,23 @@ def fake_messages_apis(settings, *, retries: int, models: dict | None = None, of
 
 
 @contextmanager
-def calls_held(api: FakeMessagesAPI):
-    """The fake API holds every model call while inside, so a debate another process runs waits at
-    its current turn: it cannot finish before a `manage.py` command (whose Django start-up took over
-    a minute on a loaded machine) has acted on it. Calls go on once it is released. The process
-    running the debate needs ANTHROPIC_TIMEOUT_SECONDS above that wait."""
+def persona_calls_held_after(api: FakeMessagesAPI, turns: int):
+    """Inside, the fake API answers the first ``turns`` persona calls and holds every later one
+    until the block ends: a debate another process runs stops at a known turn, however fast its
+    model answers, so a command can act on it (a ``manage.py`` process took over a minute to start
+    on a loaded machine) before it could have finished. Side calls are answered meanwhile."""
     released = threading.Event()
     respond = api.responder
+    answered = {"persona": 0}
+    lock = threading.Lock()
 
     def held(body, call):
-        released.wait(timeout=540)
+        if call.role == "persona":
+            with lock:
+                answered["persona"] += 1
+                hold = answered["persona"] > turns
+            if hold:
+                released.wait(timeout=540)
         return respond(body, call)
 
     api.responder = held
