@@ -1,3 +1,4 @@
+import itertools
 import os
 import signal
 import subprocess
@@ -69,7 +70,19 @@ def test_a_failed_debate_resumes_where_it_stopped(scripted_api, new_debate):
 
 
 def test_a_worker_killed_mid_debate_resumes_without_repeating_or_losing_turns(scripted_api, new_debate):
-    api, _ = scripted_api(dispute="none", latency=0.02, chunk_size=6, chunk_delay=0.03)
+    api, _ = scripted_api(dispute="none")
+    healthy = api.responder
+    persona_calls = itertools.count(1)
+
+    def fifth_turn_streams_slowly(body, call):
+        # Every turn comes at once but the fifth, which trickles in (6 characters a second), so the
+        # kill below lands on a half-written turn however fast or loaded the machine is.
+        reply = healthy(body, call)
+        if call.role == "persona" and next(persona_calls) == 5:
+            reply.chunk_size, reply.chunk_delay = 6, 1.0
+        return reply
+
+    api.responder = fifth_turn_streams_slowly
     debate = new_debate(max_turns=6)
     env = {
         **os.environ,
