@@ -21,6 +21,7 @@ from orchestration.recovery import debates_recover
 from orchestration.run import debate_run
 from tests.conftest import ROOT
 from tests.conftest import test_database_url as database_url_for
+from tests.support.fake_anthropic import persona_calls_held_after
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,9 +75,10 @@ class Workers:
 
 @pytest.fixture
 def workers():
-    script = DebateScript(dispute="none", latency=0.05, chunk_size=6, chunk_delay=0.03)
+    script = DebateScript(dispute="none")
     with FakeMessagesAPI(responder=script.respond) as api:
         pool = Workers(api.url)
+        pool.api = api
         yield pool
         pool.stop()
 
@@ -92,12 +94,14 @@ def wait_for(condition, timeout: float, what: str, worker=None):
 
 def test_a_sigkilled_workers_debate_is_finished_by_a_new_worker_without_a_human(workers, personas):
     debate = debate_create(owner=None, topic="Is hard money the future?", personas=personas, max_turns=6)
-    first = workers.start()
-    workers.send(debate.id)
-    wait_for(lambda: Message.objects.filter(debate=debate, status="complete").count() >= 4, 120, "four turns", first)
-
-    os.kill(first.pid, signal.SIGKILL)
-    first.wait()
+    with persona_calls_held_after(workers.api, 4):  # the first worker dies waiting for its fifth turn
+        first = workers.start()
+        workers.send(debate.id)
+        wait_for(
+            lambda: Message.objects.filter(debate=debate, status="complete").count() >= 4, 120, "four turns", first
+        )
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait()
     assert Debate.objects.get(pk=debate.pk).status == Debate.Status.RUNNING  # stranded, as before
     workers.start()  # nobody clicks Resume: the new worker's sweep finds the debate
 
