@@ -2,6 +2,7 @@
 persona it is addressed to answers it next, the answer is an ``answer`` turn that shows the
 interjection in its prompt, the position ledger records it, and the log says which turn answered."""
 
+import itertools
 import json
 import threading
 import time
@@ -82,9 +83,20 @@ def _post_once(debate_id, after_messages: int, done: threading.Event, text: str)
 
 
 def test_an_interjection_posted_mid_run_is_picked_up_from_the_database(scripted_api, new_debate):
-    scripted_api(dispute="none", latency=0.02, chunk_size=8, chunk_delay=0.02)
-    debate = new_debate(max_turns=6)
+    api, _ = scripted_api(dispute="none")
+    answer = api.responder
+    persona_calls = itertools.count(1)
     posted = threading.Event()
+
+    def fifth_turn_waits_for_the_post(body, call):
+        # The model answers at once, but the fifth turn only once the interjection is in: that turn
+        # is the one under way when it is posted, however fast the machine runs the debate.
+        if call.role == "persona" and next(persona_calls) == 5:
+            posted.wait(60)
+        return answer(body, call)
+
+    api.responder = fifth_turn_waits_for_the_post
+    debate = new_debate(max_turns=6)
     threading.Thread(target=_post_once, args=(debate.id, 4, posted, "Is the 1970s data still relevant?")).start()
 
     debate = debate_run(debate_id=debate.id)
@@ -112,7 +124,19 @@ def test_an_answer_cut_off_by_a_dead_worker_is_said_again_as_the_answer(scripted
 
     from tests import conftest as suite
 
-    api, _ = scripted_api(dispute="none", latency=0.02, chunk_size=4, chunk_delay=0.05)
+    api, _ = scripted_api(dispute="none")
+    answer = api.responder
+    answers = itertools.count(1)
+
+    def first_answer_trickles(body, call):
+        # Every turn comes at once but the first attempt at the answer, which trickles in (four
+        # characters a second), so the kill below lands on it half-written.
+        reply = answer(body, call)
+        if call.phase == "dialogue_answer" and next(answers) == 1:
+            reply.chunk_size, reply.chunk_delay = 4, 1.0
+        return reply
+
+    api.responder = first_answer_trickles
     debate = new_debate(max_turns=4)
     interjection_post(debate=debate, draft=InterjectionDraft(text="Is gold a hedge at all?", to_name="Bram"))
     env = {
