@@ -10,14 +10,16 @@ from debates.models import Debate, Event, Message
 from debates.services.lifecycle import debate_continue, debate_create
 from orchestration.run import debate_run
 from tests.orchestrator.test_pause import _pause_once
+from tests.support.fake_anthropic import persona_call_waits
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_graph_debate_paused_mid_dialogue_continues_its_map_where_it_stopped(scripted_api, personas):
-    scripted_api(latency=0.02, chunk_size=8, chunk_delay=0.02)
+    api, _ = scripted_api()
     debate = debate_create(owner=None, topic="Is hard money the future?", personas=personas, max_turns=30, mode="graph")
     asked = threading.Event()
+    persona_call_waits(api, 7, asked)  # the turn under way when the pause is asked for
     threading.Thread(target=_pause_once, args=(debate.id, 6, asked)).start()
 
     debate = debate_run(debate_id=debate.id)

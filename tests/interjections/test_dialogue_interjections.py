@@ -18,6 +18,7 @@ from debates.services.interjections import InterjectionDraft, interjection_post
 from devtools.fake_messages_api import user_text
 from devtools.scripted_debate import ANSWER_OPENING
 from orchestration.run import debate_run
+from tests.support.fake_anthropic import persona_call_waits
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -84,18 +85,8 @@ def _post_once(debate_id, after_messages: int, done: threading.Event, text: str)
 
 def test_an_interjection_posted_mid_run_is_picked_up_from_the_database(scripted_api, new_debate):
     api, _ = scripted_api(dispute="none")
-    answer = api.responder
-    persona_calls = itertools.count(1)
     posted = threading.Event()
-
-    def fifth_turn_waits_for_the_post(body, call):
-        # The model answers at once, but the fifth turn only once the interjection is in: that turn
-        # is the one under way when it is posted, however fast the machine runs the debate.
-        if call.role == "persona" and next(persona_calls) == 5:
-            posted.wait(60)
-        return answer(body, call)
-
-    api.responder = fifth_turn_waits_for_the_post
+    persona_call_waits(api, 5, posted)  # the turn under way when the interjection is posted
     debate = new_debate(max_turns=6)
     threading.Thread(target=_post_once, args=(debate.id, 4, posted, "Is the 1970s data still relevant?")).start()
 

@@ -15,6 +15,7 @@ from debates.services.leases import debate_is_being_run
 from debates.services.lifecycle import debate_continue, debate_pause
 from orchestration.recovery import debates_recover
 from orchestration.run import debate_run
+from tests.support.fake_anthropic import persona_call_waits
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,9 +35,10 @@ def _pause_once(debate_id, after_messages: int, done: threading.Event) -> None:
 
 
 def test_a_dialogue_paused_after_a_turn_continues_where_it_stopped(scripted_api, new_debate):
-    scripted_api(dispute="none", latency=0.02, chunk_size=8, chunk_delay=0.02)
+    api, _ = scripted_api(dispute="none")
     debate = new_debate(max_turns=6)
     asked = threading.Event()
+    persona_call_waits(api, 5, asked)  # the turn under way when the pause is asked for
     threading.Thread(target=_pause_once, args=(debate.id, 4, asked)).start()
 
     debate = debate_run(debate_id=debate.id)

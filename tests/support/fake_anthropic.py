@@ -1,6 +1,7 @@
 """The real anthropic SDK pointed at local fake Messages APIs (devtools.fake_messages_api)."""
 
 import copy
+import itertools
 import threading
 from contextlib import contextmanager
 
@@ -72,3 +73,18 @@ def persona_calls_held_after(api: FakeMessagesAPI, turns: int):
     finally:
         api.responder = respond
         released.set()
+
+
+def persona_call_waits(api: FakeMessagesAPI, number: int, until: threading.Event, timeout: float = 60) -> None:
+    """The ``number``-th persona call is answered only once ``until`` is set (the model answers
+    every other call at once): a test that acts on a debate mid-run (a pause, an interjection) from
+    another thread acts while that turn is under way, however fast the machine runs the debate."""
+    answer = api.responder
+    calls = itertools.count(1)
+
+    def waits(body, call):
+        if call.role == "persona" and next(calls) == number:
+            until.wait(timeout)
+        return answer(body, call)
+
+    api.responder = waits
