@@ -79,15 +79,20 @@ def persona_build_status(request, pk):
     return _reload()
 
 
-# A draft waiting in a batch queue takes minutes to an hour: its page looks less often.
+# A draft waiting in a batch queue takes minutes to an hour: its page looks less often, at most as
+# often as the worker looks at the batch (nothing can change between two of its looks).
 BATCH_PAGE_POLL_SECONDS = 15
+
+
+def _batch_page_poll_seconds() -> int:
+    return max(POLL_SECONDS, min(BATCH_PAGE_POLL_SECONDS, round(settings.FAULTLINE_BATCH_POLL_SECONDS)))
 
 
 def _working(build: PersonaBuild) -> dict:
     """The spinner's context: the build, how often the page looks again, the batch's longest wait."""
     return {
         "build": build,
-        "poll_seconds": BATCH_PAGE_POLL_SECONDS if build.waits_on_batch else POLL_SECONDS,
+        "poll_seconds": _batch_page_poll_seconds() if build.waits_on_batch else POLL_SECONDS,
         "batch_max_wait_minutes": round(settings.FAULTLINE_BATCH_MAX_WAIT_SECONDS / 60),
     }
 

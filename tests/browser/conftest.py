@@ -88,6 +88,8 @@ def live_server_url(django_db_setup, django_db_blocker, worker_messages_api, tmp
         "FAULTLINE_REPOSITORY_ROOTS": str(tmp_path_factory.getbasetemp()),
         # As in production: the site's own error pages, each with its Content-Security-Policy.
         "DEBUG": "0",
+        # As the shared worker: a batch is looked at every second, so its page looks every 2 s.
+        "FAULTLINE_BATCH_POLL_SECONDS": "1",
     }
     log = open(log_path("test-daphne"), "w")
     server = subprocess.Popen(

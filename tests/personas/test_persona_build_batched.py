@@ -7,6 +7,7 @@ draft is made directly. The worker's tasks are run here directly; what they queu
 from datetime import timedelta
 
 import pytest
+from django.test import override_settings
 from django.utils import timezone
 
 from devtools.scripted_debate import MADE_UP_QUOTE, DebateScript
@@ -70,6 +71,8 @@ def test_a_batched_draft_is_sent_once_read_once_and_billed_at_half_price(
     page = alice.get(f"/personas/build/{build.pk}/").content.decode()
     assert 'id="build-batch"' in page and "at half price" in page and 'hx-trigger="every 15s"' in page
     assert "Drafting at half price, waiting in the batch queue" in alice.get("/personas/").content.decode()
+    with override_settings(FAULTLINE_BATCH_POLL_SECONDS=1):  # the page looks no more often than the worker
+        assert 'hx-trigger="every 2s"' in alice.get(f"/personas/build/{build.pk}/").content.decode()
 
     # A redelivered draft task never sends the batch again: it queues a look.
     draft_persona_build(build.pk)
