@@ -7,7 +7,12 @@ from devtools.fake_messages_api import FakeMessagesAPI
 from gateways.llm import gateway
 
 # user and other_user (Alice and Mallory), for every package's owner-scoping tests.
-pytest_plugins = ["tests.support.people", "tests.support.quick_flush", "tests.support.scheduling"]
+pytest_plugins = [
+    "tests.support.people",
+    "tests.support.quick_flush",
+    "tests.support.scheduling",
+    "tests.support.template_database",
+]
 
 
 @pytest.fixture(scope="session", autouse=True)
