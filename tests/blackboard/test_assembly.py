@@ -7,7 +7,8 @@ from debates.budget import Section, estimate_tokens
 from debates.models import Message
 from debates.services.lifecycle import debate_create
 from orchestration.context import EXCHANGE, assemble_context, turn_context, turn_reads
-from orchestration.recalling import EARLIER_TITLE, EARLIER_TOKENS
+from orchestration.prompts import EARLIER_TITLE
+from orchestration.recalling import EARLIER_TOKENS
 from tests.factories import PersonaFactory
 
 pytestmark = pytest.mark.django_db
