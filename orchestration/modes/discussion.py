@@ -193,13 +193,16 @@ class Discussion:
                 spoke_on_aspect = (speaker.persona.id, aspect_index) in self.channel.spoke_on
                 kind = Message.Kind.REPLY if spoke_on_aspect else Message.Kind.KEY_ARGUMENT
                 addressee = _last_said_by(history, run.by_persona)
+                # A reply answers whoever spoke last (its instruction and its tag name them); a key
+                # argument answers nobody in particular.
+                answered = addressee.persona.persona_id if addressee and kind == Message.Kind.REPLY else ""
                 request = TurnRequest(
                     speaker,
                     kind,
                     phase=f"dialogue_{kind}",
                     aspect_index=aspect_index,
                     addressee=addressee.name if addressee else "",
-                    addressee_id=addressee.persona.persona_id if addressee else "",
+                    addressee_id=answered,
                     allow_pass=consecutive_passes < len(seats) - 1,
                 )
             message = self.say(request, side=side)

@@ -11,7 +11,8 @@ from orchestration.prompts import EARLIER_TITLE
 from orchestration.recalling import EARLIER_TOKENS
 from tests.factories import PersonaFactory
 
-pytestmark = pytest.mark.django_db
+# The assembly of a turn's context, read as worded: these tests see the original prompts.
+pytestmark = [pytest.mark.django_db, pytest.mark.original_prompts]
 
 LIMIT = 1500
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 
-from memory.context import scope_label
 from memory.services.insights import insights_search, insights_text_search, query_embed, recall_floors
 from memory.services.persona_memory import persona_memories_top
 from personas.models import Persona
 from projects.cli import cli_user
 from projects.models import Project
+
+OWN_SCOPE = {"repository": "(this repository) ", "assignment": "(this assignment) "}  # where an insight is from
 
 
 class Command(BaseCommand):
@@ -70,13 +71,15 @@ class Command(BaseCommand):
             insight = recalled.insight
             self.stdout.write(
                 f"  {recalled.similarity:.3f}  [{insight.get_kind_display()}, confidence {insight.confidence:.2f}, "
-                f"recalled {insight.times_retrieved}x] {scope_label(recalled.scope)}{insight.text}"
+                f"recalled {insight.times_retrieved}x] {OWN_SCOPE.get(recalled.scope, '')}{insight.text}"
             )
         self.stdout.write("Established facts:")
         if not result.established:
             self.stdout.write("  (none)")
         for recalled in result.established:
-            self.stdout.write(f"  - {scope_label(recalled.scope)}{recalled.insight.text} ({recalled.similarity:.3f})")
+            self.stdout.write(
+                f"  - {OWN_SCOPE.get(recalled.scope, '')}{recalled.insight.text} ({recalled.similarity:.3f})"
+            )
 
     def _persona(self, owner, name: str, query_vector) -> None:
         name = name.strip()
