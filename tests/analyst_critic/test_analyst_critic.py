@@ -137,7 +137,7 @@ def test_past_8_messages_older_ones_are_condensed_and_the_last_6_given_in_full(c
     assert all("Summary of the earlier rounds" not in text for text in streamed[:9])
     last_critique, synthesis = streamed[9], streamed[10]
     for text in (last_critique, synthesis):
-        summary, _, latest = text.partition("The latest rounds in full:")
+        summary, _, latest = text.partition("The latest rounds in full")
         assert "Summary of the earlier rounds:\nAgreed: " + A in summary and f"Contested: {B}" in summary
         assert len(summary) <= 4_000 + 200
         assert latest.count("\n[turn ") == 6  # one transcript line each (orchestration/prompts.py)

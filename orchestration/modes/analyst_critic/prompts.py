@@ -50,8 +50,11 @@ LEDGER = "Point ledger:\n{points}"
 FROM_MEMORY = "from memory: settled, do not re-debate"
 CHALLENGED = "challenged in round {round}"
 REPLACES = "replaces {point}"
-SO_FAR = "The debate so far:\n\n{transcript}"
-EARLIER_AND_LATEST = "Summary of the earlier rounds:\n{summary}\n\nThe latest rounds in full:\n\n{transcript}"
+SO_FAR = "The debate so far (round n is turns 2n-1 and 2n):\n\n{transcript}"
+EARLIER_AND_LATEST = (
+    "Summary of the earlier rounds:\n{summary}\n\nThe latest rounds in full (round n is turns 2n-1 and 2n):\n\n"
+    "{transcript}"
+)
 CONDENSED = (
     "Agreed: {agreed}\nContested: {contested}\nUnverifiable: {unverifiable}\n"
     "Decisions (contested, then agreed): {decisions}\nNo longer held (their negation was agreed): {superseded}\n"
