@@ -219,8 +219,8 @@ def run_seed(seed: int, suite: str) -> dict:
     from debates.budget import estimate_tokens
     from debates.models import Debate, Message, Participant
     from memory.services.in_debate import debate_memories_embed
-    from orchestration.context import RECENT_MESSAGES, assemble_context
-    from orchestration.recalling import EARLIER_TITLE
+    from orchestration.context import RECENT_MESSAGES, Seating, assemble_context
+    from orchestration.prompts import EARLIER_TITLE
     from personas.models import Persona
 
     rng = random.Random(seed)
@@ -253,7 +253,7 @@ def run_seed(seed: int, suite: str) -> dict:
     chatter = CHATTER[:]
     rng.shuffle(chatter)
 
-    names = {p.id: p.name for p in personas}
+    seating = Seating.of(debate)
     messages: list[Message] = []
     hits, facts, decoys_in, chatter_items, tokens_max, timings, missed = 0, 0, 0, [], 0, [], []
     for turn in range(1, TURNS + 1):
@@ -269,7 +269,7 @@ def run_seed(seed: int, suite: str) -> dict:
                 persona=speaker,
                 phase="reply",
                 aspect_index=aspect_index,
-                names=names,
+                seating=seating,
                 recent=messages[-RECENT_MESSAGES:],
             )
             timings.append((time.perf_counter() - started) * 1000)

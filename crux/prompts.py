@@ -1,5 +1,7 @@
-"""The prompts of dispute work: detecting disagreements, judging when a crux room's crux has
-surfaced, writing its crux card."""
+"""The prompts of dispute work, every word of them: detecting disagreements, judging when a crux
+room's crux has surfaced, writing its crux card. Every module-level string here is prompt wording
+(the test suite rewords them all: tests/support/rewording.py); the data they frame is in the two
+line forms of orchestration/prompts.py (transcript lines, item lines)."""
 
 DISAGREEMENT_DETECTOR = (
     "You watch a group debate and report substantive disagreements between two named participants "
@@ -22,3 +24,12 @@ CRUX_CARD_WRITER = (
     "disagreement; a diagnosis of why they disagree at root; and whether it was resolved. Use "
     "only what they actually said."
 )
+
+# The user messages: what each call is shown (the participants, the disputes, the room's question
+# as item lines; the messages as transcript lines).
+SCAN_INPUT = "Participants:\n{participants}\n\nKNOWN DISPUTES\n{known}\n\nLATEST MESSAGES\n{transcript}"
+KNOWN_DISPUTES_INPUT = "KNOWN DISPUTES\n{known}"
+NO_KNOWN_DISPUTES = "(none yet)"
+KNOWN_DISPUTE = "{a} vs {b}: {dispute}"
+EXIT_CHECK_INPUT = "Disagreement:\n{question}\n\n{transcript}"
+CARD_INPUT = "People:\n{people}\nDisagreement that opened the room:\n{question}\n\nCONVERSATION\n{transcript}"

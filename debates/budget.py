@@ -44,8 +44,12 @@ class Section:
     def used(self) -> int:
         return estimate_tokens(self.render())
 
+    @property
+    def header(self) -> str:
+        return f"── {self.title} ──"
+
     def render(self) -> str:
-        return "\n".join([f"── {self.title} ──", *self.lines]) if self.lines else ""
+        return "\n".join([self.header, *self.lines]) if self.lines else ""
 
 
 def join(sections: list[Section]) -> str:

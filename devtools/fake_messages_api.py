@@ -61,20 +61,40 @@ NOT_FOUND = {"type": "error", "error": {"type": "not_found_error", "message": "n
 
 @dataclass(frozen=True)
 class Call:
-    """What a request is: the gateway's role for it and its tag (the debate's phase, the persona
-    speaking or spoken for), read from its X-Faultline-Call header; empty fields when absent."""
+    """What a request is: the gateway's role for it and its tag (gateways/llm/types.py CallTag: the
+    debate, the phase, the persona speaking or spoken for, whom it answers, the round, the turns it
+    is about...), read from its X-Faultline-Call header; empty fields when absent. Ids and numbers
+    only: what a scripted model may know of a call besides its schema and the documented lines of
+    its prompt (devtools/prompt_reading.py)."""
 
     role: str = ""
     phase: str = ""
     persona: str = ""
     debate: str = ""
+    addressee: str = ""
+    round: int | None = None
+    aspect: int | None = None
+    room: int | None = None
+    turn: int | None = None
+    turns: tuple[int, ...] = ()
+    participants: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+    attempt: int = 1
 
     @classmethod
     def from_header(cls, value: str | None) -> Call:
-        fields = {}
+        fields: dict = {}
         for part in (value or "").split(";"):
             key, _, raw = part.strip().partition("=")
-            if key in cls.__dataclass_fields__:
+            if key not in cls.__dataclass_fields__:
+                continue
+            if key in ("round", "aspect", "room", "turn", "attempt"):
+                fields[key] = int(unquote(raw))
+            elif key == "turns":
+                fields[key] = tuple(int(turn) for turn in unquote(raw).split(","))
+            elif key in ("participants", "items"):
+                fields[key] = tuple(unquote(item) for item in raw.split(","))
+            else:
                 fields[key] = unquote(raw)
         return cls(**fields)
 

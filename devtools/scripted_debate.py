@@ -3,9 +3,19 @@
 plausible, deterministic output, so the real SDK, orchestrator and pages can run end to end.
 
 What a call is comes from the call itself, never from its prompt's wording: a structured call by its
-schema's title, a spoken one by the gateway's role and phase (the request's X-Faultline-Call
-header). What it says is then read from the prompt as a model would read it (who speaks, to whom,
-which round).
+schema's title, a spoken one by the gateway's role and phase; who speaks, to whom, in which round,
+about which turns, from its tag (the request's X-Faultline-Call header: ids only). Names and what
+was said come from the prompt's data lines only, transcript lines and item lines
+(devtools/prompt_reading.py): a participant's name from its ``[persona-id] Name`` line, a message
+from its ``[turn N] Name: text`` line. Instructions and section headers are never read (the test
+suite rewords them on every run).
+
+Its regular expressions, besides prompt_reading's two (the data lines), read only the text of a
+data line, never a prompt's wording:
+- in a transcript line's text, what this script's own personas say (``CONCEDED``: "I concede that
+  ... (point"; ``WRONG``: "Name, you are wrong about the timing"), for the ledger updates;
+- in a corpus excerpt's item text (``[C1] (source) text``), its sentences (``SENTENCE``), for the
+  persona builder's quotes.
 
     script = DebateScript(dispute="persistent", latency=0.05)
     with FakeMessagesAPI(responder=script.respond) as api: ...
@@ -18,8 +28,8 @@ import re
 import threading
 from dataclasses import dataclass, field
 
-from devtools.digest_reading import digest_answer
-from devtools.fake_messages_api import Call, Reply, system_text, user_text
+from devtools.fake_messages_api import Call, Reply
+from devtools.prompt_reading import Reading, Said, digest_answer
 
 QUIBBLES = [
     "Was the 1970s inflation mostly an oil shock?",
@@ -39,6 +49,11 @@ HOSTILE = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2
 FORBIDDEN_SAMPLE = "That's a great point"
 # A quote the scripted persona builder makes up: it must never reach a saved persona.
 MADE_UP_QUOTE = "Money is a promise the state keeps only when it is cheaper than breaking it."
+# In a transcript line's text: what this script's personas say (see the module's docstring).
+CONCEDED = re.compile(r"I concede that (.+?) \(point")
+WRONG = re.compile(r"(.+?), you are wrong about the timing")
+# In a corpus excerpt's text: a sentence a quote can be copied from.
+SENTENCE = re.compile(r"[A-Z][^.!?\n]{30,200}[.!?]")
 
 
 @dataclass
@@ -72,13 +87,12 @@ class DebateScript:
             return self.calls[kind]
 
     def respond(self, body: dict, call: Call) -> Reply:
-        output = (body.get("output_config") or {}).get("format")
-        if output:
-            title = output.get("schema", {}).get("title", "")
+        reading = Reading(body, call)
+        if title := reading.title:
             self._count(title)
             handler = getattr(self, f"_structured_{title}", None)
             latency = self.latency if self.extraction_latency is None else self.extraction_latency
-            return Reply.json(handler(body) if handler else {}, latency=latency)
+            return Reply.json(handler(reading) if handler else {}, latency=latency)
         if role := self._collaboration_role(call):
             self._count(role)
             return Reply.says(
@@ -89,7 +103,7 @@ class DebateScript:
             )
         self._count("persona")
         return Reply.says(
-            self._persona_turn(body, call),
+            self._persona_turn(reading),
             latency=self.latency,
             chunk_size=self.chunk_size,
             chunk_delay=self.chunk_delay,
@@ -120,30 +134,34 @@ class DebateScript:
     # ── persona turns ─────────────────────────────────────────────────────────────────────────
 
     @staticmethod
-    def offers_own_writing(body: dict) -> bool:
-        """Whether the turn's context offers a passage of the persona's own writing to cite: a line
-        ``[C1] (source) text``, the tag a citation names (orchestration/citing.py)."""
-        return re.search(r"^\[C1\] \(", user_text(body), flags=re.M) is not None
+    def offers_own_writing(reading: Reading) -> bool:
+        """Whether the turn's context offers a passage of the persona's own writing to cite: an
+        item line ``[C1] (source) text``, the tag a citation names (orchestration/citing.py)."""
+        return "C1" in reading.items
 
-    def _persona_turn(self, body: dict, call: Call) -> str:
-        text = self._persona_turn_text(body, call)
-        if self.cite_own_writing and self.offers_own_writing(body):
+    def _persona_turn(self, reading: Reading) -> str:
+        text = self._persona_turn_text(reading)
+        if self.cite_own_writing and self.offers_own_writing(reading):
             return f"{text} As I have written before [C1]."
         return text
 
-    def _persona_turn_text(self, body: dict, call: Call) -> str:
-        system, user = system_text(body), user_text(body)
-        if role_turn := self._analyst_critic_turn(call, user):
+    @staticmethod
+    def _addressee(reading: Reading) -> str:
+        """Whom the turn answers (its tag's addressee), by the name its participant line gives."""
+        return reading.name_of(reading.call.addressee) or "everyone"
+
+    def _persona_turn_text(self, reading: Reading) -> str:
+        call = reading.call
+        if role_turn := self._analyst_critic_turn(call):
             return role_turn
-        # Its name, as the persona reads it in its contract.
-        name = re.search(r"You are (.+?), taking part", system).group(1)
+        # Its name, as its participant line gives it (the tag says which persona speaks).
+        name = reading.name_of(call.persona) or call.persona
         number = next(self._counter)
         if self.memory:
-            return self._memory_turn(name, user, number, call.phase)
+            return self._memory_turn(name, reading, number)
         if self.circling and call.phase.startswith("dialogue"):
-            return self._circling_turn(name, user, number)
-        addressee = re.search(r"(?:Reply to|Answer what|side room with) (.+?)(?:'s| just| to get)", user)
-        other = addressee.group(1) if addressee else "everyone"
+            return self._circling_turn(name, reading, number)
+        other = self._addressee(reading)
         if self.forbidden_first_attempt:
             with self._lock:  # a persona's first call only: its redraft is its second
                 first = call.persona not in self._drafted
@@ -167,15 +185,15 @@ class DebateScript:
             f"cuts against you.{hostile}"
         )
 
-    def _memory_turn(self, name: str, user: str, number: int, phase: str) -> str:
-        names = [n.replace(" (you)", "").strip() for n in self._participants_in(user)]
+    def _memory_turn(self, name: str, reading: Reading, number: int) -> str:
+        names, phase = reading.participants, reading.call.phase
         if phase == "opening":
             return f"I am {name}. Opening point {number}: my worldview decides this."
         if phase == "closing":
             return f"Closing for {name}, point {number}: I stand where I stood."
         # The evidence and its challenge come up in round 1 only: later rounds can know them
         # from the blackboard alone.
-        first_round = "Current aspect (1 of" in user
+        first_round = reading.call.aspect == 0
         if name == names[0]:
             if first_round:
                 return f"My evidence is {MEMORY_EVIDENCE}; it shows gold protects savers (point {number})."
@@ -197,17 +215,10 @@ class DebateScript:
         "{other}, history is not the point; real rates decide this.",
     )
 
-    def _circling_turn(self, name: str, user: str, number: int) -> str:
-        names = [n.replace(" (you)", "").strip() for n in self._participants_in(user)]
-        addressee = re.search(r"(?:Reply to|Answer what) (.+?)(?:'s| just)", user)
-        other = addressee.group(1) if addressee else "everyone"
+    def _circling_turn(self, name: str, reading: Reading, number: int) -> str:
+        names = reading.participants
         lines = self.CIRCLING_YES if names and name == names[0] else self.CIRCLING_NO
-        return lines[number % len(lines)].format(other=other)
-
-    @staticmethod
-    def _participants_in(text: str) -> list[str]:
-        match = re.search(r"Participants: (.+)", text)
-        return [name.strip() for name in match.group(1).split(",")] if match else []
+        return lines[number % len(lines)].format(other=self._addressee(reading))
 
     # ── the Analyst/Critic mode ───────────────────────────────────────────────────────────────
     # Round 1: the Critic agrees with AC_POINTS[0] and contests AC_POINTS[1] (50 %); from round 2
@@ -215,9 +226,8 @@ class DebateScript:
     AC_POINTS = ["Index funds beat most active managers over ten years", "Fees compound into a large drag"]
     AC_SYNTHESIS = "Synthesis: buy broad index funds, keep fees low, and rebalance once a year."
 
-    def _analyst_critic_turn(self, call: Call, user: str) -> str:
-        number = re.search(r"Round (\d+)\.", user)
-        number = number.group(1) if number else "?"
+    def _analyst_critic_turn(self, call: Call) -> str:
+        number = str(call.round) if call.round is not None else "?"
         # Each round in words of its own: a turn repeating the transcript it was given is an echo.
         if call.role == "analyst":
             if number == "1":
@@ -233,8 +243,8 @@ class DebateScript:
             return self.AC_SYNTHESIS
         return ""
 
-    def _structured_AgreementAssessment(self, body: dict) -> dict:
-        number = int(re.search(r"The Analyst's answer \(round (\d+)\)", user_text(body)).group(1))
+    def _structured_AgreementAssessment(self, reading: Reading) -> dict:
+        number = reading.call.round
         agreed, disagreed = (self.AC_POINTS[:1], self.AC_POINTS[1:]) if number == 1 else (self.AC_POINTS, [])
         return {
             "agreed": [{"point": point, "reasoning": "It holds."} for point in agreed],
@@ -245,11 +255,11 @@ class DebateScript:
 
     # ── structured calls ──────────────────────────────────────────────────────────────────────
 
-    def _structured_DraftProposal(self, body: dict) -> dict:
+    def _structured_DraftProposal(self, reading: Reading) -> dict:
         """The persona builder (personas/corpus/builder.py): a plausible contract, one quote copied
-        from the excerpts it was shown and one it made up, as a real model might."""
-        excerpts = user_text(body).split("Excerpts of their writing:", 1)[-1]
-        sentences = re.findall(r"[A-Z][^.!?\n]{30,200}[.!?]", excerpts)
+        from the excerpts it was shown (their item lines, ``[C1] (source) text``) and one it made
+        up, as a real model might."""
+        sentences = excerpt_sentences(reading)
         return {
             "tagline": "Counts the cost before the benefit.",
             "personality": "A sceptical essayist who writes about money, institutions and trust.",
@@ -274,7 +284,7 @@ class DebateScript:
             ],
         }
 
-    def _structured_AspectPlan(self, body: dict) -> dict:
+    def _structured_AspectPlan(self, reading: Reading) -> dict:
         aspects = [
             {"label": "Evidence", "description": "What the record actually shows."},
             {"label": "Time horizon", "description": "Whether the short or the long run decides it."},
@@ -282,11 +292,11 @@ class DebateScript:
         ]
         return {"aspects": aspects if self.memory else aspects[:2]}
 
-    def _structured_PositionUpdate(self, body: dict) -> dict:
-        user = body["messages"][0]["content"]  # a repair request appends turns after it
-        said = re.search(r'\n([^\n]+?) just said:\n"(.*)"\s*$', user, flags=re.S)
-        speaker, text = said.group(1), said.group(2)
-        first = self._participants_in(user)[0]
+    def position_update(self, reading: Reading, said: Said, before: list[Said]) -> dict:
+        """One message's ledger update (a digest asks for one per message its tag names)."""
+        speaker, text = said.name, said.text
+        participants = reading.participants
+        first = participants[0] if participants else ""
         update = {"overall_stance": f"{speaker} holds their ground.", "evidence": [], "challenges_raised": []}
         if not self.memory:  # the first persona says yes to the topic, everyone else no
             update["topic_side"] = "YES" if speaker == first else "NO"
@@ -294,21 +304,21 @@ class DebateScript:
             update["evidence"] = [MEMORY_EVIDENCE]
         elif MEMORY_EVIDENCE in text:
             update["challenges_raised"] = [{"to": first, "challenge": MEMORY_CHALLENGE}]
-        if concession := re.search(r"I concede that (.+?) \(point", text):
+        if concession := CONCEDED.search(text):
             update["concession"] = concession.group(1)
-        if wrong := re.match(r"(.+?), you are wrong about the timing", text):
+        if wrong := WRONG.match(text):
             update["new_disagreement"] = {"with": wrong.group(1), "on": "the timing", "intensity": "strong"}
         return update
 
-    def _structured_LedgerDigest(self, body: dict) -> dict:
-        return digest_answer(body, self._structured_PositionUpdate)
+    def _structured_LedgerDigest(self, reading: Reading) -> dict:
+        return digest_answer(reading, self.position_update)
 
-    def _structured_WindowDigest(self, body: dict) -> dict:
+    def _structured_WindowDigest(self, reading: Reading) -> dict:
         self._count("DisagreementScan")  # the scan's windows are counted as its own calls were
-        return digest_answer(body, self._structured_PositionUpdate, self._structured_DisagreementScan)
+        return digest_answer(reading, self.position_update, self._structured_DisagreementScan)
 
-    def _structured_RoundRecordDraft(self, body: dict) -> dict:
-        names = re.findall(r"^([^\n:]+): ", user_text(body).split("\n\n", 1)[-1], flags=re.M)
+    def _structured_RoundRecordDraft(self, reading: Reading) -> dict:
+        names = [said.name for said in reading.said]
         return {
             "takes": [
                 {
@@ -325,12 +335,13 @@ class DebateScript:
             "shifts": [],
         }
 
-    def _structured_RollingSummaryDraft(self, body: dict) -> dict:
-        span = re.search(r"^Messages (\d+)-(\d+):", user_text(body), flags=re.M)
-        names = dict.fromkeys(re.findall(r"^([^\n:]+): ", user_text(body).split(span.group(0), 1)[-1], re.M))
-        return {"summary": f"Messages {span.group(1)} to {span.group(2)}: {', '.join(names)} kept to their positions."}
+    def _structured_RollingSummaryDraft(self, reading: Reading) -> dict:
+        said = reading.said
+        names = dict.fromkeys(line.name for line in said)
+        first, last = (said[0].turn, said[-1].turn) if said else (0, 0)
+        return {"summary": f"Messages {first} to {last}: {', '.join(names)} kept to their positions."}
 
-    def _structured_ReflectionDraft(self, body: dict) -> dict:
+    def _structured_ReflectionDraft(self, reading: Reading) -> dict:
         return {
             "reflections": [
                 {
@@ -342,14 +353,10 @@ class DebateScript:
             ]
         }
 
-    def _participants(self, body: dict) -> list[str]:
-        return self._participants_in(user_text(body))
-
-    def _structured_DisagreementScan(self, body: dict) -> dict:
-        names = self._participants(body)
+    def _structured_DisagreementScan(self, reading: Reading) -> dict:
+        names = reading.participants
         if self.dispute == "none" or len(names) < 2:
             return {"disagreements": []}
-        user = user_text(body)
         if self.dispute == "quibbles":
             window = self.calls["DisagreementScan"]
             return {
@@ -363,27 +370,26 @@ class DebateScript:
                     }
                 ]
             }
-        known = re.search(r"\[(\d+)\] ", user)
+        known = reading.call.items  # the disputes the scan is shown, by their numbers
         return {
             "disagreements": [
                 {
                     "persona_a": names[0],
                     "persona_b": names[1],
                     "dispute": "Does the long run matter more than the next quarter?",
-                    "known_id": int(known.group(1)) if known else None,
+                    "known_id": int(known[0]) if known else None,
                     "confidence": 0.9,
                 }
             ]
         }
 
-    def _structured_CruxExitCheck(self, body: dict) -> dict:
-        said = len(re.findall(r"^[^\n:]+: ", user_text(body).split("\n\n", 1)[-1], flags=re.M))
+    def _structured_CruxExitCheck(self, reading: Reading) -> dict:
+        said = len(reading.said)
         surfaced = self.surface_after is not None and said >= self.surface_after
         return {"surfaced": surfaced, "crux": "They weigh time horizons differently." if surfaced else ""}
 
-    def _structured_CruxCardDraft(self, body: dict) -> dict:
-        people = re.search(r"People: (.+?), (.+)", user_text(body))
-        a, b = people.group(1).strip(), people.group(2).strip()
+    def _structured_CruxCardDraft(self, reading: Reading) -> dict:
+        a, b = (reading.participants + ["", ""])[:2]  # the room's two, as their lines name them
         hostile = HOSTILE if self.hostile else ""
         return {
             "question": f"Does the long run matter more than the next quarter?{hostile}",
@@ -407,8 +413,8 @@ class DebateScript:
             "resolution": "",
         }
 
-    def _structured_EvidenceLedger(self, body: dict) -> dict:
-        names = re.findall(r"^([^\n:]+): ", user_text(body), flags=re.M)
+    def _structured_EvidenceLedger(self, reading: Reading) -> dict:
+        names = [said.name for said in reading.said]
         first = names[1] if len(names) > 1 else "Someone"
         return {"entries": [{"persona": first, "evidence": "The data on point 3", "used_for": "the timing argument"}]}
 
@@ -418,37 +424,35 @@ class DebateScript:
     GRAPH_SIDE_DISPUTE = "Is gold still the better hedge?"
 
     @staticmethod
-    def _map_stances(user: str) -> list[dict]:
-        """The stances of the map shown to the crystallizer: [{"id", "dispute", "question", "side", "holder"}]."""
-        stances, dispute, question = [], "", ""
-        for line in user.split("THE MAP NOW", 1)[-1].split("\n\n", 1)[0].splitlines():
-            if header := re.match(r"(D\d+) \[\w+\] (.+)", line):
-                dispute, question = header.groups()
-            elif stance := re.match(r"\s+(S\d+) (YES|NO) — (.+?): ", line):
-                stances.append(
-                    {
-                        "id": stance.group(1),
-                        "dispute": dispute,
-                        "question": question,
-                        "side": stance.group(2),
-                        "holder": stance.group(3),
-                    }
-                )
+    def _map_stances(reading: Reading) -> list[dict]:
+        """The stances of the map shown to the crystallizer, from its item lines (a stance
+        ``[S1] Holder: YES — claim`` under its dispute ``[D1] (type) question``):
+        [{"id", "dispute", "question", "side", "holder"}]."""
+        stances = []
+        for item in reading.items.values():
+            dispute = reading.items.get(item.parent) if item.parent else None
+            if dispute is None or dispute.parent is not None:  # a stance is listed under a dispute
+                continue
+            stances.append(
+                {
+                    "id": item.id,
+                    "dispute": dispute.id,
+                    "question": dispute.text,
+                    "side": item.held.split(" ", 1)[0],
+                    "holder": item.holder,
+                }
+            )
         return stances
 
-    def _structured_Crystallization(self, body: dict) -> dict:
+    def _structured_Crystallization(self, reading: Reading) -> dict:
         """A map that grows, shrinks and settles: round 1 opens a dispute (and proposes a one-sided
         one, which the map must reject); round 2 adds a stance, reasons, a second dispute (and a
         reason misattributed to a turn, rejected); round 3 concedes the second dispute and proposes
         the first as the crux; later rounds change nothing, so the map converges."""
-        user = user_text(body)
-        names = self._participants_in(user)
-        spoken = re.findall(r"^\[turn (\d+)\] ([^:\n]+): ", user, flags=re.M)
-        new = re.findall(r"^\[turn (\d+)\] ([^:\n]+): ", user.split("NEW TURNS", 1)[-1], flags=re.M)
-        last_turn = {name: int(turn) for turn, name in spoken}
-        moves = [
-            {"turn": int(turn), "move": "CHALLENGE" if index % 2 else "CLAIM"} for index, (turn, _) in enumerate(new)
-        ]
+        names = reading.participants
+        last_turn = {said.name: said.turn for said in reading.said}
+        new = [said.turn for said in reading.said if said.turn in reading.call.turns]  # the turns to map
+        moves = [{"turn": turn, "move": "CHALLENGE" if index % 2 else "CLAIM"} for index, turn in enumerate(new)]
         output = {
             "moves": moves,
             "new_disputes": [],
@@ -505,7 +509,7 @@ class DebateScript:
                     }
                 )
         elif call == 2 and all(name in last_turn for name in (a, b, c)):
-            first = {s["holder"]: s["id"] for s in self._map_stances(user)}
+            first = {s["holder"]: s["id"] for s in self._map_stances(reading)}
             output["new_stances"].append(
                 {
                     "dispute_id": "D1",
@@ -565,8 +569,8 @@ class DebateScript:
                 }
             )
         elif call == 3 and b in last_turn:
-            stances = self._map_stances(user)
-            side = next((s for s in stances if s["holder"] == b and s["question"] == self.GRAPH_SIDE_DISPUTE), None)
+            stances = self._map_stances(reading)
+            side = next((s for s in stances if s["holder"] == b and self.GRAPH_SIDE_DISPUTE in s["question"]), None)
             if side:
                 output["concessions"].append(
                     {"persona": b, "target_id": side["id"], "what": "gold lagged", "turn": last_turn[b]}
@@ -574,3 +578,12 @@ class DebateScript:
             if a in last_turn:
                 output["crux_proposals"].append({"dispute_id": "D1", "persona": a, "turn": last_turn[a]})
         return output
+
+
+def excerpt_sentences(reading: Reading) -> list[str]:
+    """The sentences of the corpus excerpts a persona builder's call is shown, in order: the text
+    of each item line ``[C1] (source) text`` after its source."""
+    excerpts = [
+        item.text.split(") ", 1)[-1] for key, item in reading.items.items() if key[:1] == "C" and key[1:].isdigit()
+    ]
+    return [sentence for text in excerpts for sentence in SENTENCE.findall(text)]

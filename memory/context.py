@@ -6,46 +6,40 @@ from __future__ import annotations
 
 from debates.budget import Section, join
 from debates.models import Debate
+from memory import prompts as words
 from memory.services.recall import persona_recalled_for, recalled_for
 
 FACTS_TOKENS = 260
 INSIGHTS_TOKENS = 260
-FACTS_TITLE = "ESTABLISHED FACTS"
-FACTS_RULE = (
-    "Everyone agreed on these in the owner's earlier debates. Take them as settled: build on them, "
-    "do not re-debate them."
-)
-INSIGHTS_TITLE = "FROM EARLIER DEBATES"
-INSIGHTS_RULE = "What earlier debates on related questions found. Use what helps; it is not settled."
 PERSONA_TOKENS = 280
-PERSONA_TITLE = "YOUR EARLIER DEBATES"
-PERSONA_RULE = "What you argued, held or conceded before. Stay consistent with it, or say why you changed."
 
 
-OWN_SCOPE = {"repository": "(this repository) ", "assignment": "(this assignment) "}
+def scope_label(scope: str) -> str:
+    """Where an insight was recalled from, when it is the debate's own repository or assignment."""
+    return {"repository": words.FROM_THIS_REPOSITORY, "assignment": words.FROM_THIS_ASSIGNMENT}.get(scope, "")
 
 
 def memory_section(debate: Debate, persona=None) -> str:
     facts, insights, note = recalled_for(debate=debate)
-    established = Section(FACTS_TITLE, FACTS_TOKENS)
+    established = Section(words.FACTS_TITLE, FACTS_TOKENS)
     if facts:
-        established.add(FACTS_RULE)
+        established.add(words.FACTS_RULE)
         for item in facts:
-            if not established.add(f"• {OWN_SCOPE.get(item.scope, '')}{item.insight.text}", max_line_tokens=60):
+            if not established.add(f"• {scope_label(item.scope)}{item.insight.text}", max_line_tokens=60):
                 break
-    earlier = Section(INSIGHTS_TITLE, INSIGHTS_TOKENS)
+    earlier = Section(words.INSIGHTS_TITLE, INSIGHTS_TOKENS)
     if insights:
-        earlier.add(INSIGHTS_RULE)
+        earlier.add(words.INSIGHTS_RULE)
         for item in insights:
-            line = f"• {OWN_SCOPE.get(item.scope, '')}{item.insight.get_kind_display()}: {item.insight.text}"
+            line = f"• {scope_label(item.scope)}{item.insight.get_kind_display()}: {item.insight.text}"
             if not earlier.add(line, max_line_tokens=60):
                 break
     sections = [established, earlier]
     if persona is not None:
-        mine = Section(PERSONA_TITLE, PERSONA_TOKENS)
+        mine = Section(words.PERSONA_TITLE, PERSONA_TOKENS)
         remembered = persona_recalled_for(debate=debate, persona=persona)
         if remembered:
-            mine.add(PERSONA_RULE)
+            mine.add(words.PERSONA_RULE)
             for item in remembered:
                 if not mine.add(f"• {item.memory.text}", max_line_tokens=80):
                     break

@@ -19,18 +19,15 @@ from django.conf import settings
 
 from debates.budget import Section
 from debates.payloads import Citation
+from gateways.llm.prompt_lines import item_line
 from gateways.llm.types import CallTag
+from orchestration import prompts as words
 from personas.corpus.citations import citations_in, strip_tags
 from personas.corpus.models import CorpusChunk
 from personas.corpus.retrieval import corpus_passages_relevant
 
 logger = logging.getLogger(__name__)
 
-TITLE = "FROM YOUR OWN WRITING"
-INSTRUCTION = (
-    "Passages you wrote yourself. If your turn draws on one, put its tag right after that sentence, "
-    "like [C1]. Use only these tags; never make one up."
-)
 EXCERPT_CHARS = 300  # of the chunk, recorded with the citation
 _LINE = re.compile(r"^\[(C\d{1,3})\] \((.+)\) (.+)$")
 
@@ -41,29 +38,29 @@ def _flat(text: str) -> str:
 
 def own_writing_section(*, debate, persona, query: str) -> Section:
     """The passages of ``persona``'s corpus most relevant to ``query`` (empty without a corpus)."""
-    section = Section(TITLE, settings.FAULTLINE_CORPUS_TOKENS + 60)
+    section = Section(words.OWN_WRITING_TITLE, settings.FAULTLINE_CORPUS_TOKENS + 60)
     found = corpus_passages_relevant(
         persona=persona, query=query, tag=CallTag(debate_id=debate.id, persona=persona.persona_id, phase="corpus")
     )
     if not found.passages:
         return section
-    section.add(INSTRUCTION)
+    section.add(words.OWN_WRITING_RULE)
     for passage in found.passages:
-        section.add(f"[{passage.tag}] ({passage.source}) {_flat(passage.text)}")
+        section.add(item_line(passage.tag, f"({passage.source}) {_flat(passage.text)}"))
     return section
 
 
 def offered_passages(context: str, persona) -> dict[str, CorpusChunk]:
     """tag -> chunk, for the passages the ``context`` offered: its own-writing section read back
     and each line matched to a chunk of ``persona``'s corpus (a line that matches none is dropped)."""
-    header = f"── {TITLE} ──"
+    header = Section(words.OWN_WRITING_TITLE, 0).header
     lines = context.split("\n")
     # Ours is the last such section: transcripts (where a message could imitate one) come before
     # it in every phase. Even an imitation could only name this persona's own chunks.
     starts = [
         i
         for i, line in enumerate(lines[:-1])
-        if line == header and lines[i + 1] == INSTRUCTION and (i == 0 or not lines[i - 1].strip())
+        if line == header and lines[i + 1] == words.OWN_WRITING_RULE and (i == 0 or not lines[i - 1].strip())
     ]
     if not starts:
         return {}

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from crux.models import CruxCard, DisagreementCandidate
+from crux.services.rooms import room_dispute_id
 from debates.blackboard.ledger_text import is_degenerate, usable
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection
 from debates.blackboard.summaries import latest_summary
@@ -22,7 +23,9 @@ from debates.budget import Section, clip, estimate_tokens, join
 from debates.models import Debate, Message
 from debates.services.context import context_section
 from debates.turns import turn_kind
+from gateways.llm.prompt_lines import item_line, said_line
 from memory.context import memory_section
+from orchestration import prompts as words
 from orchestration.citing import own_writing_section
 from orchestration.prompts import persona_system_prefix
 from orchestration.recalling import EARLIER_TOKENS, earlier_section
@@ -78,42 +81,70 @@ def _positions(debate: Debate) -> dict[int, PositionState]:
     return {state.persona_id: state for state in PositionState.objects.filter(debate=debate)}
 
 
-def _debate_state(debate: Debate, persona, names: dict[int, str], aspect_index, phase) -> Section:
-    section = Section("DEBATE STATE", STATE)
-    section.add(f"Topic: {debate.topic}", max_line_tokens=70)
+@dataclass(frozen=True)
+class Seating:
+    """Who takes part, in seat order: persona pk -> name, and -> persona id (the handle a
+    participant's line in a prompt and a call's tag name it by)."""
+
+    names: dict[int, str]
+    handles: dict[int, str]
+
+    @classmethod
+    def of(cls, debate: Debate) -> Seating:
+        rows = debate.participants.order_by("seat").values_list("persona_id", "persona__name", "persona__persona_id")
+        rows = list(rows)
+        return cls({pk: name for pk, name, _ in rows}, {pk: handle for pk, _, handle in rows})
+
+
+def _debate_state(debate: Debate, persona, seating: Seating, aspect_index, phase) -> Section:
+    section = Section(words.STATE_TITLE, STATE)
+    section.add(words.STATE_TOPIC.format(topic=debate.topic), max_line_tokens=70)
     if phase == "opening" and debate.aspects:
-        section.add("Aspects to come: " + "; ".join(a["label"] for a in debate.aspects), max_line_tokens=40)
+        section.add(
+            words.STATE_ASPECTS_TO_COME.format(aspects="; ".join(a["label"] for a in debate.aspects)),
+            max_line_tokens=40,
+        )
     elif aspect_index is not None and debate.aspects:
         aspect = debate.aspects[aspect_index]
         section.add(
-            f"Current aspect ({aspect_index + 1} of {len(debate.aspects)}): {aspect['label']} — "
-            f"{aspect['description']}",
+            words.STATE_ASPECT.format(
+                number=aspect_index + 1,
+                count=len(debate.aspects),
+                label=aspect["label"],
+                description=aspect["description"],
+            ),
             max_line_tokens=60,
         )
-    section.add("Participants: " + ", ".join(f"{n} (you)" if pid == persona.id else n for pid, n in names.items()))
+    # The participants as item lines (orchestration/prompts.py), one each, in seat order.
+    section.add(words.STATE_PARTICIPANTS)
+    for pk, name in seating.names.items():
+        section.add(item_line(seating.handles[pk], f"{name} (you)" if pk == persona.id else name))
     return section
 
 
 def _so_far(debate: Debate, budget=SO_FAR) -> Section:
     """Decisions everyone accepted, open proposals with the reactions so far, then the newest
     rolling summary (every ~12 messages; the last round's summary before the first one)."""
-    section = Section("SO FAR", budget)
+    section = Section(words.SO_FAR_TITLE, budget)
     notes = BlackboardNotes.objects.filter(debate=debate).first()
     if notes is None:
         return section
     for decision in notes.decisions[-2:]:
-        section.add(f"Agreed: {decision}", max_line_tokens=30)
+        section.add(words.SO_FAR_AGREED.format(decision=decision), max_line_tokens=30)
     open_ = [p for p in notes.proposals if p.get("status", "active") == "active"]
     for proposal in open_[-2:]:
         reactions = "; ".join(f"{name} {reaction}" for name, reaction in proposal["reactions"].items())
         section.add(
-            f"Proposal by {proposal['by']}: {proposal['proposal']}" + (f" ({reactions})" if reactions else ""),
+            words.SO_FAR_PROPOSAL.format(by=proposal["by"], proposal=proposal["proposal"])
+            + (words.SO_FAR_REACTIONS.format(reactions=reactions) if reactions else ""),
             max_line_tokens=40,
         )
     if summary := latest_summary(notes):
-        section.add("So far: " + summary, max_line_tokens=60)
+        section.add(words.SO_FAR_SUMMARY.format(summary=summary), max_line_tokens=60)
     elif notes.rolling_summary:
-        section.add("Earlier rounds: " + notes.rolling_summary.rsplit("\n", 1)[-1], max_line_tokens=40)
+        section.add(
+            words.SO_FAR_EARLIER_ROUNDS.format(summary=notes.rolling_summary.rsplit("\n", 1)[-1]), max_line_tokens=40
+        )
     return section
 
 
@@ -125,7 +156,7 @@ def _stance_lines(state: PositionState | None, aspect_index) -> list[str]:
         lines.append(stance)
     aspect = state.aspect_positions.get(str(aspect_index)) if aspect_index is not None else None
     if aspect and (position := usable(aspect.get("position"))):
-        lines.append(f"On this aspect: {position}")
+        lines.append(words.OTHERS_ON_ASPECT.format(position=position))
     return lines
 
 
@@ -135,18 +166,18 @@ def _fit(items) -> list[str]:
 
 
 def _everyone_else(persona, names, positions, aspect_index, budget=OTHERS) -> Section:
-    section = Section("WHERE EVERYONE STANDS", budget)
+    section = Section(words.OTHERS_TITLE, budget)
     mine = positions.get(persona.id)
     for persona_id, name in names.items():
         if persona_id == persona.id:
             continue
         state = positions.get(persona_id)
-        stance = " ".join(_stance_lines(state, aspect_index)) or "(no clear position yet)"
+        stance = " ".join(_stance_lines(state, aspect_index)) or words.OTHERS_NO_POSITION
         section.add(f"{name}: {stance}", max_line_tokens=70)
         if state and (evidence := _fit(state.evidence)):
-            section.add(f"  cited: {'; '.join(evidence[-2:])}", max_line_tokens=35)
+            section.add(words.OTHERS_CITED.format(evidence="; ".join(evidence[-2:])), max_line_tokens=35)
         if state and (owed := _fit(state.unanswered_challenges)):
-            section.add(f"  still owes an answer to: {'; '.join(owed[-2:])}", max_line_tokens=45)
+            section.add(words.OTHERS_OWE.format(challenges="; ".join(owed[-2:])), max_line_tokens=45)
         if mine:
             agree = [a["on"] for a in mine.agreements if a["with"] == persona_id]
             agree += [a["on"] for a in (state.agreements if state else []) if a["with"] == persona.id]
@@ -154,26 +185,58 @@ def _everyone_else(persona, names, positions, aspect_index, budget=OTHERS) -> Se
             differ += [d["on"] for d in (state.disagreements if state else []) if d["with"] == persona.id]
             agree, differ = _fit(agree), _fit(differ)
             if agree:
-                section.add(f"  agrees with you on: {'; '.join(dict.fromkeys(agree))}", max_line_tokens=30)
+                section.add(words.OTHERS_AGREE.format(points="; ".join(dict.fromkeys(agree))), max_line_tokens=30)
             if differ:
-                section.add(f"  disagrees with you on: {'; '.join(dict.fromkeys(differ))}", max_line_tokens=30)
+                section.add(words.OTHERS_DIFFER.format(points="; ".join(dict.fromkeys(differ))), max_line_tokens=30)
     return section
 
 
-def _your_position(state: PositionState | None, aspect_index, *, budget=MINE, full=False) -> Section:
-    section = Section("YOUR POSITION SO FAR", budget)
+@dataclass(frozen=True)
+class _PositionWords:
+    """How a position section is worded: the speaker's own, or the one across a crux room."""
+
+    title: str
+    argued: str
+    conceded: str
+    moved: str
+    owed: str
+    evidence: str
+
+
+def _own_position_words() -> _PositionWords:
+    return _PositionWords(
+        words.MINE_TITLE, words.MINE_ARGUED, words.MINE_CONCEDED, words.MINE_MOVED, words.MINE_OWED, words.MINE_EVIDENCE
+    )
+
+
+def _their_position_words(name: str) -> _PositionWords:
+    return _PositionWords(
+        words.THEIRS_TITLE.format(name=name.upper()),
+        words.THEIRS_ARGUED,
+        words.THEIRS_CONCEDED,
+        words.THEIRS_MOVED,
+        words.THEIRS_OWED,
+        words.THEIRS_EVIDENCE,
+    )
+
+
+def _your_position(
+    state: PositionState | None, aspect_index, *, budget=MINE, full=False, wording: _PositionWords | None = None
+) -> Section:
+    wording = wording or _own_position_words()
+    section = Section(wording.title, budget)
     if state is None:
         return section
     if stance := usable(state.overall_stance):
-        section.add(f"You've argued: {stance}", max_line_tokens=60)
+        section.add(wording.argued.format(stance=stance), max_line_tokens=60)
     if concessions := _fit(state.concessions):
-        section.add("You've conceded: " + "; ".join(concessions), max_line_tokens=None if full else 80)
+        section.add(wording.conceded.format(concessions="; ".join(concessions)), max_line_tokens=None if full else 80)
     if full and (shifts := _fit(state.shifts)):
-        section.add("Your position moved: " + "; ".join(shifts), max_line_tokens=80)
+        section.add(wording.moved.format(shifts="; ".join(shifts)), max_line_tokens=80)
     if challenges := _fit(state.unanswered_challenges):
-        section.add("Challenges you haven't answered: " + "; ".join(challenges[-4:]), max_line_tokens=90)
+        section.add(wording.owed.format(challenges="; ".join(challenges[-4:])), max_line_tokens=90)
     if evidence := _fit(state.evidence):
-        section.add("Evidence you've cited: " + "; ".join(evidence[-5:]), max_line_tokens=70)
+        section.add(wording.evidence.format(evidence="; ".join(evidence[-5:])), max_line_tokens=70)
     return section
 
 
@@ -263,14 +326,18 @@ def turn_reads(
 
 
 def _open_disputes(side: SideWork, names, budget=DISPUTES) -> Section:
-    section = Section("OPEN DISPUTES", budget)
+    section = Section(words.DISPUTES_TITLE, budget)
     for card in side.cards:
         stances = ", ".join(f"{p['name']}: {p['position']}" for p in card.positions.values())
-        section.add(f"• Crux found: {card.question} ({stances})", max_line_tokens=45)
+        section.add(words.DISPUTES_CARD.format(question=card.question, stances=stances), max_line_tokens=45)
     for claim in side.claims:
         section.add(
-            f"• {claim.dispute} — {names.get(claim.persona_a_id)} vs {names.get(claim.persona_b_id)} "
-            f"[{claim.get_status_display()}]",
+            words.DISPUTES_CLAIM.format(
+                dispute=claim.dispute,
+                a=names.get(claim.persona_a_id),
+                b=names.get(claim.persona_b_id),
+                status=claim.get_status_display(),
+            ),
             max_line_tokens=40,
         )
     return section
@@ -279,7 +346,7 @@ def _open_disputes(side: SideWork, names, budget=DISPUTES) -> Section:
 def _transcript_section(title: str, messages: list[Message], budget: int) -> Section:
     section = Section(title, budget)
     for message in reversed(messages):  # newest first, so the budget drops the oldest
-        if not section.add(f"{message.persona.name}: {message.text}", max_line_tokens=MESSAGE_TOKENS):
+        if not section.add(_said_line(message), max_line_tokens=MESSAGE_TOKENS):
             break
     section.lines.reverse()
     return section
@@ -293,7 +360,7 @@ def _recent(debate: Debate, *, room=None, limit: int | None = RECENT_MESSAGES) -
 
 
 def _concessions(names, positions, budget=CONCESSIONS) -> Section:
-    section = Section("CONCESSIONS MADE IN THIS DEBATE", budget)
+    section = Section(words.CONCESSIONS_TITLE, budget)
     for persona_id, name in names.items():
         state = positions.get(persona_id)
         for concession in _fit(state.concessions) if state else []:
@@ -302,7 +369,7 @@ def _concessions(names, positions, budget=CONCESSIONS) -> Section:
 
 
 def _insights(side: SideWork, budget=INSIGHTS) -> Section:
-    section = Section("KEY INSIGHTS", budget)
+    section = Section(words.INSIGHTS_TITLE, budget)
     for reflection in side.insights:
         section.add(f"• {reflection.content}", max_line_tokens=45)
     return section
@@ -322,9 +389,15 @@ def _own_writing(debate: Debate, persona, *, aspect_index=None, room=None, excha
 
 
 def _your_turn(kind: str, addressee: str, question: str = "") -> Section:
-    section = Section("YOUR TURN", TURN)
-    section.add(turn_kind(kind).instruction.format(addressee=addressee or "the others", question=question))
+    section = Section(words.TURN_TITLE, TURN)
+    section.add(turn_kind(kind).instruction.format(addressee=addressee or words.TURN_OTHERS, question=question))
     return section
+
+
+def before_your_turn(context: str, section: str) -> str:
+    """``section`` placed just before the turn's instructions (the last thing a speaker reads)."""
+    before, header, instruction = context.rpartition(Section(words.TURN_TITLE, 0).header)
+    return f"{before}{section}\n\n{header}{instruction}" if header else f"{context}\n\n{section}"
 
 
 @dataclass(frozen=True)
@@ -369,20 +442,20 @@ def turn_context(
     phase: str,
     aspect_index: int | None = None,
     addressee: str = "",
-    names: dict[int, str] | None = None,
+    seating: Seating | None = None,
     recent: list[Message] | None = None,
     reads: TurnReads | None = None,
 ) -> TurnContext:
     """A main-channel turn's context. phase: opening | key_argument | reply | closing (the turn's kind).
-    names: persona id -> name of the participants, when the caller already has them.
+    seating: the participants, when the caller already has them.
     recent: the main channel's last complete messages in turn order (at least EXCHANGE_MESSAGES,
     persona attached), when the caller holds them: the run loop's include the turn just said,
     which may not be written yet. reads: what does not depend on the ledger, when the caller read it
     already (turn_reads), with the persona's view at its previous call (``TurnReads.view``)."""
-    if names is None:
-        names = dict(debate.participants.order_by("seat").values_list("persona_id", "persona__name"))
+    seating = seating if seating is not None else Seating.of(debate)
+    names = seating.names
     if phase == "opening":  # a deliberate cold start: topic, aspects, who else is here
-        sections = [_debate_state(debate, persona, names, None, phase), _own_writing(debate, persona)]
+        sections = [_debate_state(debate, persona, seating, None, phase), _own_writing(debate, persona)]
         return TurnContext((), join([*sections, _your_turn(phase, addressee)]))
     if recent is None:
         recent = _recent(debate, limit=EXCHANGE_MESSAGES)
@@ -391,11 +464,11 @@ def turn_context(
             debate=debate, persona=persona, phase=phase, aspect_index=aspect_index, recent=recent[-RECENT_MESSAGES:]
         )
     if phase == "closing":
-        return TurnContext((), _closing(debate, persona, names, aspect_index, recent, reads, addressee))
+        return TurnContext((), _closing(debate, persona, seating, aspect_index, recent, reads, addressee))
 
     epoch = reads.view
     if not _holds(epoch, aspect_index, recent):
-        epoch = _new_epoch(debate, persona, names, phase, aspect_index, recent)
+        epoch = _new_epoch(debate, persona, seating, phase, aspect_index, recent)
     since = [message for message in recent if message.turn >= epoch.anchor]
     lead = (epoch.blackboard, *_said(since))
     tail = join(
@@ -410,18 +483,19 @@ def turn_context(
     return TurnContext(lead, ("\n" if since else "") + tail, epoch)
 
 
-def _closing(debate, persona, names, aspect_index, recent, reads, addressee) -> str:
+def _closing(debate, persona, seating: Seating, aspect_index, recent, reads, addressee) -> str:
     """A closing reads the whole ledger, every concession and the last three messages, sent whole
     (each persona closes once: there is no later call of its to cache it for)."""
     positions = _positions(debate)
+    names = seating.names
     sections = [
-        _debate_state(debate, persona, names, aspect_index, "closing"),
+        _debate_state(debate, persona, seating, aspect_index, "closing"),
         _so_far(debate),
         _everyone_else(persona, names, positions, aspect_index),
         _your_position(positions.get(persona.id), aspect_index, budget=MINE_CLOSING, full=True),
         _open_disputes(reads.side, names),
         _concessions(names, positions),
-        _transcript_section("RECENT EXCHANGE", _exchange("closing", aspect_index, recent), RECENT_CLOSING),
+        _transcript_section(words.EXCHANGE_TITLE, _exchange("closing", aspect_index, recent), RECENT_CLOSING),
         _insights(reads.side),
         reads.own_writing,
         _your_turn("closing", addressee),
@@ -429,28 +503,29 @@ def _closing(debate, persona, names, aspect_index, recent, reads, addressee) -> 
     return join(sections)
 
 
-def _blackboard(debate: Debate, persona, names, aspect_index, phase) -> str:
+def _blackboard(debate: Debate, persona, seating: Seating, aspect_index, phase) -> str:
     """The ledger's sections of a turn's context, as they are now: the slowly changing block."""
     positions = _positions(debate)
     sections = [
-        _debate_state(debate, persona, names, aspect_index, phase),
+        _debate_state(debate, persona, seating, aspect_index, phase),
         _so_far(debate),
-        _everyone_else(persona, names, positions, aspect_index),
+        _everyone_else(persona, seating.names, positions, aspect_index),
         _your_position(positions.get(persona.id), aspect_index),
     ]
     return join(sections) + "\n\n"
 
 
-EXCHANGE_TITLE = "── RECENT EXCHANGE ──\n"
-ROOM_EXCHANGE_TITLE = "── THIS ROOM SO FAR ──\n"
+def _said_line(message: Message) -> str:
+    """A message as a transcript line (orchestration/prompts.py: the one form a prompt shows one in)."""
+    return said_line(message.turn, message.persona.name, message.text)
 
 
-def _said(messages: list[Message], title: str = EXCHANGE_TITLE) -> list[str]:
-    """The exchange, one block a message (the first under the section's title); a message is
-    clipped as the recent exchange always clipped it."""
-    lines = [clip(f"{message.persona.name}: {message.text}", MESSAGE_TOKENS) + "\n" for message in messages]
+def _said(messages: list[Message], title: str | None = None) -> list[str]:
+    """The exchange, one block a message (the first under the section's title: the recent
+    exchange's unless given); a message is clipped as the recent exchange always clipped it."""
+    lines = [clip(_said_line(message), MESSAGE_TOKENS) + "\n" for message in messages]
     if lines:
-        lines[0] = title + lines[0]
+        lines[0] = Section(title or words.EXCHANGE_TITLE, 0).header + "\n" + lines[0]
     return lines
 
 
@@ -465,11 +540,11 @@ def _holds(epoch: Epoch | None, aspect_index, recent: list[Message]) -> bool:
     return len(since) <= EXCHANGE_MESSAGES and estimate_tokens("".join(_said(since))) <= EXCHANGE
 
 
-def _new_epoch(debate: Debate, persona, names, phase, aspect_index, recent: list[Message]) -> Epoch:
+def _new_epoch(debate: Debate, persona, seating: Seating, phase, aspect_index, recent: list[Message]) -> Epoch:
     """A new anchor: the blackboard as the ledger has it now, and the newest messages the recent
     exchange would show within what is left of LIMIT (a key argument: only those on its aspect),
     and back to the first message the ledger has not folded yet."""
-    blackboard = _blackboard(debate, persona, names, aspect_index, phase)
+    blackboard = _blackboard(debate, persona, seating, aspect_index, phase)
     budget = min(RECENT, LIMIT - estimate_tokens(blackboard) - TAIL)
     shown = _exchange(phase, aspect_index, recent)
     kept: list[Message] = []
@@ -510,7 +585,7 @@ TRIGGERS = 380  # what was said that led to the room, in its frame
 
 
 def room_turn_context(
-    *, debate: Debate, persona, phase: str, room, other, names: dict[int, str], bridge: Section | None = None
+    *, debate: Debate, persona, phase: str, room, other, seating: Seating, bridge: Section | None = None
 ) -> TurnContext:
     """A crux-room turn's context. phase: entry | exchange. other: the persona across the room.
     bridge: the earlier crux cards related to the room's question (orchestration/recalling.py).
@@ -523,21 +598,15 @@ def room_turn_context(
     positions = _positions(debate)
     mine = positions.get(persona.id)
     triggers = list(Message.objects.filter(id__in=room.trigger_message_ids).select_related("persona").order_by("turn"))
-    theirs = _your_position(positions.get(other.id), None, budget=200)
-    theirs.title = f"{other.name.upper()}'S POSITION"
-    theirs.lines = [
-        line.replace("You've", "They've")
-        .replace("you haven't", "they haven't")
-        .replace("Evidence you've", "Evidence they've")
-        .replace("Your position", "Their position")
-        for line in theirs.lines
-    ]
-    room_frame = Section("THIS ROOM", 80)
-    room_frame.add(f'You and {other.name} are here to get to the bottom of: "{room.question}"', max_line_tokens=70)
+    theirs = _your_position(positions.get(other.id), None, budget=200, wording=_their_position_words(other.name))
+    # The room's question is the dispute it opened on, as an item line: [its number] question.
+    room_frame = Section(words.ROOM_TITLE, 80)
+    room_frame.add(words.ROOM_FRAME.format(other=other.name), max_line_tokens=20)
+    room_frame.add(item_line(room_dispute_id(room), room.question), max_line_tokens=50)
     sections = [
-        _debate_state(debate, persona, names, None, phase),
+        _debate_state(debate, persona, seating, None, phase),
         room_frame,
-        _transcript_section("WHAT WAS SAID THAT LED HERE", triggers, TRIGGERS),
+        _transcript_section(words.ROOM_TRIGGERS_TITLE, triggers, TRIGGERS),
         _your_position(mine, None, budget=200),
         theirs,
     ]
@@ -550,7 +619,7 @@ def room_turn_context(
     tail = join(
         [_own_writing(debate, persona, room=room, exchange=exchange), _your_turn(phase, other.name, room.question)]
     )
-    return TurnContext((frame, *_said(shown, title=ROOM_EXCHANGE_TITLE)), ("\n" if shown else "") + tail)
+    return TurnContext((frame, *_said(shown, title=words.ROOM_EXCHANGE_TITLE)), ("\n" if shown else "") + tail)
 
 
 def _room_anchor(said: int) -> int:

@@ -126,7 +126,7 @@ class LedgerFolding:
                     stretch[0].turn,
                     stretch[-1].turn,
                 )
-                ledger_digest(messages=stretch, names=run.names, put_off_outages=False)
+                ledger_digest(messages=stretch, names=run.names, handles=run.handles, put_off_outages=False)
 
     def wait(self, lag: int, rooms: bool = False) -> None:
         # The speaker sees the last messages verbatim anyway, so the last digest (still running
@@ -163,6 +163,7 @@ class LedgerFolding:
             ledger_digest(
                 messages=messages,
                 names=run.names,
+                handles=run.handles,
                 before=gathered.before[-RECENT_BEFORE:] if gathered.before is not None else None,
                 before_write=before_write,
                 record_with=run.record_later if messages[0].room_id is None else None,

@@ -13,6 +13,7 @@ cut off mid-stream (into the same message).
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from django.conf import settings
 from django.db import transaction
@@ -25,6 +26,7 @@ from debates.services.leases import Lease, LeaseLost
 from debates.services.messages import debate_totals
 from debates.state import EventKind
 from gateways.llm.types import ModelError, ModelUnavailable
+from orchestration.context import Seating
 from orchestration.lanes import Lanes, RunCancelled
 from orchestration.ledger_folding import LedgerFolding
 from orchestration.persisting import PersistLane
@@ -65,6 +67,10 @@ class DebateRun:
         self.speakers = [Speaker(p.persona, p.seat) for p in participants]
         self.by_persona = {s.persona.id: s for s in self.speakers}
         self.names = {s.persona.id: s.name for s in self.speakers}
+        # Persona pk -> persona id, in seat order: how a prompt's participant lines and a call's tag
+        # name each participant (orchestration/prompts.py, gateways/llm/types.py CallTag).
+        self.handles = {s.persona.id: s.persona.persona_id for s in self.speakers}
+        self.seating = Seating(self.names, self.handles)
         self.ledger = LedgerFolding(self)
         self.mode = mode_class(self)
         # Every lane keeps its connections for the run: a new one per job (a PostgreSQL backend
@@ -260,10 +266,11 @@ class DebateRun:
         return write_unwritten(self.debate, request, text=text, unanswered=unanswered)
 
     def say(self, request: TurnRequest, *, interrupted: Message | None, hold: HeldReply | None) -> Message | None:
-        """A discussion turn: written on the persist lane beside the next one (complete in memory)."""
+        """A discussion turn: written on the persist lane beside the next one (complete in memory).
+        Its prompt lists the participants: so does its call's tag."""
         return speak(
             self.debate,
-            request,
+            replace(request, participants=request.participants or tuple(self.handles.values())),
             interrupted=interrupted,
             cancelled=self.lanes.cancelled,
             names=list(self.names.values()),

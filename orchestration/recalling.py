@@ -26,6 +26,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from debates.budget import Section
 from debates.models import Debate, Message
 from memory.services.in_debate import EarlierRecall, debate_memories_embed, earlier_recall, related_cards
+from orchestration import prompts as words
 
 logger = logging.getLogger(__name__)
 
@@ -34,11 +35,7 @@ logger = logging.getLogger(__name__)
 LANES = {"recall": 1, "embedding": 1}
 WAIT_SECONDS = 0.05
 EARLIER_TOKENS = 160  # taken from the recent exchange's budget, and only what is used
-EARLIER_TITLE = "EARLIER IN THIS DEBATE"
-EARLIER_RULE = "Said or settled earlier and relevant now; build on it, do not repeat it:"
 BRIDGE_TOKENS = 180
-BRIDGE_TITLE = "RELATED CRUXES FOUND BEFORE"
-BRIDGE_RULE = "Earlier crux cards on related questions, and how they came out:"
 LINE_TOKENS = 55
 
 
@@ -80,11 +77,11 @@ def _recall(*, debate: Debate, aspect_index: int | None, recent: list[Message], 
 
 def _render(recalled: EarlierRecall | None, *, shown: set[int], budget: int = EARLIER_TOKENS) -> Section:
     """The section, leaving out the messages in ``shown`` (the turn's recent exchange)."""
-    section = Section(EARLIER_TITLE, budget)
+    section = Section(words.EARLIER_TITLE, budget)
     picked = [s for s in recalled.picked if recalled.message_ids.get(s.candidate.id) not in shown] if recalled else []
     if not picked:
         return section
-    section.add(EARLIER_RULE)
+    section.add(words.EARLIER_RULE)
     for scored in picked:
         if not section.add(f"• {scored.candidate.text}", max_line_tokens=LINE_TOKENS):
             break
@@ -145,7 +142,7 @@ class InDebateRecall:
                 self.shown["earlier"] += 1
                 return _render(self._latest, shown=shown)
             self.shown["none"] += 1
-            return Section(EARLIER_TITLE, EARLIER_TOKENS)
+            return Section(words.EARLIER_TITLE, EARLIER_TOKENS)
 
         return section
 
@@ -175,14 +172,14 @@ def _embed_quietly(debate: Debate) -> None:
 def bridge_section(*, debate: Debate, room) -> Section:
     """A crux room's bridge: the earlier cards most related to its question (this debate's other
     rooms', and the owner's earlier debates' in the scope it recalls from), with their outcomes."""
-    section = Section(BRIDGE_TITLE, BRIDGE_TOKENS)
+    section = Section(words.BRIDGE_TITLE, BRIDGE_TOKENS)
     try:
         cards = related_cards(debate=debate, question=room.question, exclude_room_id=room.id)
     except Exception:
         logger.exception("Debate %s: the related cards of room %s could not be found", debate.id, room.id)
         return section
     if cards:
-        section.add(BRIDGE_RULE)
+        section.add(words.BRIDGE_RULE)
         for card in cards:
             where = "an earlier debate" if card.earlier_debate else "this debate"
             if not section.add(f"• ({where}) {card.text}", max_line_tokens=LINE_TOKENS + 10):

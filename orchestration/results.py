@@ -13,7 +13,7 @@ from debates.services.transcripts import transcript_of
 from debates.stance_history import stance_history
 from gateways.llm import gateway
 from gateways.llm.types import CallTag, Prompt, Role
-from orchestration.prompts import EVIDENCE_EXTRACTOR
+from orchestration.prompts import EVIDENCE_EXTRACTOR, EVIDENCE_INPUT
 from orchestration.schemas import EvidenceLedger
 
 TRANSCRIPT_LIMIT_CHARS = 24_000
@@ -25,9 +25,10 @@ def evidence_ledger(*, debate: Debate) -> list[dict]:
     transcript = transcript_of(messages.select_related("persona").order_by("turn"))
     if not transcript:
         return []
+    content = EVIDENCE_INPUT.format(topic=debate.topic, transcript=_last_lines(transcript, TRANSCRIPT_LIMIT_CHARS))
     prompt = Prompt(
         **side_work_prompt(EVIDENCE_EXTRACTOR, debate),
-        messages=[{"role": "user", "content": f"Debate: {debate.topic}\n\n{transcript[-TRANSCRIPT_LIMIT_CHARS:]}"}],
+        messages=[{"role": "user", "content": content}],
         max_tokens=1500,
         temperature=0.1,
     )
@@ -40,6 +41,16 @@ def evidence_ledger(*, debate: Debate) -> list[dict]:
     )
     extracted = [entry.model_dump() for entry in ledger.entries] if ledger else []
     return extracted + _cited_passages(messages)
+
+
+def _last_lines(transcript: str, limit: int) -> str:
+    """The end of ``transcript`` within ``limit`` characters, cut where a transcript line starts (a
+    line cut in the middle would have no "[turn N] Name:" to say whose it is)."""
+    if len(transcript) <= limit:
+        return transcript
+    tail = transcript[-limit:]
+    start = tail.find("\n[turn ")
+    return tail[start + 1 :] if start >= 0 else tail
 
 
 def _cited_passages(messages) -> list[dict]:

@@ -13,10 +13,10 @@ import threading
 from django.conf import settings
 
 from crux.models import CruxRoom
-from crux.services.rooms import card_extract, crux_surfaced, room_close
+from crux.services.rooms import card_extract, crux_surfaced, room_close, room_dispute_id
 from debates.models import Debate, Message, Participant
 from gateways.llm.types import ModelError
-from orchestration.context import room_turn_context
+from orchestration.context import Seating, room_turn_context
 from orchestration.lanes import RunCancelled
 from orchestration.patience import patiently
 from orchestration.recalling import bridge_section
@@ -35,15 +35,20 @@ def room_run(*, room_id: int, after_message=None, cancelled: threading.Event | N
         return
     debate = room.debate
     participants = Participant.objects.filter(debate=debate).order_by("seat")
-    participants = list(participants.values_list("persona_id", "seat", "persona__name"))
-    seats = {persona_id: seat for persona_id, seat, _ in participants}
-    names = {persona_id: name for persona_id, _, name in participants}  # in seat order, for every turn
+    participants = list(participants.values_list("persona_id", "seat", "persona__name", "persona__persona_id"))
+    seats = {persona_id: seat for persona_id, seat, _, _ in participants}
+    # In seat order, for every turn: names and persona ids (a prompt's participant lines, a call's tag).
+    seating = Seating(
+        names={persona_id: name for persona_id, _, name, _ in participants},
+        handles={persona_id: handle for persona_id, _, _, handle in participants},
+    )
     speakers = [Speaker(room.persona_a, seats[room.persona_a_id]), Speaker(room.persona_b, seats[room.persona_b_id])]
     cap = settings.CRUX_ROOM_MAX_TURNS
     bridge = bridge_section(debate=debate, room=room)  # once: the same earlier cards on every turn
     try:
         exit_reason = patiently(
-            lambda: _converse(room, debate, speakers, names, cap, after_message, cancelled, bridge), cancelled=cancelled
+            lambda: _converse(room, speakers, seating, cap, after_message, cancelled, bridge),
+            cancelled=cancelled,
         )
         if exit_reason != CruxRoom.ExitReason.STOPPED:
             patiently(lambda: card_extract(room), cancelled=cancelled)
@@ -57,14 +62,14 @@ def room_run(*, room_id: int, after_message=None, cancelled: threading.Event | N
 
 def _converse(
     room: CruxRoom,
-    debate: Debate,
     speakers: list[Speaker],
-    names: dict[int, str],
+    seating: Seating,
     cap: int,
     after_message,
     cancelled,
     bridge=None,
 ) -> str:
+    debate = room.debate
     done = list(Message.objects.filter(room=room, status=Message.Status.COMPLETE).order_by("turn"))
     interrupted = Message.objects.filter(room=room, status=Message.Status.STREAMING).first()
     turn = max((message.turn for message in done), default=0)  # a turn left unsaid leaves a gap
@@ -82,7 +87,7 @@ def _converse(
             phase=kind,
             room=room,
             other=other.persona,
-            names=names,
+            seating=seating,
             bridge=bridge,
         )
         request = TurnRequest(
@@ -93,8 +98,14 @@ def _converse(
             context_lead=context.lead,
             turn=turn + 1,
             room=room,
+            addressee=other.name,
+            addressee_id=other.persona.persona_id,
+            participants=tuple(seating.handles.values()),
+            items=(room_dispute_id(room),),
         )
-        message = speak(debate, request, interrupted=interrupted, cancelled=cancelled, names=list(names.values()))
+        message = speak(
+            debate, request, interrupted=interrupted, cancelled=cancelled, names=list(seating.names.values())
+        )
         if after_message is not None and message is not None:  # None: the turn said nothing (speak)
             after_message(message)
         interrupted = None

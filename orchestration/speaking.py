@@ -20,6 +20,7 @@ from debates.services.messages import (
 from debates.turns import turn_kind
 from gateways.llm import gateway
 from gateways.llm.types import CallTag, Prompt, Role, text_blocks
+from orchestration import prompts as words
 from orchestration.citing import turn_citations
 from orchestration.context import stable_prefix
 from orchestration.lanes import RunCancelled
@@ -59,7 +60,12 @@ class TurnRequest:
     main-channel turn number, or None for the discussion's next one. ``role`` picks the model (the
     two-role modes' roles have their own); ``system_prefix`` replaces the persona's contract where
     a mode gives the speaker a role of its own. ``long_form``: a mode's long output (write), not a
-    spoken turn; ``clean`` shapes its final text."""
+    spoken turn; ``clean`` shapes its final text.
+
+    What the turn's model call says of itself (its tag, gateways/llm/types.py: ids only) is read
+    from the request: ``addressee_id`` (the persona id of whom it answers), ``round`` (default:
+    the aspect's number), ``participants`` (the persona ids its prompt lists, in seat order),
+    ``items`` (the ids of the item lines it is about: a crux room's dispute)."""
 
     speaker: Speaker
     kind: str
@@ -69,6 +75,10 @@ class TurnRequest:
     room: object = None  # crux.models.CruxRoom, or None for the main channel
     aspect_index: int | None = None
     addressee: str = ""
+    addressee_id: str = ""
+    round: int | None = None
+    participants: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
     allow_pass: bool = False
     role: Role | str = Role.PERSONA  # a generic role, or a mode's own (its spec row registers it)
     system_prefix: str | None = None
@@ -170,6 +180,24 @@ class HeldReply:
 _prefixes: dict[tuple, str] = {}
 
 
+def call_tag(debate: Debate, request: TurnRequest, *, attempt: int = 1) -> CallTag:
+    """The tag of a turn's model call: ids and numbers only (gateways/llm/types.py)."""
+    aspect = request.aspect_index
+    return CallTag(
+        debate_id=debate.id,
+        persona=request.speaker.persona.persona_id,
+        phase=request.phase,
+        addressee=request.addressee_id,
+        round=request.round if request.round is not None else (aspect + 1 if aspect is not None else None),
+        aspect=aspect,
+        room=request.room.id if request.room is not None else None,
+        turn=request.turn,
+        participants=request.participants,
+        items=request.items,
+        attempt=attempt,
+    )
+
+
 def _prefix_cache_ttl(debate: Debate, request: TurnRequest) -> str:
     """A debate that pauses after each round waits for its owner, often past five minutes: the
     speaker's contract (the system prefix, the same all debate) is cached for the hour, so a
@@ -251,7 +279,7 @@ def speak(
         names=names,
         echoes=echoes,
     )
-    tag = CallTag(debate_id=debate.id, persona=persona.persona_id, phase=request.phase)
+    tag = call_tag(debate, request)
     limit = row.sentence_limit
 
     def spoken(reply) -> Spoken:
@@ -290,7 +318,8 @@ def speak(
             cache_ttl=prompt.cache_ttl,
             prefix_cache_ttl=prompt.prefix_cache_ttl,
         )
-        said = spoken(gateway.stream(role=role, prompt=retry, on_text=stream, tag=tag, record_with=record_with))
+        again = call_tag(debate, request, attempt=2)
+        said = spoken(gateway.stream(role=role, prompt=retry, on_text=stream, tag=again, record_with=record_with))
         said = Spoken(remove_forbidden(said.text, forbidden), said.cut_off)
         if not said.text:
             said = first  # the first draft's clean sentences, if it had any
@@ -360,13 +389,8 @@ def _cancelled(cancelled: threading.Event | None) -> bool:
 
 def _second_draft_note(slipped: list[str]) -> str:
     if slipped:
-        return "Your last draft used a phrase you never use. Say it again in your own words, without: " + "; ".join(
-            f'"{phrase}"' for phrase in slipped
-        )
-    return (
-        "Your last draft said nothing in your own voice: it only repeated the prompt's notes, or was empty. "
-        "Answer now, in your own words, as yourself."
-    )
+        return words.SECOND_DRAFT_FORBIDDEN.format(phrases="; ".join(f'"{phrase}"' for phrase in slipped))
+    return words.SECOND_DRAFT_EMPTY
 
 
 def write(
@@ -419,8 +443,7 @@ def write(
         max_tokens=row.max_tokens,
         cache_ttl=request.cache_ttl,
     )
-    tag = CallTag(debate_id=debate.id, persona=speaker.persona.persona_id, phase=request.phase)
-    reply = gateway.stream(role=request.role, prompt=prompt, on_text=on_text, tag=tag)
+    reply = gateway.stream(role=request.role, prompt=prompt, on_text=on_text, tag=call_tag(debate, request))
     if cancelled is not None and cancelled.is_set():
         raise RunCancelled(f"debate {debate.id}: turn {turn} cut off, the run is over")
     cut_off = reply.stop_reason == "max_tokens"

@@ -165,10 +165,22 @@ def _instruction_start(instruction: str) -> re.Pattern:
 _INSTRUCTIONS = [_instruction_start(row.instruction) for row in TURN_KINDS.values()]
 
 
+# The prompt's data lines (gateways/llm/prompt_lines.py): a transcript line ("[turn 4] Bram Macro: ...")
+# and a participant's item line ("[bram-macro] Bram Macro").
+_TRANSCRIPT_LABEL = re.compile(r"^\[turn \d+\]\s*")
+_ITEM_LABEL = re.compile(r"^\[[\w.-]+\]\s*")
+
+
 def _echoes_a_turn(line: str, names: list[str]) -> bool:
-    """A line written as a participant's turn ("Bram Macro: ..."), transcript style."""
-    lowered = line.strip().lstrip("*•- ").lower()
-    return any(lowered.startswith(f"{name.lower()}:") or lowered.startswith(f"{name.lower()}**:") for name in names)
+    """A line written as a participant's turn ("Bram Macro: ...", "[turn 4] Bram Macro: ..."),
+    transcript style, or a participant's line of the prompt ("[bram-macro] Bram Macro")."""
+    lowered = _TRANSCRIPT_LABEL.sub("", line.strip().lstrip("*•- ")).lower()
+    if any(lowered.startswith(f"{name.lower()}:") or lowered.startswith(f"{name.lower()}**:") for name in names):
+        return True
+    if not _ITEM_LABEL.match(lowered):
+        return False
+    rest = _YOU_MARKER.sub("", _ITEM_LABEL.sub("", lowered)).strip()
+    return any(rest == name.lower() for name in names)
 
 
 def is_furniture(line: str, names: list[str] = ()) -> bool:

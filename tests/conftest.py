@@ -6,9 +6,11 @@ import pytest
 from devtools.fake_messages_api import FakeMessagesAPI
 from gateways.llm import gateway
 
-# user and other_user (Alice and Mallory), for every package's owner-scoping tests.
+# user and other_user (Alice and Mallory), for every package's owner-scoping tests; every prompt
+# reworded for the whole run but in tests marked original_prompts (tests/support/rewording.py).
 pytest_plugins = [
     "tests.support.people",
+    "tests.support.rewording",
     "tests.support.quick_flush",
     "tests.support.scheduling",
     "tests.support.template_database",
@@ -117,6 +119,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, worker_messages_ap
     from django.db import connection
 
     from faultline.celery import app as celery_app
+    from tests.support.rewording import reworded_worker
 
     env = {
         **os.environ,
@@ -134,8 +137,10 @@ def celery_worker_process(django_db_setup, django_db_blocker, worker_messages_ap
     }
     log = open(log_path("test-worker"), "w")
     hostname = test_worker_hostname()
+    # Its prompts reworded as this process's are (tests/support/rewording.py).
+    command, env = reworded_worker(celery_worker_command(concurrency=4, hostname=hostname), env)
     worker = subprocess.Popen(
-        celery_worker_command(concurrency=4, hostname=hostname),
+        command,
         cwd=ROOT,
         env=env,
         stdout=log,

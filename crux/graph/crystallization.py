@@ -12,14 +12,28 @@ from crux.graph.dispute_graph import DisputeGraph
 from crux.graph.models import DisputeGraphState
 from crux.graph.nodes import Transcript
 from crux.graph.outcome import convergence_reason, graph_outcome
-from crux.graph.prompts import CRYSTALLIZER, map_for_crystallizer
+from crux.graph.prompts import (
+    CRYSTALLIZER,
+    CRYSTALLIZER_EARLIER,
+    CRYSTALLIZER_INTERJECTION,
+    CRYSTALLIZER_INTERJECTION_SOURCE,
+    CRYSTALLIZER_INTERJECTION_TO,
+    CRYSTALLIZER_INTERJECTIONS,
+    CRYSTALLIZER_MAP,
+    CRYSTALLIZER_NEW,
+    CRYSTALLIZER_PARTICIPANTS,
+    CRYSTALLIZER_TOPIC,
+    map_for_crystallizer,
+)
 from crux.graph.schemas import Crystallization
 from debates.models import Debate, Interjection, Message
 from debates.payloads import GraphUpdated
 from debates.services.context import side_work_prompt
 from debates.services.events import event_append
 from debates.services.messages import debate_totals
+from debates.services.transcripts import participant_lines
 from gateways.llm import gateway
+from gateways.llm.prompt_lines import said_line
 from gateways.llm.types import CallTag, Prompt, Role
 
 logger = logging.getLogger(__name__)
@@ -33,44 +47,42 @@ def graph_state_for(*, debate: Debate) -> DisputeGraphState:
     return state
 
 
-def _participants(debate: Debate) -> list[str]:
-    return [p.persona.name for p in debate.participants.select_related("persona").order_by("seat")]
+def _people(debate: Debate) -> list:
+    return [p.persona for p in debate.participants.select_related("persona").order_by("seat")]
 
 
 def _turn_line(message: Message) -> str:
-    text = " ".join(message.text.split())[:TURN_CHARS]
-    return f"[turn {message.turn}] {message.persona.name}: {text}"
+    return said_line(message.turn, message.persona.name, " ".join(message.text.split())[:TURN_CHARS])
 
 
 def _interjection_line(interjection: Interjection) -> str:
     text = " ".join(interjection.text.split())[:TURN_CHARS]
-    to = f", to {interjection.to_persona.name}" if interjection.to_persona_id else ""
+    to = CRYSTALLIZER_INTERJECTION_TO.format(name=interjection.to_persona.name) if interjection.to_persona_id else ""
     source = (
-        f" (source: {interjection.link or interjection.document_title})"
+        CRYSTALLIZER_INTERJECTION_SOURCE.format(source=interjection.link or interjection.document_title)
         if interjection.link or interjection.document_title
         else ""
     )
-    return f"[before turn {interjection.read_at_turn}] The owner ({interjection.kind}{to}): {text}{source}"
+    return CRYSTALLIZER_INTERJECTION.format(
+        turn=interjection.read_at_turn, kind=interjection.kind, to=to, text=text, source=source
+    )
 
 
 def _prompt(
-    debate: Debate, participants: list[str], graph: DisputeGraph, labels: dict, earlier, window, interjections=()
+    debate: Debate, people: list, graph: DisputeGraph, labels: dict, earlier, window, interjections=()
 ) -> Prompt:
     parts = [
-        f"Topic: {debate.topic}",
-        "Participants: " + ", ".join(participants),
-        "THE MAP NOW\n" + map_for_crystallizer(graph, labels),
+        CRYSTALLIZER_TOPIC.format(topic=debate.topic),
+        CRYSTALLIZER_PARTICIPANTS.format(participants=participant_lines(people)),
+        CRYSTALLIZER_MAP.format(map=map_for_crystallizer(graph, labels)),
     ]
     if earlier:
-        parts.append("ALREADY READ (context only)\n" + "\n".join(_turn_line(m) for m in earlier))
-    parts.append("NEW TURNS\n" + "\n".join(_turn_line(m) for m in window))
+        parts.append(CRYSTALLIZER_EARLIER.format(transcript="\n".join(_turn_line(m) for m in earlier)))
+    parts.append(CRYSTALLIZER_NEW.format(transcript="\n".join(_turn_line(m) for m in window)))
     if interjections:
         # The owner is no participant and holds no stance; what they raise is mapped like any move
         # (a question as an issue, evidence as a reason for or against a position).
-        parts.append(
-            "THE OWNER'S INTERJECTIONS IN THESE TURNS (map what they raise like any move)\n"
-            + "\n".join(_interjection_line(i) for i in interjections)
-        )
+        parts.append(CRYSTALLIZER_INTERJECTIONS.format(lines="\n".join(_interjection_line(i) for i in interjections)))
     return Prompt(
         **side_work_prompt(CRYSTALLIZER, debate),
         messages=[{"role": "user", "content": "\n\n".join(parts)}],
@@ -105,16 +117,23 @@ def graph_crystallize(*, debate: Debate, through_turn: int, max_rounds: int, fin
     if not window:
         return state.converged
     earlier = [m for m in messages if m.turn < first][-CONTEXT_TURNS:]
-    participants = _participants(debate)
+    people = _people(debate)
+    participants = [persona.name for persona in people]
     graph = DisputeGraph.from_dict(state.graph)
 
+    round_no = len(state.rounds)
     draft = gateway.extract(
         role=Role.SYNTHESIS,
-        prompt=_prompt(debate, participants, graph, graph.labels(), earlier, window, _interjections(debate, window)),
+        prompt=_prompt(debate, people, graph, graph.labels(), earlier, window, _interjections(debate, window)),
         schema=Crystallization,
-        tag=CallTag(debate_id=debate.id, phase="crystallization"),
+        tag=CallTag(
+            debate_id=debate.id,
+            phase="crystallization",
+            round=round_no + 1,
+            turns=tuple(m.turn for m in window),
+            participants=tuple(persona.persona_id for persona in people),
+        ),
     )
-    round_no = len(state.rounds)
     transcript = Transcript(participants=tuple(participants), speakers={m.turn: m.persona.name for m in messages})
     batch = graph.apply_batch(draft.mutations(), transcript, round_no=round_no)
     for rejected in batch.rejected:

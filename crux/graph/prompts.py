@@ -1,7 +1,16 @@
 """Every prompt of the graph mode, in one place: the crystallizer's instructions, the map as the
-crystallizer reads it, and the map as a persona sees it before speaking. Pure."""
+crystallizer reads it, and the map as a persona sees it before speaking. Pure.
+
+Every module-level string here is prompt wording (the test suite rewords them all:
+tests/support/rewording.py). The map the crystallizer reads is written in item lines
+(gateways/llm/prompt_lines.py), each node under the one it belongs to: ``[D1] (type) question``,
+under it ``[S1] Holder: YES — claim (label)``, under that ``[R1] Holder: attacks S1 — text
+(label)``; the turns in transcript lines.
+"""
 
 from __future__ import annotations
+
+from gateways.llm.prompt_lines import item_line
 
 from .dispute_graph import DisputeGraph
 
@@ -30,24 +39,41 @@ PERSONA_MAP_HINT = (
     "If one of these is the question everything turns on, say so plainly. If you have been persuaded on "
     "one, concede it plainly; conceding what is right is respected."
 )
+PERSONA_MAP_TITLE = "THE ARGUMENT MAP SO FAR (kept by the moderator)"
+PERSONA_MAP_YOU = "you"
+PERSONA_MAP_OPEN = "open"
+PERSONA_MAP_DECIDED = "decided"
+PERSONA_MAP_OBJECTIONS = "  Objections to you still standing: {objections}"
+
+# The crystallizer's user message and the map in it (item lines, see the module's docstring).
+CRYSTALLIZER_TOPIC = "Topic: {topic}"
+CRYSTALLIZER_PARTICIPANTS = "Participants:\n{participants}"
+CRYSTALLIZER_MAP = "THE MAP NOW\n{map}"
+CRYSTALLIZER_EARLIER = "ALREADY READ (context only)\n{transcript}"
+CRYSTALLIZER_NEW = "NEW TURNS\n{transcript}"
+CRYSTALLIZER_INTERJECTIONS = "THE OWNER'S INTERJECTIONS IN THESE TURNS (map what they raise like any move)\n{lines}"
+CRYSTALLIZER_INTERJECTION = "[before turn {turn}] The owner ({kind}{to}): {text}{source}"
+CRYSTALLIZER_INTERJECTION_TO = ", to {name}"
+CRYSTALLIZER_INTERJECTION_SOURCE = " (source: {source})"
+MAP_EMPTY = "(empty: no disputes yet)"
+MAP_GRANTED = "granted by {names}"
 
 
 def map_for_crystallizer(graph: DisputeGraph, labels: dict[str, str]) -> str:
+    """The map as item lines: its layout is data, not wording (the module's docstring)."""
     if not graph.disputes:
-        return "(empty: no disputes yet)"
+        return MAP_EMPTY
     lines = []
     for dispute in graph.disputes.values():
-        lines.append(f"{dispute.id} [{dispute.disagreement_type}] {dispute.question}")
+        lines.append(item_line(dispute.id, f"({dispute.disagreement_type}) {dispute.question}"))
         for stance in graph.stances_of(dispute.id):
-            lines.append(
-                f"  {stance.id} {stance.side} — {stance.holder}: {stance.claim} [{labels.get(stance.id, 'UNDEC')}]"
-            )
+            label = labels.get(stance.id, "UNDEC")
+            lines.append(item_line(stance.id, f"{stance.holder}: {stance.side} — {stance.claim} ({label})", depth=1))
             for reason in graph.reasons_of(stance.id):
-                granted = f" (granted by {', '.join(reason.granted_by)})" if reason.granted_by else ""
-                lines.append(
-                    f"    {reason.id} {reason.relation} {stance.id} — {reason.holder}: {reason.text}"
-                    f" [{labels.get(reason.id, 'UNDEC')}]{granted}"
-                )
+                granted = "; " + MAP_GRANTED.format(names=", ".join(reason.granted_by)) if reason.granted_by else ""
+                label = labels.get(reason.id, "UNDEC")
+                text = f"{reason.holder}: {reason.relation} {stance.id} — {reason.text} ({label}{granted})"
+                lines.append(item_line(reason.id, text, depth=2))
     return "\n".join(lines)
 
 
@@ -55,14 +81,15 @@ def map_for_persona(graph: DisputeGraph, labels: dict[str, str], persona: str) -
     """The open disputes, who says what, and where this persona stands on each."""
     if not graph.disputes:
         return ""
-    lines = ["THE ARGUMENT MAP SO FAR (kept by the moderator)"]
+    lines = [PERSONA_MAP_TITLE]
     for dispute in graph.disputes.values():
         stances = graph.stances_of(dispute.id)
         sides = " · ".join(
-            f"{side}: " + ", ".join("you" if s.holder == persona else s.holder for s in stances if s.side == side)
+            f"{side}: "
+            + ", ".join(PERSONA_MAP_YOU if s.holder == persona else s.holder for s in stances if s.side == side)
             for side in ("YES", "NO")
         )
-        status = "open" if any(labels.get(s.id) == "UNDEC" for s in stances) else "decided"
+        status = PERSONA_MAP_OPEN if any(labels.get(s.id) == "UNDEC" for s in stances) else PERSONA_MAP_DECIDED
         lines.append(f"• {dispute.question} — {sides} ({status})")
         against = [
             r.text
@@ -72,6 +99,6 @@ def map_for_persona(graph: DisputeGraph, labels: dict[str, str], persona: str) -
             if r.relation == "attacks" and persona not in r.granted_by
         ]
         if against:
-            lines.append("  Objections to you still standing: " + "; ".join(against[:2]))
+            lines.append(PERSONA_MAP_OBJECTIONS.format(objections="; ".join(against[:2])))
     lines.append(PERSONA_MAP_HINT)
     return "\n".join(lines)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from django.conf import settings
 from django.db import transaction
@@ -10,20 +11,22 @@ from django.utils import timezone
 
 from crux import staging
 from crux.models import CruxRoom, DisagreementCandidate
-from crux.prompts import DISAGREEMENT_DETECTOR
+from crux.prompts import (
+    DISAGREEMENT_DETECTOR,
+    KNOWN_DISPUTE,
+    KNOWN_DISPUTES_INPUT,
+    NO_KNOWN_DISPUTES,
+    SCAN_INPUT,
+)
 from crux.schemas import DisagreementScan, WindowDigest
 from crux.services.rooms import room_open
-from debates.blackboard.ledger import (
-    DIGEST_TOKENS_PER_MESSAGE,
-    LEDGER_KEEPER,
-    digest_fold,
-    digest_section,
-    digest_transcript,
-)
+from debates.blackboard.ledger import DIGEST_TOKENS_PER_MESSAGE, digest_fold, digest_input
 from debates.models import Debate, Message
+from debates.prompts import LEDGER_KEEPER
 from debates.services.context import side_work_prompt
-from debates.services.transcripts import transcript_of
+from debates.services.transcripts import participant_lines, seat_handles, transcript_of
 from gateways.llm import gateway
+from gateways.llm.prompt_lines import item_line
 from gateways.llm.types import CallTag, ModelError, ModelUnavailable, Prompt, Role
 
 logger = logging.getLogger(__name__)
@@ -52,25 +55,28 @@ def _tracked(candidate: DisagreementCandidate) -> staging.TrackedCandidate:
 
 
 def _known(candidates, names: dict[int, str]) -> str:
-    return (
-        "\n".join(f"[{c.id}] {names[c.persona_a_id]} vs {names[c.persona_b_id]}: {c.dispute}" for c in candidates)
-        or "(none yet)"
-    )
+    """The tracked disputes as item lines, "[12] A vs B: question" (their numbers are what a scan
+    answers with, ``known_id``)."""
+    lines = [
+        item_line(str(c.id), KNOWN_DISPUTE.format(a=names[c.persona_a_id], b=names[c.persona_b_id], dispute=c.dispute))
+        for c in candidates
+    ]
+    return "\n".join(lines) or NO_KNOWN_DISPUTES
+
+
+def _participants(debate: Debate) -> list:
+    return [p.persona for p in debate.participants.select_related("persona").order_by("seat")]
 
 
 def _scan(debate: Debate, messages: list[Message], candidates: list[DisagreementCandidate]) -> DisagreementScan:
-    names = {p.id: p.name for p in debate.personas.all()}
-    known = _known(candidates, names)
-    transcript = transcript_of(messages)
+    personas = _participants(debate)
+    names = {p.id: p.name for p in personas}
+    content = SCAN_INPUT.format(
+        participants=participant_lines(personas), known=_known(candidates, names), transcript=transcript_of(messages)
+    )
     prompt = Prompt(
         **side_work_prompt(DISAGREEMENT_DETECTOR, debate),
-        messages=[
-            {
-                "role": "user",
-                "content": f"Participants: {', '.join(names.values())}\n\nKNOWN DISPUTES\n{known}\n\n"
-                f"LATEST MESSAGES\n{transcript}",
-            }
-        ],
+        messages=[{"role": "user", "content": content}],
         max_tokens=500,
         temperature=0.2,
     )
@@ -78,7 +84,13 @@ def _scan(debate: Debate, messages: list[Message], candidates: list[Disagreement
         role=Role.EXTRACTION,
         prompt=prompt,
         schema=DisagreementScan,
-        tag=CallTag(debate_id=debate.id, phase="detection"),
+        tag=CallTag(
+            debate_id=debate.id,
+            phase="detection",
+            turns=tuple(m.turn for m in messages),
+            participants=tuple(p.persona_id for p in personas),
+            items=tuple(str(c.id) for c in candidates),
+        ),
     )
 
 
@@ -115,6 +127,7 @@ def window_digest(
     window_messages: list[Message],
     messages: list[Message],
     names: dict[int, str],
+    handles: dict[int, str] | None = None,
     before_write=None,
     record_with=None,
 ) -> DisagreementScan | None:
@@ -124,18 +137,15 @@ def window_digest(
 
     An outage (ModelUnavailable) is raised with nothing written: the messages stay unledgered
     (folded later, as any put-off update) and the caller scans the window on its own."""
-    candidates = DisagreementCandidate.objects.filter(debate=debate)
-    section = digest_section(debate=debate, messages=messages, names=names)
-    lines, asked = digest_transcript(messages=messages, before=window_messages)
+    candidates = list(DisagreementCandidate.objects.filter(debate=debate))
+    known = KNOWN_DISPUTES_INPUT.format(known=_known(candidates, names))
+    handles = handles if handles is not None else seat_handles(debate)
+    content, tag = digest_input(
+        debate=debate, messages=messages, before=window_messages, names=names, handles=handles, known=known
+    )
     prompt = Prompt(
         **side_work_prompt(f"{LEDGER_KEEPER}\n\n{DISAGREEMENT_DETECTOR}", debate),
-        messages=[
-            {
-                "role": "user",
-                "content": f"{section}\n\n{asked}\n\nKNOWN DISPUTES\n{_known(candidates, names)}\n\n"
-                f"LATEST MESSAGES\n{lines}",
-            }
-        ],
+        messages=[{"role": "user", "content": content}],
         max_tokens=DIGEST_TOKENS_PER_MESSAGE * len(messages) + 500,
         temperature=0.2,
     )
@@ -143,7 +153,7 @@ def window_digest(
         role=Role.EXTRACTION,
         prompt=prompt,
         schema=WindowDigest,
-        tag=CallTag(debate_id=debate.id, phase="digest"),
+        tag=replace(tag, phase="digest", items=tuple(str(c.id) for c in candidates)),
         what=f"Digest of detection window {window} of debate {debate.id}",
         skip_outages=False,
         record_with=record_with,

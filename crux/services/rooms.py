@@ -8,15 +8,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from crux.models import CruxCard, CruxRoom, DisagreementCandidate
-from crux.prompts import CRUX_CARD_WRITER, CRUX_EXIT_JUDGE
+from crux.prompts import CARD_INPUT, CRUX_CARD_WRITER, CRUX_EXIT_JUDGE, EXIT_CHECK_INPUT
 from crux.schemas import CruxCardDraft, CruxExitCheck
 from debates import payloads as p
 from debates.models import Message
 from debates.services.context import side_work_prompt
 from debates.services.events import event_append
-from debates.services.transcripts import transcript_of
+from debates.services.transcripts import participant_lines, transcript_of
 from debates.state import SUITS
 from gateways.llm import gateway
+from gateways.llm.prompt_lines import item_line
 from gateways.llm.types import CallTag, Prompt, Role
 
 
@@ -47,6 +48,12 @@ def room_open(*, candidate: DisagreementCandidate) -> CruxRoom:
     return room
 
 
+def room_dispute_id(room: CruxRoom) -> str:
+    """The id a room's question goes by in prompts (an item line, ``[12] question``) and in its
+    calls' tags: the tracked dispute's it opened on, the number a disagreement scan knows it by."""
+    return str(room.candidate_id) if room.candidate_id is not None else f"room-{room.id}"
+
+
 def room_close(room: CruxRoom, *, exit_reason: str, failure: str = "") -> None:
     with transaction.atomic():
         room.status = CruxRoom.Status.FAILED if failure else CruxRoom.Status.DONE
@@ -66,10 +73,24 @@ def _transcript(room: CruxRoom) -> str:
     return transcript_of(messages)
 
 
+def _room_tag(room: CruxRoom, phase: str) -> CallTag:
+    """A room's side call's tag: the room, its two people, its dispute (ids only)."""
+    return CallTag(
+        debate_id=room.debate_id,
+        phase=phase,
+        room=room.id,
+        participants=(room.persona_a.persona_id, room.persona_b.persona_id),
+        items=(room_dispute_id(room),),
+    )
+
+
 def crux_surfaced(room: CruxRoom) -> bool:
+    question = item_line(room_dispute_id(room), room.question)
     prompt = Prompt(
         **side_work_prompt(CRUX_EXIT_JUDGE, room.debate),
-        messages=[{"role": "user", "content": f'Disagreement: "{room.question}"\n\n{_transcript(room)}'}],
+        messages=[
+            {"role": "user", "content": EXIT_CHECK_INPUT.format(question=question, transcript=_transcript(room))}
+        ],
         max_tokens=200,
         temperature=0.0,
     )
@@ -77,7 +98,7 @@ def crux_surfaced(room: CruxRoom) -> bool:
         role=Role.JUDGING,
         prompt=prompt,
         schema=CruxExitCheck,
-        tag=CallTag(debate_id=room.debate_id, phase="crux_exit_check"),
+        tag=_room_tag(room, "crux_exit_check"),
         what=f"Exit check in room {room.id}",
     )
     return check is not None and check.surfaced
@@ -104,24 +125,18 @@ def _room_card(card: CruxCard, room: CruxRoom) -> p.Card:
 
 def card_extract(room: CruxRoom) -> CruxCard:
     a, b = room.persona_a, room.persona_b
+    content = CARD_INPUT.format(
+        people=participant_lines([a, b]),
+        question=item_line(room_dispute_id(room), room.question),
+        transcript=_transcript(room),
+    )
     prompt = Prompt(
         **side_work_prompt(CRUX_CARD_WRITER, room.debate),
-        messages=[
-            {
-                "role": "user",
-                "content": f"People: {a.name}, {b.name}\nDisagreement that opened the room: "
-                f'"{room.question}"\n\nCONVERSATION\n{_transcript(room)}',
-            }
-        ],
+        messages=[{"role": "user", "content": content}],
         max_tokens=900,
         temperature=0.2,
     )
-    draft = gateway.extract(
-        role=Role.SYNTHESIS,
-        prompt=prompt,
-        schema=CruxCardDraft,
-        tag=CallTag(debate_id=room.debate_id, phase="crux_card"),
-    )
+    draft = gateway.extract(role=Role.SYNTHESIS, prompt=prompt, schema=CruxCardDraft, tag=_room_tag(room, "crux_card"))
     by_name = {a.name.lower(): a, b.name.lower(): b}
     positions = {}
     # The model may return more or fewer than two positions; only the first two are the pair's.

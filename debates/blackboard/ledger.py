@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
+from debates import prompts as words
 from debates.blackboard import conversation, summaries, updates
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection, RoundRecord
 from debates.blackboard.schemas import LedgerDigest, PositionUpdate, ReflectionDraft, RoundRecordDraft
@@ -23,7 +24,7 @@ from debates.models import Debate, Event, Message
 from debates.payloads import EventKind, LedgerUpdated
 from debates.services.context import side_work_prompt
 from debates.services.events import event_append
-from debates.services.transcripts import transcript_of
+from debates.services.transcripts import participant_lines, seat_handles, seated_lines, transcript_of
 from gateways.llm import gateway
 from gateways.llm.types import CallTag, ModelUnavailable, Prompt, Role
 
@@ -31,26 +32,6 @@ logger = logging.getLogger(__name__)
 
 RECENT_BEFORE = 3  # messages before the ones folded that the ledger keeper reads
 DIGEST_TOKENS_PER_MESSAGE = 400
-LEDGER_KEEPER = (
-    "You keep the position ledger of a debate. Given the participants' current position states (each "
-    "lists only what it holds) and their latest messages, report for each message you are asked about "
-    "(by its turn number and speaker) only what THAT message changed: the speaker's stance, their "
-    "answer to the debate question (YES, NO or NUANCED) if the message shows it, evidence they cited, "
-    "challenges they raised to others (by name), which of their own listed unanswered challenges they "
-    "answered, a new agreement or disagreement, a concession, a shift, a proposal, a reaction to an "
-    "open proposal by someone else. Use null or empty lists when nothing changed. Never invent what "
-    "was not said."
-)
-ROUND_RECORDER = (
-    "You record one round of a debate: for each participant, their position on the aspect, their "
-    "strongest argument, the evidence they cited and whom they mainly engaged; then a 1-2 sentence "
-    "summary, the new disagreements and the position shifts of the round."
-)
-REFLECTOR = (
-    "You watch a debate and note its 2-3 most important dynamics: who is converging, who is "
-    "talking past each other, what underlying assumptions drive the disagreements, what has "
-    "shifted. Rate each insight's importance from 1 to 10."
-)
 
 
 def _participants(debate: Debate) -> dict[int, str]:
@@ -82,9 +63,10 @@ def _ledger_payload(
     )
 
 
-def digest_section(*, debate: Debate, messages: list[Message], names: dict[int, str]) -> str:
-    """The ledger's part of a digest's prompt: the question, the participants, and for each speaker
-    of ``messages`` their position state, their unanswered challenges and the open proposals."""
+def digest_section(*, debate: Debate, messages: list[Message], names: dict[int, str], handles: dict[int, str]) -> str:
+    """The ledger's part of a digest's prompt: the question, the participants (persona pk -> name
+    and -> persona id, in seat order: item lines), and for each speaker of ``messages`` their
+    position state, their unanswered challenges and the open proposals."""
     speakers = list(dict.fromkeys(message.persona for message in messages))
     states = {
         state.persona_id: state
@@ -94,20 +76,19 @@ def digest_section(*, debate: Debate, messages: list[Message], names: dict[int, 
     for speaker in speakers:
         state = states.get(speaker.id) or PositionState(debate=debate, persona=speaker)
         blocks.append(
-            f"{speaker.name}'s current position state:\n{json.dumps(_state_shown(state), ensure_ascii=False)}\n"
-            f"Unanswered challenges listed for {speaker.name}: "
-            f"{json.dumps(state.unanswered_challenges, ensure_ascii=False)}"
+            words.DIGEST_STATE.format(
+                name=speaker.name,
+                state=json.dumps(_state_shown(state), ensure_ascii=False),
+                challenges=json.dumps(state.unanswered_challenges, ensure_ascii=False),
+            )
         )
     proposals = BlackboardNotes.objects.filter(debate=debate).values_list("proposals", flat=True).first() or []
     open_proposals = (
         "\n".join(f"- {p['by']}: {p['proposal']}" for p in proposals[-3:] if p.get("status", "active") == "active")
-        or "(none)"
+        or words.DIGEST_NO_PROPOSALS
     )
-    return (
-        f"Debate question: {debate.topic}\nParticipants: {', '.join(names.values())}\n\n"
-        + "\n\n".join(blocks)
-        + f"\n\nOpen proposals:\n{open_proposals}"
-    )
+    frame = words.DIGEST_FRAME.format(topic=debate.topic, participants=seated_lines(names, handles))
+    return "\n\n".join([frame, *blocks, words.DIGEST_PROPOSALS.format(proposals=open_proposals)])
 
 
 # The ledger's own bookkeeping in a position state: the round it last changed, and where in the
@@ -138,12 +119,36 @@ def _state_shown(state: PositionState) -> dict:
 
 
 def digest_transcript(*, messages: list[Message], before: list[Message]) -> tuple[str, str]:
-    """The messages a digest reads, one "[turn N] Name: text" line each (``before`` first, as
-    context), and the instruction naming the turns to fold."""
+    """The messages a digest reads, one transcript line each (``before`` first, as context), and
+    the instruction naming the turns to fold."""
     shown = sorted({m.turn: m for m in [*before, *messages]}.values(), key=lambda m: m.turn)  # one channel
-    lines = "\n".join(f"[turn {m.turn}] {m.persona.name}: {m.text}" for m in shown)
     asked = ", ".join(f"[turn {m.turn}] ({m.persona.name})" for m in messages)
-    return lines, f"Give one ledger update for each of these messages, in order: {asked}. The others are context."
+    return transcript_of(shown), words.DIGEST_ASKED.format(asked=asked)
+
+
+def digest_input(
+    *,
+    debate: Debate,
+    messages: list[Message],
+    before: list[Message],
+    names: dict[int, str],
+    handles: dict[int, str],
+    known: str = "",
+) -> tuple[str, CallTag]:
+    """A digest's user message (the ledger's part, the turns asked for, ``known``: the disputes a
+    window's scan knows, the messages) and its call's tag: the turns to fold, the participants
+    (ids only)."""
+    lines, asked = digest_transcript(messages=messages, before=before)
+    parts = [digest_section(debate=debate, messages=messages, names=names, handles=handles), asked, known]
+    parts.append(words.DIGEST_MESSAGES.format(transcript=lines))
+    tag = CallTag(
+        debate_id=debate.id,
+        phase="ledger",
+        room=messages[0].room_id,
+        turns=tuple(m.turn for m in messages),
+        participants=tuple(handles[pk] for pk in names),
+    )
+    return "\n\n".join(part for part in parts if part), tag
 
 
 def digest_window(messages: list[Message]) -> dict[int, str]:
@@ -154,6 +159,7 @@ def ledger_digest(
     *,
     messages: list[Message],
     names: dict[int, str] | None = None,
+    handles: dict[int, str] | None = None,
     before: list[Message] | None = None,
     before_write=None,
     record_with=None,
@@ -172,18 +178,15 @@ def ledger_digest(
         return False
     debate = messages[0].debate
     names = names if names is not None else _participants(debate)
+    handles = handles if handles is not None else seat_handles(debate)
     if before is None:
         before = _read_before(messages[0])
-    lines, asked = digest_transcript(messages=messages, before=list(before)[-RECENT_BEFORE:])
+    content, tag = digest_input(
+        debate=debate, messages=messages, before=list(before)[-RECENT_BEFORE:], names=names, handles=handles
+    )
     prompt = Prompt(
-        **side_work_prompt(LEDGER_KEEPER, debate),
-        messages=[
-            {
-                "role": "user",
-                "content": f"{digest_section(debate=debate, messages=messages, names=names)}\n\n{asked}\n\n"
-                f"LATEST MESSAGES\n{lines}",
-            }
-        ],
+        **side_work_prompt(words.LEDGER_KEEPER, debate),
+        messages=[{"role": "user", "content": content}],
         max_tokens=DIGEST_TOKENS_PER_MESSAGE * len(messages),
         temperature=0.2,
     )
@@ -193,7 +196,7 @@ def ledger_digest(
             role=Role.EXTRACTION,
             prompt=prompt,
             schema=LedgerDigest,
-            tag=CallTag(debate_id=debate.id, phase="ledger"),
+            tag=tag,
             what=f"Ledger digest of turns {turns} of debate {debate.id}",
             skip_outages=False,
             record_with=record_with,
@@ -362,8 +365,15 @@ def round_record_extract(*, debate: Debate, aspect_index: int) -> RoundRecord | 
         return None
     aspect = debate.aspects[aspect_index]
     prompt = Prompt(
-        **side_work_prompt(ROUND_RECORDER, debate),
-        messages=[{"role": "user", "content": f"Aspect: {aspect['label']} — {aspect['description']}\n\n{transcript}"}],
+        **side_work_prompt(words.ROUND_RECORDER, debate),
+        messages=[
+            {
+                "role": "user",
+                "content": words.ROUND_INPUT.format(
+                    label=aspect["label"], description=aspect["description"], transcript=transcript
+                ),
+            }
+        ],
         max_tokens=900,
         temperature=0.2,
     )
@@ -371,7 +381,13 @@ def round_record_extract(*, debate: Debate, aspect_index: int) -> RoundRecord | 
         role=Role.EXTRACTION,
         prompt=prompt,
         schema=RoundRecordDraft,
-        tag=CallTag(debate_id=debate.id, phase="round_record"),
+        tag=CallTag(
+            debate_id=debate.id,
+            phase="round_record",
+            round=aspect_index + 1,
+            aspect=aspect_index,
+            turns=tuple(m.turn for m in messages),
+        ),
         what=f"Round record {aspect_index} of {debate.id}",
     )
     if draft is None:
@@ -404,23 +420,29 @@ def round_record_extract(*, debate: Debate, aspect_index: int) -> RoundRecord | 
 
 def reflections_generate(*, debate: Debate, round_number: int) -> list[Reflection]:
     names = _participants(debate)
+    people = [p.persona for p in debate.participants.select_related("persona").order_by("seat")]
     ledger = "\n".join(
-        f"{names.get(s.persona_id)}: {s.overall_stance} | conceded: {'; '.join(s.concessions) or '-'} | "
-        f"shifted: {'; '.join(s.shifts) or '-'}"
+        words.REFLECTION_POSITION.format(
+            name=names.get(s.persona_id),
+            stance=s.overall_stance,
+            conceded="; ".join(s.concessions) or "-",
+            shifted="; ".join(s.shifts) or "-",
+        )
         for s in PositionState.objects.filter(debate=debate)
     )
     records = "\n".join(r.summary for r in RoundRecord.objects.filter(debate=debate).order_by("-round_number")[:2])
     claims = "\n".join(f"- {c.dispute} [{c.status}]" for c in debate.candidates.exclude(status="abandoned")[:5])
     recent = Message.objects.filter(debate=debate, status=Message.Status.COMPLETE).order_by("-created_at")[:6]
+    content = words.REFLECTION_INPUT.format(
+        topic=debate.topic,
+        participants=participant_lines(people),
+        positions=ledger,
+        rounds=records or "-",
+        contested=claims or "-",
+    )
     prompt = Prompt(
-        **side_work_prompt(REFLECTOR, debate),
-        messages=[
-            {
-                "role": "user",
-                "content": f"Debate on: {debate.topic}\nParticipants: {', '.join(names.values())}\n\n"
-                f"POSITIONS\n{ledger}\n\nROUNDS\n{records or '-'}\n\nCONTESTED\n{claims or '-'}",
-            }
-        ],
+        **side_work_prompt(words.REFLECTOR, debate),
+        messages=[{"role": "user", "content": content}],
         max_tokens=700,
         temperature=0.3,
     )
@@ -435,7 +457,12 @@ def reflections_generate(*, debate: Debate, round_number: int) -> list[Reflectio
         role=Role.EXTRACTION,
         prompt=prompt,
         schema=ReflectionDraft,
-        tag=CallTag(debate_id=debate.id, phase="reflection"),
+        tag=CallTag(
+            debate_id=debate.id,
+            phase="reflection",
+            round=round_number,
+            participants=tuple(p.persona_id for p in people),
+        ),
         what=f"Reflection for {debate.id}",
     )
     if draft is None:

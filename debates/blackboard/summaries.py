@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from debates import prompts as words
 from debates.blackboard.ledger_text import usable
 from debates.blackboard.models import BlackboardNotes
 from debates.blackboard.schemas import RollingSummaryDraft
@@ -24,12 +25,6 @@ from gateways.llm.types import CallTag, Prompt, Role
 
 SUMMARY_EVERY = 12  # main-channel messages per summary
 SUMMARIES_SHOWN = 3  # the latest few go to the page; the context reads the newest
-SUMMARIZER = (
-    "You keep the running summary of a long debate. Given the summary so far and the messages "
-    "since, write the new summary of the whole debate: key points raised, agreements reached, "
-    "disagreements still open, decisions made, open questions. Under 150 words. Never invent what "
-    "was not said."
-)
 
 
 def summary_due(messages_said: int) -> bool:
@@ -62,15 +57,16 @@ def rolling_summary_write(*, debate: Debate, up_to_turn: int) -> dict | None:
     if not messages:
         return None
     first, last = messages[0].turn, messages[-1].turn
+    content = words.SUMMARY_INPUT.format(
+        topic=debate.topic,
+        summary=latest_summary(notes) or words.NO_SUMMARY_YET,
+        first=first,
+        last=last,
+        transcript=transcript_of(messages),
+    )
     prompt = Prompt(
-        **side_work_prompt(SUMMARIZER, debate),
-        messages=[
-            {
-                "role": "user",
-                "content": f"Debate question: {debate.topic}\n\nSummary so far:\n{latest_summary(notes) or '(none)'}"
-                f"\n\nMessages {first}-{last}:\n{transcript_of(messages)}",
-            }
-        ],
+        **side_work_prompt(words.SUMMARIZER, debate),
+        messages=[{"role": "user", "content": content}],
         max_tokens=400,
         temperature=0.2,
     )
@@ -78,7 +74,7 @@ def rolling_summary_write(*, debate: Debate, up_to_turn: int) -> dict | None:
         role=Role.EXTRACTION,
         prompt=prompt,
         schema=RollingSummaryDraft,
-        tag=CallTag(debate_id=debate.id, phase="rolling_summary"),
+        tag=CallTag(debate_id=debate.id, phase="rolling_summary", turns=tuple(m.turn for m in messages)),
         what=f"Rolling summary of turns {first}-{last} of debate {debate.id}",
     )
     text = usable(draft.summary) if draft is not None else None

@@ -8,20 +8,17 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
-from debates.budget import clip, estimate_tokens
+from debates import prompts as words
+from debates.budget import Section, clip, estimate_tokens
 from debates.models import Debate
 from projects.context import context_assemble
 from projects.models import Assignment, Project, Repository
 from projects.services import repository_activity_refresh
 
-CONTEXT_PREAMBLE = (
-    "The user's own material this debate works on. Treat it as what the user has told you: rely "
-    "on it, cite it where it matters, and never invent details it does not give."
-)
-
 
 def _frame(label: str) -> tuple[str, str]:
-    return f"── CONTEXT: {label} ──\n{CONTEXT_PREAMBLE}\n", "\n── END OF CONTEXT ──"
+    head = Section(words.CONTEXT_TITLE.format(label=label), 0).header
+    return f"{head}\n{words.CONTEXT_PREAMBLE}\n", "\n" + Section(words.CONTEXT_END, 0).header
 
 
 def _body_budget(label: str) -> int:
@@ -79,7 +76,7 @@ def side_work_prompt(instruction: str, debate: Debate) -> dict:
     section = context_section(debate)
     if not section:
         return {"system_prefix": instruction, "system": ""}
-    return {"system_prefix": f"THE DEBATE\nQuestion: {debate.topic}\n\n{section}", "system": instruction}
+    return {"system_prefix": words.SIDE_WORK_FRAME.format(topic=debate.topic, context=section), "system": instruction}
 
 
 def with_context(system_prefix: str, debate: Debate) -> str:

@@ -20,6 +20,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
 
+from debates import prompts as words
+from debates.budget import Section
 from debates.models import Debate, Interjection, Message
 from debates.payloads import InterjectionAnswered, InterjectionPosted
 from debates.services.events import event_append
@@ -33,11 +35,9 @@ _ADDRESS = re.compile(r"^\s*@(\S+(?:\s+\S+){0,3}?)[,:]\s*", re.UNICODE)
 
 # What each kind asks of the persona who takes it up (the turn's prompt shows it).
 ASKS = {
-    Interjection.Kind.QUESTION: "The person who asked the debate's question asks you directly. Answer it first, plainly.",
-    Interjection.Kind.EVIDENCE: "The person who asked the debate's question brings this evidence. Say what it does "
-    "to your position: what it supports, what it undercuts, and whether you change your mind.",
-    Interjection.Kind.CHALLENGE: "The person who asked the debate's question challenges you. Answer the challenge "
-    "first: concede what it gets right and defend with reasons what you still hold.",
+    Interjection.Kind.QUESTION: words.ASK_QUESTION,
+    Interjection.Kind.EVIDENCE: words.ASK_EVIDENCE,
+    Interjection.Kind.CHALLENGE: words.ASK_CHALLENGE,
 }
 
 
@@ -177,14 +177,14 @@ DOCUMENT_CHARS = 1500  # of a document brought as evidence, what the prompt show
 
 def interjection_prompt(interjection: Interjection) -> str:
     """The section of the answering turn's prompt that shows the interjection as something to answer."""
-    lines = ["── THE OWNER INTERJECTS ──", ASKS[interjection.kind], f'"{interjection.text}"']
+    lines = [Section(words.INTERJECTION_TITLE, 0).header, ASKS[interjection.kind], f'"{interjection.text}"']
     if interjection.link:
-        lines.append(f"Source they point to: {interjection.link}")
+        lines.append(words.INTERJECTION_SOURCE.format(link=interjection.link))
     if interjection.document is not None:
         excerpt = " ".join(interjection.document.text.split())[:DOCUMENT_CHARS]
-        lines.append(f"From their document {interjection.document.title!r}: {excerpt}")
+        lines.append(words.INTERJECTION_DOCUMENT.format(title=repr(interjection.document.title), excerpt=excerpt))
     elif interjection.document_title:
-        lines.append(f"From their document {interjection.document_title!r}.")
+        lines.append(words.INTERJECTION_DOCUMENT_TITLE.format(title=repr(interjection.document_title)))
     return "\n".join(lines)
 
 
@@ -234,7 +234,7 @@ def interjections_guidance(interjections: list[Interjection]) -> str:
     for interjection in interjections:
         section = interjection_prompt(interjection)
         if interjection.to_persona is not None:
-            section += f"\n(Addressed to {interjection.to_persona.name}.)"
+            section += "\n" + words.INTERJECTION_ADDRESSED.format(name=interjection.to_persona.name)
         parts.append(section)
     return "\n\n".join(parts)
 

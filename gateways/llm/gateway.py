@@ -19,14 +19,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from django.conf import settings
 from django.utils import timezone
 from pydantic import BaseModel, ValidationError
 
-from gateways.llm import roles
+from gateways.llm import prompts, roles
 from gateways.llm.models import ModelCall
 from gateways.llm.pricing import estimate_cost
 from gateways.llm.types import (
@@ -206,16 +206,12 @@ def validated_or_repaired(
             prefix_cache_ttl=prompt.prefix_cache_ttl,
             messages=[
                 *prompt.messages,
-                {"role": "assistant", "content": completion.text or "(empty)"},
-                {
-                    "role": "user",
-                    "content": f"That output was not valid: {first_error}. "
-                    "Reply again with only the complete JSON object that matches the schema.",
-                },
+                {"role": "assistant", "content": completion.text or prompts.EMPTY_OUTPUT},
+                {"role": "user", "content": prompts.REPAIR.format(error=first_error)},
             ],
         )
         logger.warning("Structured output for %s failed validation, repairing once: %s", role, first_error)
-        retry = _complete_json(role, repair, schema, tag, record_with)
+        retry = _complete_json(role, repair, schema, replace(tag, attempt=tag.attempt + 1), record_with)
         try:
             return _validate(schema, retry)
         except StructuredOutputError as second_error:
@@ -352,6 +348,7 @@ def _record(sent: _Sent, result, error, record_with=None) -> ModelCall:
         model=answered_by,
         persona=tag.persona,
         phase=tag.phase,
+        tag=_tag_recorded(tag),
         streamed=sent.streamed,
         **tokens,
         latency_ms=latency_ms,
@@ -385,8 +382,13 @@ def _record(sent: _Sent, result, error, record_with=None) -> ModelCall:
     return call
 
 
+def _tag_recorded(tag: CallTag) -> dict[str, str]:
+    """What a call's ledger row keeps of its tag beside its own columns (debate, persona, phase)."""
+    return {key: value for key, value in tag.fields().items() if key not in ("debate", "persona", "phase")}
+
+
 def call_record_json(record: CallRecord) -> str:
-    """One JSON line for a trace file: role, persona, phase, the full prompt, tokens."""
+    """One JSON line for a trace file: role, persona, phase and the rest of the tag, the full prompt, tokens."""
     return json.dumps(
         {
             "role": record.role,
@@ -395,6 +397,7 @@ def call_record_json(record: CallRecord) -> str:
             "debate": str(record.tag.debate_id) if record.tag.debate_id else None,
             "persona": record.tag.persona,
             "phase": record.tag.phase,
+            "tag": _tag_recorded(record.tag),
             "system": [record.prompt.system_prefix, record.prompt.system],
             "messages": record.prompt.messages,
             "input_tokens": record.usage.input_tokens,

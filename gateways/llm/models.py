@@ -18,6 +18,10 @@ class ModelCall(models.Model):
     model = models.CharField(max_length=80)
     persona = models.CharField(max_length=80, blank=True)
     phase = models.CharField(max_length=40, blank=True)
+    # The rest of the call's tag (gateways/llm/types.py CallTag.fields), ids only: whom a turn
+    # answered, its round, aspect, room and turn, the turns a structured call read about, a second
+    # draft's attempt; it ties a call to the messages and rounds it was for.
+    tag = models.JSONField(default=dict, blank=True)
     streamed = models.BooleanField(default=False)
     input_tokens = models.PositiveIntegerField(default=0)
     output_tokens = models.PositiveIntegerField(default=0)

@@ -67,11 +67,53 @@ def content_text(content: str | list[dict]) -> str:
 
 @dataclass(frozen=True)
 class CallTag:
-    """Where a call belongs, for the ledger and traces."""
+    """Where a call belongs and what it is about, in ids only: the ledger (ModelCall) and traces
+    record it, the provider sends it with the request (the X-Faultline-Call header), and scripted
+    test models answer by it and by the call's schema, never by its prompt's wording. It leaves
+    the machine, so it carries ids and numbers only, never content: no name, no topic, no text
+    (tests/llm/test_call_tag_ids.py runs every mode and checks).
+
+    ``persona`` and ``addressee`` are persona ids (``Persona.persona_id``); ``participants`` the
+    debate's, in seat order, on the calls whose prompt lists them (``[persona-id] Name`` lines,
+    orchestration/prompts.py); ``items`` the ids of the ``[ID] text`` lines the call is about (the
+    known disputes a scan may name, a crux room's dispute). ``round`` counts from 1 (an
+    Analyst/Critic or Collaborate round; a discussion's round is its aspect), ``aspect`` is the
+    aspect's index (from 0, as ``Message.aspect_index``). ``turn`` is the turn a speaking call
+    says (a crux room counts its own), ``turns`` those a structured call reads about (a digest's
+    to fold, a round's two, the crystallizer's new ones). ``attempt`` 2 is a turn asked again
+    (the voice guard's second draft)."""
 
     debate_id: uuid.UUID | None = None
     persona: str = ""
     phase: str = ""
+    addressee: str = ""
+    round: int | None = None
+    aspect: int | None = None
+    room: int | None = None
+    turn: int | None = None
+    turns: tuple[int, ...] = ()
+    participants: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+    attempt: int = 1
+
+    def fields(self) -> dict[str, str]:
+        """The tag as text, field by field, the empty ones left out (a list joined by commas): what
+        the X-Faultline-Call header carries and a call's ledger row records."""
+        values = {
+            "debate": str(self.debate_id or ""),
+            "persona": self.persona,
+            "phase": self.phase,
+            "addressee": self.addressee,
+            "round": "" if self.round is None else str(self.round),
+            "aspect": "" if self.aspect is None else str(self.aspect),
+            "room": "" if self.room is None else str(self.room),
+            "turn": "" if self.turn is None else str(self.turn),
+            "turns": ",".join(str(turn) for turn in self.turns),
+            "participants": ",".join(self.participants),
+            "items": ",".join(self.items),
+            "attempt": "" if self.attempt == 1 else str(self.attempt),
+        }
+        return {key: value for key, value in values.items() if value}
 
 
 @dataclass

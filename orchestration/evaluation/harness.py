@@ -48,14 +48,17 @@ TUNABLE = (
 
 
 @contextlib.contextmanager
-def _model(model: str, scenario: Scenario):
+def _model(model: str, scenario: Scenario, personas: list[Persona]):
     if model != "fake":
         with override_settings(FAULTLINE_LLM=model):
             gateway.reset_provider()
             yield
         gateway.reset_provider()
         return
-    script = ScriptedModel(scenario)
+    # The scripted model plays each persona from the spec its contract was written from, by persona id.
+    script = ScriptedModel(
+        scenario, cast={p.persona_id: spec for p, spec in zip(personas, scenario.personas, strict=True)}
+    )
     with (
         FakeMessagesAPI(responder=script.respond) as api,
         override_settings(
@@ -117,7 +120,7 @@ def scenario_run(scenario: Scenario, *, model: str = "fake", keep: bool = False,
 def _scenario_run(scenario: Scenario, *, model: str, keep: bool, with_judge: bool, owner) -> dict:
     personas = _personas(scenario, owner)
     started = time.monotonic()
-    with _model(model, scenario):
+    with _model(model, scenario, personas):
         debate = debate_create(
             owner=owner,
             topic=scenario.topic,

@@ -6,7 +6,8 @@ someone. Its rules are its own (a small cue lexicon with negation and sarcasm ha
 apart from the production parsing and without sight of any scenario's ground truth, so it reads
 most plain speech right and can be fooled: a decoy quibble read as a dispute, a paraphrase it does
 not connect, a hedge it takes for an answer. What a suite run measures is what the pipeline made of
-that reading. Pure Python.
+that reading. Pure Python. Its regular expressions read only what someone said (a transcript
+line's text, devtools/prompt_reading.py), never a prompt's wording.
 """
 
 from __future__ import annotations

@@ -151,6 +151,10 @@ def truth_run(scenario: TruthScenario, mode: str) -> dict:
     started = time.monotonic()
     with throwaway_owner() as owner, _scripted(scenario) as script:
         personas = [owned_persona(owner, name=v.name, **_persona_fields(v.name)) for v in scenario.voices]
+        # Each speaks in the voice it was made from, by persona id (never read from its prompt).
+        script.cast.update(
+            {persona.persona_id: voice for persona, voice in zip(personas, scenario.voices, strict=True)}
+        )
         debate = debate_create(
             owner=owner,
             topic=scenario.topic,

@@ -1,13 +1,20 @@
 """The truth suite's stand-in for Claude behind the fake Messages API: scripted speakers, and a
 naive reader for every extraction call.
 
-Calls are told apart by the gateway's role and phase (the request's X-Faultline-Call header) and,
-for structured calls, by the schema's title (the call's purpose). A speaking call says the next
-hand-written line of its voice (truth_scenarios.py): the persona is the one whose contract is in
-the call's system prefix, and a crux room's turns (their phase) go on the room's question. Every
-extraction call (ledger update, disagreement scan, exit check, crux card, agreement assessment,
-argument-map moves, the Collaborate artifact) is answered by ``Reader`` from what the prompt shows,
-with the rules of reading.py: it knows the debate's topic and who takes part, never the ground truth.
+Calls are told apart by the gateway's role and phase (the request's X-Faultline-Call tag: ids
+only) and, for structured calls, by the schema's title (the call's purpose). A speaking call says
+the next hand-written line of its voice (truth_scenarios.py): the voice of the persona the tag
+names (``cast``: the harness made each persona from a voice), and a crux room's turns (their
+phase) go on the room's question (the item line of the dispute the tag names). Every extraction
+call (ledger update, disagreement scan, exit check, crux card, agreement assessment, argument-map
+moves, the Collaborate artifact) is answered by ``Reader`` from the prompt's data lines only
+(devtools/prompt_reading.py: transcript lines, item lines), with the rules of reading.py: it knows
+the debate's topic and who takes part, never the ground truth, and never reads a prompt's wording.
+
+Its regular expressions, besides prompt_reading's two (the data lines) and reading.py's (which read
+what was said), read only a data line's text: ``_POINT`` the status before a point's wording in
+its item line (``[P1] (agreed) text``, orchestration/modes/analyst_critic/prompts.py), ``_BULLET``
+the list items of a role's Markdown answer in its transcript line.
 """
 
 from __future__ import annotations
@@ -15,8 +22,8 @@ from __future__ import annotations
 import re
 import threading
 
-from devtools.digest_reading import digest_answer
-from devtools.fake_messages_api import Call, Reply, message_text
+from devtools.fake_messages_api import Call, Reply
+from devtools.prompt_reading import Reading, Said, digest_answer
 from gateways.llm.roles import model_roles
 from gateways.llm.types import Role
 from orchestration.evaluation import reading
@@ -26,6 +33,8 @@ from orchestration.modes.analyst_critic.mode import ANALYST, CRITIC
 from orchestration.modes.collaborate.mode import ARCHITECT, REVIEWER
 
 MODEL_PREFIX = "truth-"
+_POINT = re.compile(r"^\((?:[^()]*)\) (.*)$", re.S)  # an Analyst/Critic point's item text: "(status) wording"
+_BULLET = re.compile(r"^- (.+)$", re.M)
 
 
 def role_models() -> dict[str, str]:
@@ -33,35 +42,19 @@ def role_models() -> dict[str, str]:
     return {role: f"{MODEL_PREFIX}{role}" for role in model_roles()}
 
 
-def _text_of(body: dict, who: str) -> str:
-    return "\n".join(message_text(m["content"]) for m in body["messages"] if m["role"] == who)
-
-
-def _system_blocks(body: dict) -> list[str]:
-    system = body.get("system") or ""
-    return [system] if isinstance(system, str) else [block["text"] for block in system]
-
-
-def _after(text: str, header: str) -> str:
-    return text.split(header, 1)[1] if header in text else ""
-
-
-def _lines_by(text: str, names: list[str]) -> list[tuple[str, str]]:
-    """(speaker, text) of "Name: text" transcript lines (a turn's text may run over several lines)."""
-    said: list[tuple[str, str]] = []
-    for line in text.splitlines():
-        line = re.sub(r"^\[turn \d+\]\s*", "", line)
-        speaker = next((n for n in names if line.startswith(f"{n}: ")), None)
-        if speaker:
-            said.append((speaker, line[len(speaker) + 2 :]))
-        elif said and line.strip():
-            said[-1] = (said[-1][0], f"{said[-1][1]} {line.strip()}")
-    return said
+def _lines_by(said: list[Said], names: list[str]) -> list[tuple[str, str]]:
+    """(speaker, text) of the transcript lines of the participants ``names``, a text's further
+    lines joined with spaces."""
+    return [(line.name, " ".join(line.text.split("\n"))) for line in said if line.name in names]
 
 
 class TruthScript:
-    def __init__(self, scenario: TruthScenario) -> None:
+    """``cast``: the voice of each persona, by persona id (the harness made the personas from the
+    scenario's voices: truth.py ``truth_run``)."""
+
+    def __init__(self, scenario: TruthScenario, cast: dict[str, Voice] | None = None) -> None:
         self.scenario = scenario
+        self.cast = dict(cast or {})
         self.reader = Reader(scenario.topic, [voice.name for voice in scenario.voices])
         self.calls: dict[str, int] = {}
         self._said: dict[tuple[str, str], int] = {}
@@ -69,15 +62,15 @@ class TruthScript:
 
     def respond(self, body: dict, call: Call) -> Reply:
         role = call.role
-        output = (body.get("output_config") or {}).get("format")
-        purpose = output.get("schema", {}).get("title", "") if output else "speech"
+        reading = Reading(body, call)
+        purpose = reading.title or "speech"
         with self._lock:
             self.calls[f"{role}:{purpose}"] = self.calls.get(f"{role}:{purpose}", 0) + 1
-        if output:
-            return Reply.json(self.reader.answer(purpose, body))
+        if reading.title:
+            return Reply.json(self.reader.answer(purpose, reading))
         if role == Role.SYNTHESIS and COLLABORATE in self.scenario.modes:
-            return Reply.says(self.reader.artifact(body), chunk_size=40)
-        return Reply.says(self._speak(role, body, call.phase), chunk_size=40)
+            return Reply.says(self.reader.artifact(reading), chunk_size=40)
+        return Reply.says(self._speak(role, reading), chunk_size=40)
 
     def _next(self, voice: Voice, channel: str, lines: tuple[str, ...]) -> str:
         with self._lock:
@@ -85,20 +78,18 @@ class TruthScript:
             self._said[(voice.name, channel)] = number + 1
         return lines[min(number, len(lines) - 1)]
 
-    def _speak(self, role: str, body: dict, phase: str) -> str:
-        voices = self.scenario.voices
+    def _speak(self, role: str, reading: Reading) -> str:
+        voices, call = self.scenario.voices, reading.call
         if role in (ANALYST, ARCHITECT):
             return self._next(voices[0], role, voices[0].lines[:-1] if role == ANALYST else voices[0].lines)
         if role in (CRITIC, REVIEWER):
             return self._next(voices[1], role, voices[1].lines)
         if role == Role.SYNTHESIS:  # the Analyst/Critic synthesis
             return voices[0].lines[-1]
-        prefix = _system_blocks(body)[0]
-        voice = next((v for v in voices if v.name in prefix), voices[0])
-        user = _text_of(body, "user")
-        room = re.search(r'THIS ROOM[^\n]*\n[^"\n]*"(.+)"', user) if phase.startswith("crux_room") else None
+        voice = self.cast.get(call.persona, voices[0])
+        room = reading.items.get(call.items[0]) if call.phase.startswith("crux_room") and call.items else None
         if room and voice.room:
-            return self._next(voice, room.group(1), voice.room)
+            return self._next(voice, room.text, voice.room)
         return self._next(voice, "", voice.lines)
 
 
@@ -109,15 +100,13 @@ class Reader:
         self.topic = topic
         self.names = names
 
-    def answer(self, purpose: str, body: dict) -> dict:
-        if purpose in ("LedgerDigest", "WindowDigest"):  # read as the calls a digest stands for
-            return getattr(self, f"_{purpose}")(body)
+    def answer(self, purpose: str, reading: Reading) -> dict:
         handler = getattr(self, f"_{purpose}", None)
-        return handler(_text_of(body, "user")) if handler else {}
+        return handler(reading) if handler else {}
 
     # ── the dialogue's side work ──────────────────────────────────────────────────────────────
 
-    def _AspectPlan(self, user: str) -> dict:
+    def _AspectPlan(self, reading: Reading) -> dict:
         return {
             "aspects": [
                 {"label": "The record", "description": "What has happened so far."},
@@ -125,22 +114,20 @@ class Reader:
             ]
         }
 
-    def _RollingSummaryDraft(self, user: str) -> dict:
+    def _RollingSummaryDraft(self, reading: Reading) -> dict:
         # Neutral on purpose: the summary claims nothing the script did not say.
         return {"summary": "The participants argued their positions on the question."}
 
-    def _PositionUpdate(self, user: str) -> dict:
-        said = re.search(r'\n([^\n]+?) just said:\n"(.*)"\s*$', user, flags=re.S)
-        if not said:
-            return {}
-        speaker, text = said.group(1), said.group(2)
+    def _position_update(self, shown: Reading, said: Said, before: list[Said]) -> dict:
+        """One message's ledger update: its side on the topic, whom it contradicts or agrees with."""
+        speaker, text = said.name, " ".join(said.text.split("\n"))
         update: dict = {"evidence": [], "challenges_raised": []}
         side = reading.side_on(text, self.topic)
         if side:
             update["topic_side"] = side
             update["overall_stance"] = f"{speaker} answers {side.lower()}."
-            before = re.search(r'"topic_side": "(\w*)"', user)
-            if before and before.group(1) and before.group(1) != side:
+            earlier = self._side_before(shown, said)
+            if earlier and earlier != side:
                 update["shift"] = f"now answers {side.lower()}"
         other = reading.addressed(text, [n for n in self.names if n != speaker])
         if other:
@@ -151,15 +138,21 @@ class Reader:
                 update["new_agreement"] = {"with": other, "on": self.topic}
         return update
 
-    def _LedgerDigest(self, body: dict) -> dict:
-        return digest_answer(body, lambda one: self._PositionUpdate(_text_of(one, "user")))
+    def _side_before(self, shown: Reading, said: Said) -> str | None:
+        """The side ``said``'s speaker last took on the topic in the lines shown before it."""
+        side = None
+        for line in shown.said:
+            if line.turn == said.turn:
+                break
+            if line.name == said.name and (taken := reading.side_on(" ".join(line.text.split("\n")), self.topic)):
+                side = taken
+        return side
 
-    def _WindowDigest(self, body: dict) -> dict:
-        return digest_answer(
-            body,
-            lambda one: self._PositionUpdate(_text_of(one, "user")),
-            lambda scan: self._DisagreementScan(_text_of(scan, "user")),
-        )
+    def _LedgerDigest(self, shown: Reading) -> dict:
+        return digest_answer(shown, self._position_update)
+
+    def _WindowDigest(self, shown: Reading) -> dict:
+        return digest_answer(shown, self._position_update, self._DisagreementScan)
 
     def _sides(self, said: list[tuple[str, str]]) -> dict[str, str]:
         sides: dict[str, str] = {}
@@ -187,14 +180,15 @@ class Reader:
         words_a, words_b = reading.content_words(a), reading.content_words(b)
         return bool(words_a and words_b) and len(words_a & words_b) >= 0.5 * min(len(words_a), len(words_b))
 
-    def _DisagreementScan(self, user: str) -> dict:
-        known = re.findall(r"^\[(\d+)\] (.+?) vs (.+?): (.+)$", _after(user, "KNOWN DISPUTES\n"), flags=re.M)
-        said = _lines_by(_after(user, "LATEST MESSAGES\n"), self.names)
+    def _DisagreementScan(self, shown: Reading) -> dict:
+        # The disputes it knows: their item lines, by the numbers the tag names ("A vs B: question").
+        known = [(key, shown.items[key].text) for key in shown.call.items if key in shown.items]
+        said = _lines_by(shown.said, self.names)
         sides = self._sides(said)
         found = []
 
         def known_id(a: str, b: str, dispute: str) -> int | None:
-            return next((int(i) for i, x, y, d in known if {x, y} == {a, b} and self._same(d, dispute)), None)
+            return next((int(i) for i, d in known if a in d and b in d and self._same(d, dispute)), None)
 
         speakers = sorted(sides)
         for i, a in enumerate(speakers):
@@ -222,16 +216,15 @@ class Reader:
                 )
         return {"disagreements": found[:4]}
 
-    def _CruxExitCheck(self, user: str) -> dict:
-        said = _lines_by(user, self.names)
+    def _CruxExitCheck(self, shown: Reading) -> dict:
+        said = _lines_by(shown.said, self.names)
         surfaced = len(said) >= 4
         return {"surfaced": surfaced, "crux": "Each has said where they stand." if surfaced else ""}
 
-    def _CruxCardDraft(self, user: str) -> dict:
-        people = re.search(r"People: (.+)", user)
-        a, b = (name.strip() for name in people.group(1).split(", ", 1))
-        question = re.search(r'opened the room: "(.+)"', user).group(1)
-        said = _lines_by(_after(user, "CONVERSATION\n"), self.names)
+    def _CruxCardDraft(self, shown: Reading) -> dict:
+        a, b = (shown.participants + ["", ""])[:2]  # the room's two
+        question = shown.items[shown.call.items[0]].text  # the room's dispute
+        said = _lines_by(shown.said, self.names)
         sides = {}
         for name in (a, b):
             text = " ".join(t for speaker, t in said if speaker == name)
@@ -254,28 +247,27 @@ class Reader:
             "resolution": "They ended on the same side." if resolved else "",
         }
 
-    def _RoundRecordDraft(self, user: str) -> dict:
+    def _RoundRecordDraft(self, shown: Reading) -> dict:
         return {"takes": [], "summary": "Each restated their view.", "new_disagreements": [], "shifts": []}
 
-    def _ReflectionDraft(self, user: str) -> dict:
+    def _ReflectionDraft(self, shown: Reading) -> dict:
         return {"reflections": []}
 
-    def _EvidenceLedger(self, user: str) -> dict:
+    def _EvidenceLedger(self, shown: Reading) -> dict:
         return {"entries": []}
 
     # ── the graph mode's crystallizer ─────────────────────────────────────────────────────────
 
-    def _Crystallization(self, user: str) -> dict:
-        new = _after(user, "NEW TURNS\n")
-        turns = [
-            (int(n), speaker, text) for n, speaker, text in re.findall(r"^\[turn (\d+)\] ([^:\n]+): (.*)$", user, re.M)
-        ]
-        fresh = {n for n, _, _ in re.findall(r"^\[turn (\d+)\] ([^:\n]+): (.*)$", new, re.M)}
+    def _Crystallization(self, shown: Reading) -> dict:
+        turns = [(line.turn, line.name, line.text) for line in shown.said]
+        fresh = {turn for turn, _, _ in turns if turn in shown.call.turns}  # the new turns, by the tag
         last_turn = {speaker: n for n, speaker, _ in turns}
-        map_now = _after(user, "THE MAP NOW\n").split("\n\n", 1)[0]
-        disputes = re.findall(r"^(D\d+) \[\w+\] (.+)$", map_now, re.M)
-        stances = re.findall(r"^\s+(S\d+) (YES|NO) — ([^:]+): ", map_now, re.M)
-        draft: dict = {"moves": [{"turn": int(n), "move": "CLAIM"} for n in sorted(fresh, key=int)]}
+        # The map's item lines: a dispute "[D1] (type) question", under it its stances
+        # "[S1] Name: YES — claim" (the participants' lines are items too, by persona id).
+        people = set(shown.call.participants)
+        disputes = [(i.id, i.text) for i in shown.items.values() if i.depth == 0 and i.id not in people]
+        stances = [(i.id, i.held.split(" ", 1)[0], i.holder) for i in shown.items.values() if i.depth == 1]
+        draft: dict = {"moves": [{"turn": n, "move": "CLAIM"} for n in sorted(fresh)]}
         sides: dict[str, tuple[str, int, str]] = {}
         for n, speaker, text in turns:
             side = reading.side_on(text, self.topic)
@@ -305,7 +297,7 @@ class Reader:
                 for name in sides
                 if name in holders and holders[name][1] != sides[name][0]
             ]
-        quibbles = self._quibbles([(speaker, text) for n, speaker, text in turns if str(n) in fresh])
+        quibbles = self._quibbles([(speaker, text) for n, speaker, text in turns if n in fresh])
         for speaker, other, question in quibbles[:1]:
             if any(self._same(q, question) for _, q in disputes) or other not in last_turn:
                 continue
@@ -323,12 +315,14 @@ class Reader:
 
     # ── the Analyst/Critic assessor ───────────────────────────────────────────────────────────
 
-    def _AgreementAssessment(self, user: str) -> dict:
-        answer = re.search(r"The Analyst's answer \(round \d+\):\n(.*?)\n\nThe Critic's", user, re.S)
-        evaluation = _after(user, "The Critic's evaluation")
-        evaluation = evaluation.split(":\n", 1)[1] if ":\n" in evaluation else evaluation
-        points = reading.numbered_points(answer.group(1) if answer else "")
-        ledger = re.findall(r"^- \[\w+\] (.+)$", _after(user, "Point ledger so far:\n").split("\n\n", 1)[0], re.M)
+    def _AgreementAssessment(self, shown: Reading) -> dict:
+        # The round's two turns, by the tag: the Analyst's answer, then the Critic's evaluation.
+        answer_turn, evaluation_turn = shown.call.turns
+        answer, evaluation = shown.said_at(answer_turn), shown.said_at(evaluation_turn)
+        evaluation = evaluation.text if evaluation else ""
+        points = reading.numbered_points(answer.text if answer else "")
+        # The ledger's points: their item lines, "[P1] (status) wording".
+        ledger = [point[1] for item in shown.items.values() if (point := _POINT.match(item.text))]
         agreed, disagreed = [], []
         for sentence in reading.sentences(evaluation):
             verdict = reading.verdict(sentence)
@@ -357,12 +351,9 @@ class Reader:
 
     # ── the Collaborate artifact ──────────────────────────────────────────────────────────────
 
-    def artifact(self, body: dict) -> str:
-        user = _text_of(body, "user")
-        answers = dict(
-            re.findall(r"The (\w+)'s revised answer:\n\n(.*?)(?=\n\nThe \w+'s revised answer:|\Z)", user, re.S)
-        )
-        bullets = {role: re.findall(r"^- (.+)$", text, re.M) for role, text in answers.items()}
+    def artifact(self, shown: Reading) -> str:
+        answers = {said.name: said.text for said in shown.said}  # each role's latest answer, by its role's name
+        bullets = {role: _BULLET.findall(text) for role, text in answers.items()}
         plan = bullets.get("Architect", [])
         questions = []
         for remark in bullets.get("Reviewer", []):

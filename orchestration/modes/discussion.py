@@ -30,6 +30,7 @@ from debates.services.interjections import (
     interjections_waiting,
 )
 from debates.services.messages import turn_pass
+from debates.services.transcripts import participant_lines
 from debates.state import EventKind
 from debates.turns import DIALOGUE_KINDS
 from gateways.llm import gateway
@@ -41,6 +42,7 @@ from orchestration.context import (
     Epoch,
     SideWork,
     TurnReads,
+    before_your_turn,
     side_work_read,
     turn_context,
     turn_reads,
@@ -48,7 +50,7 @@ from orchestration.context import (
 from orchestration.interjecting import interjection_take_up
 from orchestration.loop import NOTES_WAIT_SECONDS
 from orchestration.modes.base import Mode
-from orchestration.prompts import ASPECT_PLANNER
+from orchestration.prompts import ASPECT_PLANNER, PLANNING_INPUT
 from orchestration.schemas import AspectPlan
 from orchestration.speaking import ContextChanged, HeldReply, Speaker, TurnRequest
 from orchestration.turn_taking import Seat, choose_speaker, interjection_answerer
@@ -117,14 +119,11 @@ class Discussion:
     def _plan_aspects(self) -> None:
         if self.debate.aspects:
             return
+        participants = participant_lines(s.persona for s in self.run.speakers)
         prompt = Prompt(
             **side_work_prompt(ASPECT_PLANNER, self.debate),
             messages=[
-                {
-                    "role": "user",
-                    "content": f"Topic: {self.debate.topic}\nParticipants: "
-                    + ", ".join(s.name for s in self.run.speakers),
-                }
+                {"role": "user", "content": PLANNING_INPUT.format(topic=self.debate.topic, participants=participants)}
             ],
             max_tokens=500,
             temperature=0.3,
@@ -133,7 +132,7 @@ class Discussion:
             role=Role.EXTRACTION,
             prompt=prompt,
             schema=AspectPlan,
-            tag=CallTag(debate_id=self.debate.id, phase="planning"),
+            tag=CallTag(debate_id=self.debate.id, phase="planning", participants=tuple(self.run.handles.values())),
         )
         aspects = [aspect.model_dump() for aspect in plan.aspects]
         with transaction.atomic():
@@ -193,12 +192,17 @@ class Discussion:
                 speaker = run.by_persona[chosen.persona_id]
                 spoke_on_aspect = (speaker.persona.id, aspect_index) in self.channel.spoke_on
                 kind = Message.Kind.REPLY if spoke_on_aspect else Message.Kind.KEY_ARGUMENT
+                addressee = _last_said_by(history, run.by_persona)
+                # A reply answers whoever spoke last (its instruction and its tag name them); a key
+                # argument answers nobody in particular.
+                answered = addressee.persona.persona_id if addressee and kind == Message.Kind.REPLY else ""
                 request = TurnRequest(
                     speaker,
                     kind,
                     phase=f"dialogue_{kind}",
                     aspect_index=aspect_index,
-                    addressee=_last_said_by(history, run.by_persona),
+                    addressee=addressee.name if addressee else "",
+                    addressee_id=answered,
                     allow_pass=consecutive_passes < len(seats) - 1,
                 )
             message = self.say(request, side=side)
@@ -328,7 +332,7 @@ class Discussion:
         context = self.mode.context(speaker, kind, aspect_index=aspect_index, addressee=request.addressee)
         lead, self._turn_reads = self._turn_lead, None
         if request.interjection is not None:
-            context = _before_your_turn(context, interjection_prompt(request.interjection))
+            context = before_your_turn(context, interjection_prompt(request.interjection))
         hold = None
         if beside is not None and interrupted is None and reads is not None:
             hold = HeldReply(self._confirm_early_closing(beside, reads.side))
@@ -366,7 +370,7 @@ class Discussion:
             phase=kind,
             addressee=addressee,
             aspect_index=aspect_index,
-            names=self.run.names,
+            seating=self.run.seating,
             recent=self.channel.messages[-EXCHANGE_MESSAGES:],
             reads=self._turn_reads,
         )
@@ -423,16 +427,10 @@ class Discussion:
         self.run.lanes.submit("notes", round_record_extract, debate=self.debate, aspect_index=aspect_index)
 
 
-def _last_said_by(history: list[tuple[int, str]], by_persona) -> str:
+def _last_said_by(history: list[tuple[int, str]], by_persona) -> Speaker | None:
     """Who said the last thing (a pass says nothing): the one a reply answers."""
     said = next((persona_id for persona_id, text in reversed(history) if text), None)
-    return by_persona[said].name if said is not None else ""
-
-
-def _before_your_turn(context: str, section: str) -> str:
-    """``section`` placed just before the turn's instructions (the last thing a speaker reads)."""
-    before, header, instruction = context.rpartition("── YOUR TURN ──")
-    return f"{before}{section}\n\n{header}{instruction}" if header else f"{context}\n\n{section}"
+    return by_persona[said] if said is not None else None
 
 
 @dataclass

@@ -30,6 +30,7 @@ from gateways.embeddings import gateway as embeddings
 from gateways.embeddings.types import EmbeddingError, Purpose
 from gateways.llm import gateway
 from gateways.llm.batches import BatchCall, extract_batch
+from gateways.llm.prompt_lines import item_line
 from gateways.llm.types import CallTag, ModelError, Prompt, Role
 from gateways.words import STOP_WORDS
 from personas.contracts import PersonaContract, contract_error_messages
@@ -306,7 +307,11 @@ def _sample(corpus: PreparedCorpus, budget: int = SAMPLE_CHARS) -> str:
             picked.append((document, index, text[: budget - used]))
             used += len(text)
     picked.sort(key=lambda item: (corpus.documents.index(item[0]), item[1]))
-    return "\n\n".join(f"[{document.source}]\n{text}" for document, _, text in picked)
+    # Item lines (gateways/llm/prompt_lines.py): "[C1] (source) text", the text's further lines
+    # indented, so every excerpt keeps its own line breaks (its quotes are copied verbatim).
+    return "\n\n".join(
+        item_line(f"C{number}", f"({document.source}) {text}") for number, (document, _, text) in enumerate(picked, 1)
+    )
 
 
 def _spread_order(count: int) -> list[int]:

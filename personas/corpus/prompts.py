@@ -1,9 +1,14 @@
-"""What the persona builder asks the model. One place for the wording."""
+"""What the persona builder asks the model. One place for the wording: every module-level string
+here is prompt wording (the test suite rewords them all: tests/support/rewording.py). The
+excerpts are item lines (gateways/llm/prompt_lines.py): ``[C1] (source) text``, a text's further
+lines indented by two spaces."""
 
 BUILDER_SYSTEM = """You draft a debate persona from a person's own writing.
 
-You are given excerpts of their corpus, each under the name of its source file. From them, describe the person the writing
-reveals, as a persona that will argue in structured debates against other personas:
+You are given excerpts of their corpus, each tagged [C1], [C2]... with the name of its source
+file in brackets; an excerpt's further lines are indented by two spaces, which are not part of its
+text. From them, describe the person the writing reveals, as a persona that will argue in
+structured debates against other personas:
 - personality: who they are and their worldview, in 2-4 sentences;
 - bias: their blind spots and motivated reasoning, honestly;
 - stakes: what they have to gain or lose;

@@ -1,9 +1,8 @@
 """An Analyst/Critic debate through the real anthropic SDK and the fake Messages API: the Critic's
-agreement assessments are scripted round by round; the streamed turns say which role wrote them."""
+agreement assessments are scripted round by round; the streamed turns say which role wrote them.
+Each call's round comes from its tag (X-Faultline-Call), never from its prompt's wording."""
 
 from __future__ import annotations
-
-import re
 
 import pytest
 
@@ -33,11 +32,10 @@ class CriticScript:
     def respond(self, body: dict, call: Call) -> Reply:
         self.requests.append(body)
         output = (body.get("output_config") or {}).get("format")
-        said = "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
         if output and output.get("schema", {}).get("title") != "AgreementAssessment":
             return Reply.json({})  # side work (memory, ...) this test does not script: skipped
         if output:
-            number = int(re.search(r"The Analyst's answer \(round (\d+)\)", said).group(1))
+            number = call.round
             planned = self.rounds[min(number, len(self.rounds)) - 1]
             if isinstance(planned, list):
                 attempt = self.attempts.get(number, 0)
@@ -46,9 +44,7 @@ class CriticScript:
             if planned == OVERLOADED:
                 return Reply.overloaded()
             return Reply.says(planned) if isinstance(planned, str) else Reply.json(planned)
-        # The round asked for is the last "Round N." (the instruction); earlier ones are the transcript's.
-        round_numbers = re.findall(r"Round (\d+)\.", said)
-        number = round_numbers[-1] if round_numbers else "?"
+        number = call.round if call.round is not None else "?"
         if call.role == "analyst":
             return Reply.says(
                 f"1. Index funds beat most active managers. 2. Fees compound.{self.hostile} Round {number}."

@@ -1,3 +1,5 @@
+import pytest
+
 from orchestration.modes.analyst_critic.consensus import (
     AGREED,
     CONTESTED,
@@ -51,11 +53,12 @@ def test_consensus_needs_no_open_contested_point_even_at_a_high_score():
     assert ledger.score >= 85 and ledger.with_status(CONTESTED) and not ledger.consensus
 
 
+@pytest.mark.original_prompts  # reads the summary as worded
 def test_the_condensed_summary_lists_decisions_and_is_capped():
     ledger = fold(PointLedger(), 1, agreed=[A], disagreed=[B])
     fold(ledger, 2, agreed=[A, B])
-    summary = condensed_summary(ledger, ["Analyst (round 1): Index funds win."])
-    assert f"Decisions (contested, then agreed): {B}\n" in summary and "- Analyst (round 1)" in summary
+    summary = condensed_summary(ledger, ["[turn 1] Analyst: Index funds win."])
+    assert f"Decisions (contested, then agreed): {B}\n" in summary and "\n[turn 1] Analyst: Index funds win." in summary
 
     long = condensed_summary(ledger, [f"finding {n} " + "x" * 200 for n in range(100)])
     assert len(long) == SUMMARY_LIMIT_CHARS and long.startswith("Agreed:")

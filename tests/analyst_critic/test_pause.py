@@ -12,6 +12,7 @@ from debates.selectors import debate_view
 from debates.services.leases import debate_is_being_run
 from debates.services.lifecycle import debate_continue, debate_stop
 from gateways.llm.models import ModelCall
+from orchestration.modes.analyst_critic import prompts as words
 from orchestration.recovery import debates_recover
 from orchestration.run import debate_run
 from tests.analyst_critic.conftest import STEP_BY_STEP, A, B, C
@@ -196,8 +197,8 @@ def test_memory_facts_seed_the_agreed_points_and_the_insights_are_saved_at_the_e
     assert "before round 1: established facts from earlier debates" in panel
     assert f'{fact} <span class="tag">from memory</span>' in panel
     # The Analyst's first answer already has it as settled.
-    first = next(body for body in script.requests if "Round 1. Give your answer" in str(body["messages"]))
-    assert f"[agreed, from memory: settled, do not re-debate] {fact}" in first["messages"][0]["content"]
+    first = next(body for body in script.requests if not body.get("output_config"))  # the Analyst's first turn
+    assert f"[P1] (agreed; {words.FROM_MEMORY}) {fact}" in first["messages"][0]["content"]
     assert fact in debate.results["agreed"] and debate.results["score"] == 100.0
 
     # What it leaves for later debates: its own agreed points (and the ones contested first, as

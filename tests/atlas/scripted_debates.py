@@ -92,7 +92,7 @@ def atlas_debates_run(owner) -> list:
             bench = _persona(owner, number, PersonaSpec(BENCH, NO, (View(SCARCITY[0], NO, "value is use"),)))
             deck = Deck.objects.create(slug=f"{owner.username}-atlas", name="Atlas test deck", owner=owner)
             deck.personas.set([*personas, bench])
-        with _model("fake", scenario):
+        with _model("fake", scenario, personas):  # the scripted model plays each from its spec
             debate = debate_create(
                 owner=owner,
                 topic=scenario.topic,

@@ -7,10 +7,12 @@ from debates.budget import Section, estimate_tokens
 from debates.models import Message
 from debates.services.lifecycle import debate_create
 from orchestration.context import EXCHANGE, assemble_context, turn_context, turn_reads
-from orchestration.recalling import EARLIER_TITLE, EARLIER_TOKENS
+from orchestration.prompts import EARLIER_TITLE
+from orchestration.recalling import EARLIER_TOKENS
 from tests.factories import PersonaFactory
 
-pytestmark = pytest.mark.django_db
+# The assembly of a turn's context, read as worded: these tests see the original prompts.
+pytestmark = [pytest.mark.django_db, pytest.mark.original_prompts]
 
 LIMIT = 1500
 

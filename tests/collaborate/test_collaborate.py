@@ -9,6 +9,7 @@ from debates.models import Debate, Event, Message
 from debates.payloads import EventKind
 from devtools.fake_messages_api import Reply
 from gateways.llm.models import ModelCall
+from orchestration.modes.collaborate import prompts as words
 from orchestration.run import debate_run
 from tests.collaborate.conftest import (
     ARCHITECT_MODEL,
@@ -89,11 +90,13 @@ def test_each_revision_reads_the_other_roles_first_answer_and_the_artifact_both_
     architect_revision, reviewer_revision = (
         user_text(body) for body in (script.bodies("architect")[1], script.bodies("reviewer")[1])
     )
-    assert "The Reviewer's first answer:" in architect_revision and first_answer("reviewer") in architect_revision
-    assert "The Architect's first answer:" in reviewer_revision and first_answer("architect") in reviewer_revision
-    assert first_answer("architect") in architect_revision  # its own, to revise
+    # Both first answers, as transcript lines (orchestration/modes/collaborate/prompts.py).
+    for revision in (architect_revision, reviewer_revision):
+        assert f"\n[turn 1] Architect: {first_answer('architect')}" in revision
+        assert f"\n[turn 2] Reviewer: {first_answer('reviewer')}" in revision
     artifact_prompt = user_text(script.bodies("synthesis")[0])
-    assert "## Architect: Revised answer" in artifact_prompt and "## Reviewer: Revised answer" in artifact_prompt
+    assert "\n[turn 3] Architect: ## Architect: Revised answer" in artifact_prompt
+    assert "\n[turn 4] Reviewer: ## Reviewer: Revised answer" in artifact_prompt
     assert "First answer" not in artifact_prompt
 
 
@@ -128,7 +131,7 @@ def test_a_role_whose_model_fails_is_noted_and_the_collaboration_goes_on(collab_
     reviewer = Message.objects.filter(debate=debate, persona__name="Reviewer").order_by("turn")
     assert [(m.text, m.unanswered) for m in reviewer] == [("", Message.Unanswered.CALL_FAILED)] * 2
     assert debate.results["unanswered"] == ["Reviewer first answer", "Reviewer revision"]
-    assert "The Reviewer's first answer:\n\n(The Reviewer wrote nothing.)" in user_text(script.bodies("architect")[1])
+    assert f"\n[turn 2] Reviewer: {words.WROTE_NOTHING}\n" in user_text(script.bodies("architect")[1])
     assert debate.results["artifact"] == ARTIFACT
     failed = ModelCall.objects.filter(debate_id=debate.id, role="reviewer").exclude(error="")
     assert failed.count() == 2

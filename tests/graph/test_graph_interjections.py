@@ -13,6 +13,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 BROUGHT = "Gold lost 60 percent of its real value between 1980 and 2001"
 
 
+@pytest.mark.original_prompts  # reads the crystallizer's prompt as worded
 def test_the_moderator_maps_an_interjection_with_the_turn_that_answers_it(scripted_api, personas):
     api, _ = scripted_api()
     debate = debate_create(owner=None, topic="Is hard money the future?", personas=personas, max_turns=10, mode="graph")

@@ -3,7 +3,6 @@ fake Messages API): a map nobody disputed anything on is no consensus while a fi
 missing, and every place that names the verdict uses its label."""
 
 import json
-import re
 
 import pytest
 from django.core.management import call_command
@@ -12,7 +11,6 @@ from crux.models import DisputeGraphState
 from debates.exports import debate_json, debate_markdown
 from debates.models import Debate, Event
 from debates.selectors import debate_view
-from devtools.fake_messages_api import message_text
 from devtools.scripted_debate import DebateScript
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,22 +22,20 @@ MAP_LISTS = ("new_disputes", "new_stances", "new_reasons", "concessions", "refra
 def quiet_map_and_a_silent_persona(monkeypatch):
     """The crystallizer reads every window but maps no dispute; the ledger records YES for every
     persona but the last, whose answer to the question is never recorded."""
-    crystallization, position_update = DebateScript._structured_Crystallization, DebateScript._structured_PositionUpdate
+    crystallization, position_update = DebateScript._structured_Crystallization, DebateScript.position_update
 
-    def quiet_map(self, body):
-        return {**crystallization(self, body), **{key: [] for key in MAP_LISTS}}
+    def quiet_map(self, reading):
+        return {**crystallization(self, reading), **{key: [] for key in MAP_LISTS}}
 
-    def silent_last_persona(self, body):
-        update = position_update(self, body)
-        user = message_text(body["messages"][0]["content"])
-        speaker = re.search(r"\n([^\n]+?) just said:\n", user).group(1)
+    def silent_last_persona(self, reading, said, before):
+        update = position_update(self, reading, said, before)
         update.pop("topic_side", None)
-        if speaker != DebateScript._participants_in(user)[-1]:
+        if said.name != reading.participants[-1]:
             update["topic_side"] = "YES"
         return update
 
     monkeypatch.setattr(DebateScript, "_structured_Crystallization", quiet_map)
-    monkeypatch.setattr(DebateScript, "_structured_PositionUpdate", silent_last_persona)
+    monkeypatch.setattr(DebateScript, "position_update", silent_last_persona)
 
 
 def test_an_empty_map_with_a_final_answer_missing_is_undetermined_everywhere(

@@ -1,5 +1,6 @@
 """Every request to the Messages API says what it is (X-Faultline-Call: role, phase, persona,
-debate), for request logs and proxies; the scripted models answer by it. The warm-up sends none."""
+debate and the rest of its tag, ids only), for request logs and proxies; the scripted models answer
+by it. The warm-up sends none."""
 
 import pytest
 
@@ -28,7 +29,7 @@ def test_a_streamed_turn_says_its_role_phase_persona_and_debate(fake_anthropic):
     assert fake_anthropic.calls == [Call(role="persona", phase="opening", persona="macro-bear", debate=str(debate_id))]
 
 
-def test_a_structured_call_and_its_repair_both_say_what_they_are(fake_anthropic):
+def test_a_structured_call_and_its_repair_both_say_what_they_are_the_repair_as_a_second_attempt(fake_anthropic):
     from pydantic import BaseModel
 
     class Verdict(BaseModel):
@@ -38,7 +39,10 @@ def test_a_structured_call_and_its_repair_both_say_what_they_are(fake_anthropic)
 
     gateway.extract(role=Role.JUDGING, prompt=PROMPT, schema=Verdict, tag=CallTag(phase="crux_exit"))
 
-    assert fake_anthropic.calls == [Call(role="judging", phase="crux_exit")] * 2
+    assert fake_anthropic.calls == [
+        Call(role="judging", phase="crux_exit"),
+        Call(role="judging", phase="crux_exit", attempt=2),
+    ]
 
 
 def test_a_name_that_is_not_ascii_arrives_whole(fake_anthropic):

@@ -1,5 +1,3 @@
-import re
-
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -21,9 +19,9 @@ class MemoryScript(DebateScript):
     debates/blackboard/conversation.py); the ledger records an agreement between the two and a
     concession by each speaker, and rates the closings 8 of 10 (what memory must keep)."""
 
-    def _persona_turn_text(self, body: dict, call) -> str:
-        text = super()._persona_turn_text(body, call)
-        if call.phase != "closing":
+    def _persona_turn_text(self, reading) -> str:
+        text = super()._persona_turn_text(reading)
+        if reading.call.phase != "closing":
             return text
         with self._lock:
             first, self._closings = not getattr(self, "_closings", 0), getattr(self, "_closings", 0) + 1
@@ -31,15 +29,12 @@ class MemoryScript(DebateScript):
             return f"{text} I propose that {DECISION[0].lower()}{DECISION[1:]}"
         return f"{text} I accept the proposal: {DECISION}"
 
-    def _structured_PositionUpdate(self, body: dict) -> dict:
-        update = super()._structured_PositionUpdate(body)
-        user = body["messages"][0]["content"]
-        said = re.search(r'\n([^\n]+?) just said:\n"(.*)"\s*$', user, flags=re.S)
-        speaker, text = said.group(1), said.group(2)
-        if text.startswith("Closing for"):
-            other = next(name for name in self._participants_in(user) if name.replace(" (you)", "") != speaker)
-            update["new_agreement"] = {"with": other.replace(" (you)", "").strip(), "on": AGREED_POINT}
-            update["concession"] = CONCESSION.format(speaker=speaker)
+    def position_update(self, reading, said, before) -> dict:
+        update = super().position_update(reading, said, before)
+        if said.text.startswith("Closing for"):
+            other = next(name for name in reading.participants if name != said.name)
+            update["new_agreement"] = {"with": other, "on": AGREED_POINT}
+            update["concession"] = CONCESSION.format(speaker=said.name)
             update["importance"] = 8
         return update
 

@@ -18,9 +18,10 @@ from memory.relevance import background_floor, centred_similarity, cosine, mean_
 from memory.scoring import Candidate, earlier_pick
 from memory.services.in_debate import _similarities, debate_memories_embed
 from orchestration import recalling
-from orchestration.context import assemble_context, room_turn_context
+from orchestration.context import Seating, assemble_context, room_turn_context
 from orchestration.lanes import Lanes
-from orchestration.recalling import BRIDGE_TITLE, EARLIER_TITLE, InDebateRecall, bridge_section, earlier_section
+from orchestration.prompts import BRIDGE_TITLE, EARLIER_TITLE
+from orchestration.recalling import InDebateRecall, bridge_section, earlier_section
 from projects.models import Project
 
 ASPECTS = [{"label": "Housing supply", "description": "whether building more homes brings rents down"}]
@@ -565,7 +566,7 @@ def test_a_crux_room_is_told_of_a_related_earlier_card_with_its_outcome(personas
         phase="entry",
         room=room,
         other=personas[1],
-        names={p.id: p.name for p in personas},
+        seating=Seating.of(debate),
         bridge=bridge,
     ).text
 

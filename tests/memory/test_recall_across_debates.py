@@ -10,9 +10,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from debates.budget import Section
 from debates.models import Debate
 from gateways.embeddings import gateway as embeddings
 from gateways.llm.models import ModelCall
+from memory import prompts as words
 from memory.models import Insight, MemoryRecall, PersonaMemory
 from memory.services.review import fact_confirm
 from projects.models import Project
@@ -36,7 +38,7 @@ def persona_prompts(calls) -> list[str]:
 def test_a_second_debate_recalls_the_first_ones_insights_and_established_facts(memory_api, personas, tmp_path):
     first_calls = rundebate(tmp_path / "first.jsonl", topic="Should central banks hold more gold?")
     first = Debate.objects.get()
-    assert not any("ESTABLISHED FACTS" in prompt for prompt in persona_prompts(first_calls))
+    assert not any(words.FACTS_TITLE in prompt for prompt in persona_prompts(first_calls))
 
     saved = Insight.objects.filter(debate=first)
     # Both closings' ledgers hold the agreed point: a candidate fact. The decision (proposed in one
@@ -69,12 +71,12 @@ def test_a_second_debate_recalls_the_first_ones_insights_and_established_facts(m
     prompts = persona_prompts(second_calls)
     assert prompts
     for prompt in prompts:
-        facts = prompt.split("── ESTABLISHED FACTS ──", 1)[1].split("\n\n", 1)[0]
+        facts = prompt.split(Section(words.FACTS_TITLE, 0).header, 1)[1].split("\n\n", 1)[0]
         assert AGREED_POINT in facts and "do not re-debate them" in facts and DECISION not in facts
-        assert DECISION in prompt.split("── FROM EARLIER DEBATES ──", 1)[1].split("\n\n", 1)[0]
+        assert DECISION in prompt.split(Section(words.INSIGHTS_TITLE, 0).header, 1)[1].split("\n\n", 1)[0]
     # Each persona is reminded of its own concession, and only of its own.
     for call in (c for c in second_calls if c["role"] == "persona"):
-        mine = call["system"][0].split("── YOUR EARLIER DEBATES ──", 1)[1]
+        mine = call["system"][0].split(Section(words.PERSONA_TITLE, 0).header, 1)[1]
         names = {"ada-hardmoney": "Ada Hardmoney", "bram-macro": "Bram Macro"}
         me = names.pop(call["persona"])
         (other,) = names.values()
@@ -132,6 +134,6 @@ def test_another_users_memories_are_never_recalled(memory_api, personas, tmp_pat
 
     bobs = Debate.objects.get(owner__username="bob")
     assert MemoryRecall.objects.get(debate=bobs).items.count() == 0
-    assert not any("ESTABLISHED FACTS" in p or "FROM EARLIER DEBATES" in p for p in persona_prompts(bob_calls))
+    assert not any(words.FACTS_TITLE in p or words.INSIGHTS_TITLE in p for p in persona_prompts(bob_calls))
     assert not any(DECISION in p for p in persona_prompts(bob_calls))
     assert Insight.objects.filter(owner__username="alice", times_retrieved__gt=0).count() == 0

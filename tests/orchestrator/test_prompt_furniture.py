@@ -82,3 +82,12 @@ def test_an_unfinished_line_that_may_be_furniture_is_held_back_while_streaming()
     )
     assert strip_furniture("── DEBATE", names, final=False) == ""
     assert strip_furniture("Bram, the long run", names, final=False) == "Bram, the long run"
+
+
+def test_the_prompt_s_data_lines_echoed_are_furniture():
+    """A transcript line ("[turn 4] Name: ...") or a participant's line ("[id] Name (you)") of the
+    prompt (gateways/llm/prompt_lines.py), recited as if it were speech."""
+    names = ["Ada Hardmoney", "Bram Macro"]
+    text = "[turn 4] Bram Macro: gold is dead.\n[ada-hardmoney] Ada Hardmoney (you)\n[C1] is mine.\nBram, gold lives."
+
+    assert strip_furniture(text, names) == "[C1] is mine.\nBram, gold lives."

@@ -7,7 +7,8 @@ import json
 import pytest
 from django.core.management import call_command
 
-from debates.budget import estimate_tokens
+from debates import prompts as words
+from debates.budget import Section, estimate_tokens
 from debates.models import Debate
 from projects.models import Assignment, Document, Note, Project, Repository
 from tests.projects.conftest import MARKER
@@ -15,13 +16,17 @@ from tests.projects.conftest import MARKER
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BUDGET = 600
-HEAD = "── CONTEXT: Project “Thesis” ──"
-TAIL = "── END OF CONTEXT ──"
 
 
-def context_section(system: str, head: str = HEAD) -> str:
+def header(label: str) -> str:
+    """The context section's first line (its wording whatever it is now: the suite rewords it)."""
+    return Section(words.CONTEXT_TITLE.format(label=label), 0).header
+
+
+def context_section(system: str, label: str = "Project “Thesis”") -> str:
+    head, tail = header(label), Section(words.CONTEXT_END, 0).header
     assert head in system, "the context section is missing"
-    return head + system.split(head, 1)[1].split(TAIL, 1)[0] + TAIL
+    return head + system.split(head, 1)[1].split(tail, 1)[0] + tail
 
 
 @pytest.fixture
@@ -92,11 +97,11 @@ def test_an_assignment_or_a_repository_narrows_the_context(scripted_api, persona
     scripted_api(dispute="none")
 
     calls = run(tmp_path / "a.jsonl", "--project", "Thesis", "--assignment", "chapter 2")
-    section = context_section(calls[0]["system"][0], "── CONTEXT: Assignment “Chapter 2” in project “Thesis” ──")
+    section = context_section(calls[0]["system"][0], "Assignment “Chapter 2” in project “Thesis”")
     assert "Write the methods chapter." in section and "[x] Outline" in section
 
     calls = run(tmp_path / "r.jsonl", "--project", "Thesis", "--repository", str(git_repository))
-    section = context_section(calls[0]["system"][0], "── CONTEXT: Repository “widget” in project “Thesis” ──")
+    section = context_section(calls[0]["system"][0], "Repository “widget” in project “Thesis”")
     assert "Widget turns sprockets into gears" in section and "Add the widget" in section
     assert "Python" in section and "src/widget.py" in section
     assert Repository.objects.get().path == str(git_repository.resolve())
@@ -111,5 +116,5 @@ def test_a_debate_without_context_has_no_context_section(scripted_api, personas,
     )  # fmt: skip
 
     calls = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
-    assert calls and not any("── CONTEXT:" in call["system"][0] for call in calls)
+    assert calls and not any(Section(words.CONTEXT_END, 0).header in call["system"][0] for call in calls)
     assert Debate.objects.get().context_type == "none"

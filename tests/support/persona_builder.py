@@ -1,15 +1,16 @@
 """A scripted persona builder for the fake Messages API: it answers the builder's structured call
 with a plausible contract and, like a real model would, some quotes it made up (and one it copied
-from the excerpts it was shown, so both paths are exercised).
+from the excerpts it was shown, so both paths are exercised). It reads only the excerpts' item
+lines (devtools/prompt_reading.py), never the prompt's wording.
 
     with FakeMessagesAPI(responder=BuilderScript().respond) as api: ...
 """
 
 from __future__ import annotations
 
-import re
-
-from devtools.fake_messages_api import Call, Reply, user_text
+from devtools.fake_messages_api import Call, Reply
+from devtools.prompt_reading import Reading
+from devtools.scripted_debate import excerpt_sentences
 
 MADE_UP_QUOTES = [
     "Money is a promise the state keeps only when it is cheaper than breaking it.",
@@ -23,10 +24,9 @@ class BuilderScript:
         self.copy_one_quote = copy_one_quote
         self.calls = 0
 
-    def proposal(self, body: dict) -> dict:
-        user = user_text(body)
-        excerpts = user.split("Excerpts of their writing:", 1)[-1]
-        sentences = [s for s in re.findall(r"[A-Z][^.!?\n]{30,200}[.!?]", excerpts)]
+    def proposal(self, body: dict, call: Call | None = None) -> dict:
+        # The excerpts' sentences, from their item lines ([C1] (source) text), never the prompt's wording.
+        sentences = excerpt_sentences(Reading(body, call or Call()))
         copied = sentences[:1] if self.copy_one_quote else []
         return {
             "tagline": "Counts the cost before the benefit.",
@@ -54,4 +54,4 @@ class BuilderScript:
 
     def respond(self, body: dict, call: Call) -> Reply:
         self.calls += 1
-        return Reply.json(self.proposal(body))
+        return Reply.json(self.proposal(body, call))

@@ -252,15 +252,11 @@ def batch_custom_id(index: int, role: str, tag: CallTag) -> str:
 
 
 def call_header(role: str, tag: CallTag) -> dict[str, str]:
-    """The X-Faultline-Call header of a call (none for a call with no role or tag); values are
-    percent-encoded, as a header is ASCII and a persona's name need not be."""
-    fields = {
-        "role": str(getattr(role, "value", role) or ""),
-        "phase": tag.phase,
-        "persona": tag.persona,
-        "debate": str(tag.debate_id or ""),
-    }
-    value = "; ".join(f"{key}={quote(text, safe='')}" for key, text in fields.items() if text)
+    """The X-Faultline-Call header of a call (none for a call with no role or tag): "key=value; ..."
+    of the role and the tag's fields (CallTag.fields: ids and numbers only), each value
+    percent-encoded (commas between a list's ids kept), as a header is ASCII."""
+    fields = {"role": str(getattr(role, "value", role) or ""), **tag.fields()}
+    value = "; ".join(f"{key}={quote(text, safe=',')}" for key, text in fields.items() if text)
     return {CALL_HEADER: value} if value else {}
 
 

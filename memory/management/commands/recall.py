@@ -8,12 +8,13 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 
-from memory.context import OWN_SCOPE
 from memory.services.insights import insights_search, insights_text_search, query_embed, recall_floors
 from memory.services.persona_memory import persona_memories_top
 from personas.models import Persona
 from projects.cli import cli_user
 from projects.models import Project
+
+OWN_SCOPE = {"repository": "(this repository) ", "assignment": "(this assignment) "}  # where an insight is from
 
 
 class Command(BaseCommand):

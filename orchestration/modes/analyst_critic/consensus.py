@@ -28,6 +28,8 @@ import functools
 import re
 from dataclasses import asdict, dataclass, field, replace
 
+from orchestration.modes.analyst_critic import prompts as words
+
 CONSENSUS_SCORE = 85.0
 SUMMARY_LIMIT_CHARS = 4_000
 AGREED, CONTESTED, UNVERIFIABLE, SUPERSEDED = "agreed", "contested", "unverifiable", "superseded"
@@ -587,18 +589,18 @@ class PointLedger:
 def condensed_summary(ledger: PointLedger, findings: list[str]) -> str:
     """Older messages condensed for the next turn: agreed, contested, unverifiable, decisions
     (points contested first and agreed later), superseded points and findings (one line per older
-    message), at most SUMMARY_LIMIT_CHARS."""
+    message, as given), at most SUMMARY_LIMIT_CHARS."""
 
     def listed(points) -> str:
-        return "; ".join(point.text for point in points) or "none"
+        return "; ".join(point.text for point in points) or words.CONDENSED_NONE
 
     decisions = [point for point in ledger.with_status(AGREED) if point.was_contested]
-    summary = (
-        f"Agreed: {listed(ledger.with_status(AGREED))}\n"
-        f"Contested: {listed(ledger.with_status(CONTESTED))}\n"
-        f"Unverifiable: {listed(ledger.with_status(UNVERIFIABLE))}\n"
-        f"Decisions (contested, then agreed): {listed(decisions)}\n"
-        f"No longer held (their negation was agreed): {listed(ledger.with_status(SUPERSEDED))}\n"
-        "Findings:\n" + "\n".join(f"- {line}" for line in findings)
+    summary = words.CONDENSED.format(
+        agreed=listed(ledger.with_status(AGREED)),
+        contested=listed(ledger.with_status(CONTESTED)),
+        unverifiable=listed(ledger.with_status(UNVERIFIABLE)),
+        decisions=listed(decisions),
+        superseded=listed(ledger.with_status(SUPERSEDED)),
+        findings="\n".join(findings),
     )
     return summary if len(summary) <= SUMMARY_LIMIT_CHARS else summary[: SUMMARY_LIMIT_CHARS - 1] + "…"

@@ -38,10 +38,12 @@ from debates.services.events import event_append
 from debates.services.interjections import interjections_answer_in, interjections_guidance
 from debates.state import EventKind
 from gateways.llm import gateway
+from gateways.llm.prompt_lines import item_line, said_line
 from gateways.llm.types import CallTag, Prompt, Role
 from memory.services.recall import recalled_for
 from orchestration.interjecting import interjections_for_round
 from orchestration.loop import DebatePaused
+from orchestration.modes.analyst_critic import prompts as words
 from orchestration.modes.analyst_critic.consensus import (
     AGREED,
     CONTESTED,
@@ -62,29 +64,6 @@ ANALYST, CRITIC = "analyst", "critic"
 
 SUMMARISE_AFTER = 8  # messages: past this, older ones are condensed
 KEEP_IN_FULL = 6  # the most recent messages always given word for word
-
-ANALYST_SYSTEM = """You are the Analyst in a two-role debate with a Critic. You answer the question
-as well as it can be answered: concrete, reasoned, in short numbered points, each one a claim the
-Critic can accept or reject. When the Critic has evaluated your answer, refine it: keep what was
-agreed, fix what was rightly contested, defend with reasons what you still hold, and drop what
-cannot be supported. Plain text, no preamble."""
-
-CRITIC_SYSTEM = """You are the Critic in a two-role debate with an Analyst. You evaluate the Analyst's
-latest answer honestly: say which points hold and why, which do not and your counter-argument, and
-which cannot be verified. Agree when a point is right; do not invent disagreement. Plain text, no
-preamble."""
-
-ASSESSOR_SYSTEM = """You turn a Critic's evaluation into its agreement assessment: every point of the
-Analyst's answer the Critic accepts (with the reasoning), rejects (with the counter-argument), or
-finds unverifiable, each with how confident the Critic is (0 to 1), and the overall agreement
-(strong, moderate or weak). When a point says exactly what a ledger point says, use the ledger's
-wording for it. When it says something else (the opposite, another number, another quantity,
-another subject), write it in its own words: never file the opposite of a point under the point's
-wording."""
-
-SYNTHESIS_SYSTEM = """You write the final answer of a debate between an Analyst and a Critic: one
-balanced answer to the question that builds on every agreed point, says plainly what is still
-contested and why, and notes what could not be verified. Plain text, no preamble."""
 
 ROLE_NAMES = {Message.Kind.ANALYSIS: "Analyst", Message.Kind.CRITIQUE: "Critic", Message.Kind.SYNTHESIS: "Synthesis"}
 
@@ -121,10 +100,12 @@ class AnalystCriticMode(Mode):
             # guidance this one follows: both roles read them; the one addressed (else the Analyst) answers.
             heard = self._interjections(2 * number - 1, number - 1)
             analysis = self._turn(
-                self.analyst, Message.Kind.ANALYSIS, 2 * number - 1, ANALYST, ANALYST_SYSTEM, number, heard
+                self.analyst, Message.Kind.ANALYSIS, 2 * number - 1, ANALYST, words.ANALYST_SYSTEM, number, heard
             )
             interjections_answer_in(interjections=heard, message=analysis, persona=self.analyst.persona, default=True)
-            critique = self._turn(self.critic, Message.Kind.CRITIQUE, 2 * number, CRITIC, CRITIC_SYSTEM, number, heard)
+            critique = self._turn(
+                self.critic, Message.Kind.CRITIQUE, 2 * number, CRITIC, words.CRITIC_SYSTEM, number, heard
+            )
             interjections_answer_in(interjections=heard, message=critique, persona=self.critic.persona, default=False)
             self._score(number)
 
@@ -174,6 +155,7 @@ class AnalystCriticMode(Mode):
                 context=self._instruction(kind, number, heard),
                 turn=turn,
                 aspect_index=number - 1,
+                round=number,
                 role=role,
                 system_prefix=self._system(system, speaker),
                 cache_ttl=self._cache_ttl(),
@@ -188,28 +170,22 @@ class AnalystCriticMode(Mode):
 
     def _system(self, system: str, speaker: Speaker) -> str:
         worldview = (speaker.persona.personality or "").strip()
-        colour = f"\n\nYour worldview ({speaker.name}) may colour your view: {worldview}" if worldview else ""
+        colour = "\n\n" + words.WORLDVIEW.format(name=speaker.name, worldview=worldview) if worldview else ""
         return with_context(system + colour, self.run.debate)
 
     def _instruction(self, kind: str, number: int, heard=()) -> str:
-        question = f"Question: {self.run.debate.topic}"
+        question = words.QUESTION.format(topic=self.run.debate.topic)
         guidance = interjections_guidance(list(heard))
         if kind == Message.Kind.ANALYSIS and number == 1:
-            parts = [question, self._ledger_section(), guidance, "Round 1. Give your answer as the Analyst."]
+            parts = [question, self._ledger_section(), guidance, words.FIRST_ROUND]
             return "\n\n".join(part for part in parts if part)
         parts = [question, self.transcript(), self._ledger_section(), guidance]
         if kind == Message.Kind.ANALYSIS:
-            parts.append(
-                f"Round {number}. Refine your answer on the Critic's latest evaluation: keep what was agreed, "
-                "fix or defend what is contested."
-            )
+            parts.append(words.REFINE.format(number=number))
         elif kind == Message.Kind.CRITIQUE:
-            parts.append(
-                f"Round {number}. Evaluate the Analyst's latest answer: what holds and why, what does not "
-                "and your counter-argument, what cannot be verified."
-            )
+            parts.append(words.EVALUATE.format(number=number))
         else:
-            parts.append("Write the final, balanced answer to the question, built on every agreed point.")
+            parts.append(words.WRITE_SYNTHESIS)
         return "\n\n".join(part for part in parts if part)
 
     def _score(self, number: int) -> None:
@@ -240,15 +216,20 @@ class AnalystCriticMode(Mode):
         logger.info("Debate %s: round %s scored %s", self.run.debate.id, number, payload.score)
 
     def _assess(self, number: int) -> AgreementAssessment | None:
-        messages = {m.kind: m.text for m in self.run.main_messages().filter(turn__in=[2 * number - 1, 2 * number])}
-        known = self._ledger_lines() or "(empty)"
-        content = (
-            f"Question: {self.run.debate.topic}\n\nPoint ledger so far:\n{known}\n\n"
-            f"The Analyst's answer (round {number}):\n{messages.get(Message.Kind.ANALYSIS, '')}\n\n"
-            f"The Critic's evaluation (round {number}):\n{messages.get(Message.Kind.CRITIQUE, '')}"
+        turns = (2 * number - 1, 2 * number)
+        said = {m.turn: m for m in self.run.main_messages().filter(turn__in=turns)}
+        transcript = "\n".join(
+            said_line(turn, ROLE_NAMES[kind], said[turn].text if turn in said else "")
+            for turn, kind in zip(turns, (Message.Kind.ANALYSIS, Message.Kind.CRITIQUE), strict=True)
+        )
+        content = words.ASSESSMENT_INPUT.format(
+            topic=self.run.debate.topic,
+            points=self._ledger_lines() or words.LEDGER_EMPTY,
+            number=number,
+            transcript=transcript,
         )
         prompt = Prompt(
-            **side_work_prompt(ASSESSOR_SYSTEM, self.run.debate),
+            **side_work_prompt(words.ASSESSOR_SYSTEM, self.run.debate),
             messages=[{"role": "user", "content": content}],
             max_tokens=1500,
             temperature=0.1,
@@ -257,7 +238,14 @@ class AnalystCriticMode(Mode):
             role=CRITIC,
             prompt=prompt,
             schema=AgreementAssessment,
-            tag=CallTag(debate_id=self.run.debate.id, persona=self.critic.persona.persona_id, phase="assessment"),
+            tag=CallTag(
+                debate_id=self.run.debate.id,
+                persona=self.critic.persona.persona_id,
+                phase="assessment",
+                round=number,
+                turns=turns,
+                items=tuple(self._point_ids()),
+            ),
             what=f"Agreement assessment of round {number} of debate {self.run.debate.id}",
             # An outage is waited out and the round assessed again (run.py), not scored unassessed.
             skip_outages=False,
@@ -274,7 +262,7 @@ class AnalystCriticMode(Mode):
             Message.Kind.SYNTHESIS,
             turn,
             Role.SYNTHESIS,
-            SYNTHESIS_SYSTEM,
+            words.SYNTHESIS_SYSTEM,
             self.rounds_done + 1,
             heard,
         )
@@ -296,32 +284,35 @@ class AnalystCriticMode(Mode):
         older: list[Message] = []
         if len(messages) > SUMMARISE_AFTER:
             older, messages = messages[:-KEEP_IN_FULL], messages[-KEEP_IN_FULL:]
-        full = "\n\n".join(f"{_label(m)}:\n{m.text}" for m in messages)
+        full = "\n".join(said_line(m.turn, _role(m), m.text) for m in messages)
         if not older:
-            return f"The debate so far:\n\n{full}" if full else ""
-        return f"Summary of the earlier rounds:\n{self.condensed(older)}\n\nThe latest rounds in full:\n\n{full}"
+            return words.SO_FAR.format(transcript=full) if full else ""
+        return words.EARLIER_AND_LATEST.format(summary=self.condensed(older), transcript=full)
 
     def condensed(self, older: list[Message]) -> str:
-        return condensed_summary(self.ledger, [f"{_label(m)}: {_first_sentence(m.text)}" for m in older])
+        return condensed_summary(self.ledger, [said_line(m.turn, _role(m), _first_sentence(m.text)) for m in older])
 
     def _ledger_section(self) -> str:
         lines = self._ledger_lines()
-        return f"Point ledger:\n{lines}" if lines else ""
+        return words.LEDGER.format(points=lines) if lines else ""
+
+    def _point_ids(self) -> list[str]:
+        """The ids the open points go by in prompts (P1 is the ledger's first point, for good)."""
+        return [f"P{index + 1}" for index, point in enumerate(self.ledger.points) if point.status != SUPERSEDED]
 
     def _ledger_lines(self) -> str:
-        """The points still held, one a line; a superseded point is only named by the one that
-        replaced it."""
+        """The points still held, one item line each, ``[P1] (status; notes) text``; a superseded
+        point is only named by the one that replaced it."""
         lines = []
-        for point in self.ledger.open_points():
+        for point_id, point in zip(self._point_ids(), self.ledger.open_points(), strict=True):
             tags = [point.status]
             if point.from_memory:
-                tags.append("from memory: settled, do not re-debate")
+                tags.append(words.FROM_MEMORY)
             if point.challenges:
-                tags.append(f"challenged in round {point.challenges[-1].round}")
-            line = f"- [{', '.join(tags)}] {point.text}"
+                tags.append(words.CHALLENGED.format(round=point.challenges[-1].round))
             if point.supersedes is not None:
-                line += f" (replaces: {self.ledger.points[point.supersedes].text})"
-            lines.append(line)
+                tags.append(words.REPLACES.format(point=f"P{point.supersedes + 1}"))
+            lines.append(item_line(point_id, f"({'; '.join(tags)}) {point.text}"))
         return "\n".join(lines)
 
     def _last_scored(self) -> p.RoundScored | None:
@@ -372,8 +363,9 @@ class AnalystCriticMode(Mode):
         }
 
 
-def _label(message: Message) -> str:
-    return f"{ROLE_NAMES.get(message.kind, message.kind)} (round {(message.aspect_index or 0) + 1})"
+def _role(message: Message) -> str:
+    """The name a message goes by in a transcript line: its role's."""
+    return ROLE_NAMES.get(message.kind, message.kind)
 
 
 def _first_sentence(text: str) -> str:

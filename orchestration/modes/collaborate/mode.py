@@ -27,9 +27,11 @@ from debates.services.context import with_context
 from debates.services.interjections import interjections_answer_in, interjections_guidance
 from debates.turns import turn_kind
 from gateways.llm import gateway
+from gateways.llm.prompt_lines import said_line
 from gateways.llm.types import ModelError, ModelUnavailable, Role
 from orchestration.interjecting import interjections_for_round, interjections_read_at
 from orchestration.modes.base import Mode
+from orchestration.modes.collaborate import prompts as words
 from orchestration.modes.collaborate.artifact import (
     artifact_fallback,
     artifact_markdown,
@@ -39,19 +41,6 @@ from orchestration.modes.collaborate.artifact import (
 from orchestration.speaking import Speaker, TurnRequest
 
 logger = logging.getLogger(__name__)
-
-ARCHITECT_SYSTEM = """You are the Architect in a two-role collaboration with a Reviewer. You shape
-the answer to the brief: structure, design, the concrete plan and how its parts fit and scale.
-Write Markdown (headings, lists, short code where it helps). No preamble."""
-
-REVIEWER_SYSTEM = """You are the Reviewer in a two-role collaboration with an Architect. You answer
-the same brief from the other side: edge cases, failure modes, security, what is missing or will
-break, and how to make it hold. Write Markdown (headings, lists). No preamble."""
-
-ARTIFACT_SYSTEM = """You write the artifact of a collaboration between an Architect and a Reviewer:
-one Markdown document that answers the brief, merging their two revised answers into a single
-coherent whole (not two halves side by side). Start with a "# " title. Where they still disagree,
-say so in an "Open questions" section. Output only the document."""
 
 # Its model roles: its spec row (debates/modes.py) registers them with their default models.
 ARCHITECT, REVIEWER = "architect", "reviewer"
@@ -80,8 +69,8 @@ class CollaborateMode(Mode):
             raise ValueError("a collaboration needs two participants (Architect, Reviewer)")
         architect, reviewer = mode_spec(self.name).seats  # the roles' names are its spec row's
         self.roles = [
-            CollaborationRole(architect.name, ARCHITECT, ARCHITECT_SYSTEM, run.speakers[0]),
-            CollaborationRole(reviewer.name, REVIEWER, REVIEWER_SYSTEM, run.speakers[1]),
+            CollaborationRole(architect.name, ARCHITECT, words.ARCHITECT_SYSTEM, run.speakers[0]),
+            CollaborationRole(reviewer.name, REVIEWER, words.REVIEWER_SYSTEM, run.speakers[1]),
         ]
 
     def phases(self):
@@ -120,6 +109,7 @@ class CollaborateMode(Mode):
                 phase=f"{self.name}_{kind}",
                 context=self._with_guidance(self._instruction(role, kind), heard),
                 turn=turn,
+                round=1 if kind == Message.Kind.DRAFT else 2,
                 role=role.model_role,
                 system_prefix=self._system(role),
                 long_form=True,
@@ -173,8 +163,9 @@ class CollaborateMode(Mode):
             phase=f"{self.name}_artifact",
             context=self._with_guidance(self._artifact_instruction(), heard),
             turn=ARTIFACT_TURN,
+            round=3,
             role=Role.SYNTHESIS,
-            system_prefix=with_context(ARTIFACT_SYSTEM, self.run.debate),
+            system_prefix=with_context(words.ARTIFACT_SYSTEM, self.run.debate),
             long_form=True,
             clean=lambda text: artifact_markdown(text) or fallback,
         )
@@ -200,29 +191,31 @@ class CollaborateMode(Mode):
 
     def _system(self, role: CollaborationRole) -> str:
         worldview = (role.speaker.persona.personality or "").strip()
-        colour = f"\n\nYour worldview ({role.speaker.name}) may colour your view: {worldview}" if worldview else ""
+        colour = "\n\n" + words.WORLDVIEW.format(name=role.speaker.name, worldview=worldview) if worldview else ""
         return with_context(role.system + colour, self.run.debate)
 
     def _instruction(self, role: CollaborationRole, kind: str) -> str:
-        brief = f"Brief: {self.run.debate.topic}"
+        brief = words.BRIEF.format(topic=self.run.debate.topic)
+        ask = words.AS_ROLE.format(role=role.name, instruction=turn_kind(kind).instruction)
         if kind == Message.Kind.DRAFT:
-            return f"{brief}\n\nAs the {role.name}: {turn_kind(kind).instruction}"
-        other = next(r for r in self.roles if r is not role)
+            return f"{brief}\n\n{ask}"
         drafts = self._texts(DRAFT_TURNS)
-        own = drafts.get(role.speaker.seat) or "(You wrote nothing.)"
-        theirs = drafts.get(other.speaker.seat) or f"(The {other.name} wrote nothing.)"
-        return (
-            f"{brief}\n\nYour first answer (the {role.name}'s):\n\n{own}\n\n"
-            f"The {other.name}'s first answer:\n\n{theirs}\n\n"
-            f"As the {role.name}: {turn_kind(kind).instruction}"
+        first = "\n".join(
+            said_line(turn, r.name, drafts.get(r.speaker.seat) or words.WROTE_NOTHING)
+            for r, turn in zip(self.roles, DRAFT_TURNS, strict=True)
         )
+        return f"{brief}\n\n{words.FIRST_ANSWERS.format(role=role.name, transcript=first)}\n\n{ask}"
 
     def _artifact_instruction(self) -> str:
-        answers = "\n\n".join(
-            f"The {name}'s revised answer:\n\n{text or f'(The {name} wrote nothing.)'}"
-            for name, text in self._latest_answers()
-        )
-        return f"Brief: {self.run.debate.topic}\n\n{answers}\n\n{turn_kind(Message.Kind.ARTIFACT).instruction}"
+        drafts, revisions = self._texts(DRAFT_TURNS), self._texts(REVISION_TURNS)
+        lines = []
+        for role, draft_turn, revision_turn in zip(self.roles, DRAFT_TURNS, REVISION_TURNS, strict=True):
+            seat = role.speaker.seat
+            turn, text = (revision_turn, revisions[seat]) if revisions.get(seat) else (draft_turn, drafts.get(seat, ""))
+            lines.append(said_line(turn, role.name, text or words.WROTE_NOTHING))
+        answers = words.REVISED_ANSWERS.format(transcript="\n".join(lines))
+        brief = words.BRIEF.format(topic=self.run.debate.topic)
+        return f"{brief}\n\n{answers}\n\n{turn_kind(Message.Kind.ARTIFACT).instruction}"
 
     def _latest_answers(self) -> list[tuple[str, str]]:
         """Each role's revised answer (its first one where the revision has no text; "" where the

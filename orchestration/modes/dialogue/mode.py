@@ -78,6 +78,7 @@ class DialogueMode(DiscussionMode):
                 window_messages=scan.messages,
                 messages=messages,
                 names=run.names,
+                handles=run.handles,
                 before_write=before_write,
                 record_with=run.record_later,
             )

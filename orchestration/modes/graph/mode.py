@@ -28,7 +28,7 @@ from debates.payloads import Card, CardPosition
 from debates.regime import graph_evidence, verdict
 from debates.state import SUITS
 from gateways.llm.types import ModelError
-from orchestration.context import SideWork
+from orchestration.context import SideWork, before_your_turn
 from orchestration.modes.discussion import DiscussionMode
 from orchestration.results import final_sides, seats_of, stance_series
 
@@ -79,8 +79,7 @@ class GraphMode(DiscussionMode):
             return context
         graph = self._map()
         if argument_map := map_for_persona(graph, graph.labels(), speaker.name):
-            before, header, instruction = context.rpartition("── YOUR TURN ──")
-            return f"{before}{argument_map}\n\n{header}{instruction}" if header else f"{context}\n\n{argument_map}"
+            return before_your_turn(context, argument_map)
         return context
 
     def stakes(self, side: SideWork) -> dict[int, float]:
