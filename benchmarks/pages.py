@@ -64,7 +64,7 @@ HANDS = {
     "collaborate": ["The Hard-Money Maximalist", "The Central-Bank Institutionalist"],
 }
 DEBATE_TIMEOUT_MS = 300_000
-SLOW_START_SECONDS = 4.0  # each call of a debate's first seconds (a slow model at first)
+SLOW_START_SECONDS = 8.0  # each call of a debate's first seconds (a slow model at first)
 
 
 def say(text: str) -> None:
@@ -90,7 +90,7 @@ class GalleryModel:
 
         if self.slow_start:
             self.slow_start = False
-            self.slow_for(SLOW_START_SECONDS + 2)
+            self.slow_for(SLOW_START_SECONDS + 4)
         if self.failing:
             return Reply(status=400, error_type="invalid_request_error")
         if self.overloaded:
@@ -374,15 +374,10 @@ class Tour:
             # Paused after its first round (dialogue and graph: the first aspect; collaborate: the drafts).
             self.wait(windows, "() => !!document.querySelector('#continue-debate')")
             self.gallery.shoot(label, "paused", windows)
-            print(
-                "DEBUG",
-                desktop.page.evaluate(
-                    """() => new Promise(done => { let n = []; const o = new MutationObserver(ms => { for (const m of ms) n.push(m.target.id || m.target.className || m.target.nodeName); }); o.observe(document.body, {childList: true, subtree: true, attributes: true}); setTimeout(() => { o.disconnect(); done(n.slice(0, 40)); }, 4000); })"""
-                ),
-            )
             while True:
                 if desktop.page.is_visible("#continue-debate"):
-                    desktop.page.click("#continue-debate")
+                    # The status line is redrawn by every event: click what is there now.
+                    desktop.page.locator("#continue-debate").dispatch_event("click")
                 desktop.page.wait_for_function(
                     "() => document.querySelector('#debate-banner.banner-completed')"
                     " || document.querySelector('#continue-debate')",
