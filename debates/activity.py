@@ -207,3 +207,37 @@ def counts_words(view: DebateView) -> str:
         done = dialogue_turns(view)
         parts.append(f"{done} of {_plural(view.max_turns, 'turn')}" if view.max_turns else _plural(done, "turn"))
     return " · ".join(parts)
+
+
+# What each event is, as the replay's step says it ("Step 12 of 80 · a message was finished").
+EVENT_LABELS = {
+    "debate_started": "the debate began",
+    "aspects_set": "the aspects were planned",
+    "phase_changed": "a new phase began",
+    "turn_requested": "a speaker was asked",
+    "message_started": "a message began",
+    "message_completed": "a message was finished",
+    "message_withdrawn": "a message was taken back",
+    "turn_passed": "a persona passed",
+    "room_opened": "a crux room opened",
+    "room_closed": "a crux room closed",
+    "card_posted": "a crux card was dealt",
+    "ledger_updated": "a position was updated",
+    "debate_resumed": "the debate resumed",
+    "debate_finished": "the debate ended",
+    "debate_failed": "the debate failed",
+    "model_waiting": "the model was waited for",
+    "graph_updated": "the argument map changed",
+    "memory_recalled": "memory was recalled",
+    "round_scored": "a round was scored",
+    "debate_paused": "the debate paused",
+    "debate_continued": "the owner continued it",
+    "conversation_noted": "where they stand was noted",
+    "circling_noticed": "the talk went in circles",
+    "interjection_posted": "the owner spoke",
+    "interjection_answered": "the owner was answered",
+}
+
+
+def event_label(kind: str) -> str:
+    return EVENT_LABELS.get(str(kind or ""), str(kind or "").replace("_", " "))

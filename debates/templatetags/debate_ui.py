@@ -5,6 +5,7 @@ from django import template
 
 from debates.activity import Activity, counts_words, debate_activity
 from debates.activity import dialogue_turns as activity_dialogue_turns
+from debates.activity import event_label as activity_event_label
 from debates.activity import paused_words as activity_paused_words
 from debates.activity import phase_label as activity_phase_label
 from debates.modes import mode_find
@@ -59,6 +60,12 @@ def seat_suit(seat) -> str:
 def kind_label(kind: str) -> str:
     row = TURN_KINDS.get(str(kind or ""))
     return row.label if row else str(kind or "").replace("_", " ")
+
+
+@register.filter
+def event_label(kind: str) -> str:
+    """What an event is, in words (the replay's step)."""
+    return activity_event_label(kind)
 
 
 @register.filter

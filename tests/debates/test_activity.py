@@ -1,7 +1,8 @@
 """What the banner says is happening now (debates/activity.py), read from the folded log: per step,
 never per token, and never "speaking" before a word has arrived."""
 
-from debates.activity import counts_words, debate_activity, paused_words
+from debates.activity import EVENT_LABELS, counts_words, debate_activity, paused_words
+from debates.payloads import EventKind
 from debates.state import fold
 
 ADA = {"id": 1, "name": "The Macro Trader", "seat": 0}
@@ -149,3 +150,7 @@ def test_the_counts_are_worded_once_messages_and_turns_of_the_budget():
         ],
     )
     assert counts_words(view) == "2 messages · 2 of 12 turns"
+
+
+def test_every_event_kind_has_words_for_the_replay():
+    assert set(EVENT_LABELS) == {kind.value for kind in EventKind}
