@@ -367,8 +367,9 @@ class Tour:
                 label, "live, at start", windows, note=f"the model takes {SLOW_START_SECONDS:.0f} s a call"
             )
 
-            # Mid-debate: a few messages in.
-            self.wait(windows, "() => document.querySelectorAll('article.msg:not(.is-streaming)').length >= 3")
+            # Mid-debate: a few messages in (a round of the two-role modes is two messages).
+            said = 3 if mode in ("dialogue", "graph") else 1
+            self.wait(windows, f"() => document.querySelectorAll('article.msg:not(.is-streaming)').length >= {said}")
             self.gallery.shoot(label, "live, mid-debate", windows)
 
             # Paused after its first round (dialogue and graph: the first aspect; collaborate: the drafts).
