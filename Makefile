@@ -18,7 +18,7 @@ LOCK_TEST := requirements/test.txt
 # so build a portable one.
 export CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
-.PHONY: run dev test lint install lock browser stop clean
+.PHONY: run dev test lint install lock browser pages stop clean
 
 run: install
 	FAULTLINE_PORT=$(PORT) $(BIN)/python -m faultline run $(if $(RELOAD),--reload)
@@ -34,6 +34,12 @@ TEST_WORKERS ?= 2
 test: install browser lint
 	@FAULTLINE_STATE_DIR=$(TEST_STATE) $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS); status=$$?; \
 	FAULTLINE_STATE_DIR=$(TEST_STATE) $(BIN)/python -m faultline stop; exit $$status
+
+# The page gallery: every page in every mode and state at 1360 and 390 px, with axe-core on each,
+# into benchmarks/reports/pages/index.html (git ignores it). Not part of `make test`; it runs on
+# services of its own (.faultline/pages) and exits 1 when any page has a problem.
+pages: install browser
+	$(BIN)/python benchmarks/pages.py
 
 lint: install
 	$(BIN)/ruff check .
