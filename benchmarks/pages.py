@@ -22,6 +22,7 @@ import argparse
 import html
 import os
 import re
+import shutil
 import signal
 import sys
 import time
@@ -45,7 +46,7 @@ os.environ.setdefault("FAULTLINE_STATE_DIR", str(ROOT / ".faultline" / "pages"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faultline.settings")
 os.environ.setdefault("LOG_LEVEL", "ERROR")
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PASSWORD = "a-long-gallery-passphrase-42"
 WIDTHS = {"desktop": 1360, "phone": 390}
@@ -64,6 +65,7 @@ HANDS = {
     "collaborate": ["The Hard-Money Maximalist", "The Central-Bank Institutionalist"],
 }
 DEBATE_TIMEOUT_MS = 300_000
+EXPECTED_ERROR_PAGES = ("/no/such/page/",)  # visited for their own error status
 SLOW_START_SECONDS = 8.0  # each call of a debate's first seconds (a slow model at first)
 
 
@@ -146,8 +148,16 @@ class Window:
         self.page = self.context.new_page()
         self.page.set_default_timeout(30_000)
         self.errors: list[str] = []
-        self.page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
+        self.page.on("console", self._console)
         self.page.on("pageerror", lambda error: self.errors.append(f"uncaught: {error}"))
+
+    def _console(self, message) -> None:
+        if message.type != "error":
+            return
+        # A page visited for its own error status (the 404 page) reports that status: not a problem.
+        own = message.location.get("url") == self.page.url and "the server responded with a status" in message.text
+        if not (own and self.page.url.endswith(EXPECTED_ERROR_PAGES)):
+            self.errors.append(f"console: {message.text} ({message.location.get('url', '')})")
 
     def goto(self, url: str) -> None:
         self.page.goto(url)

@@ -148,11 +148,14 @@ def debate_activity(view: DebateView) -> Activity | None:
         return Activity("Waiting for a worker to start the debate…", step="pending")
     if view.status != "running":
         return None
+    phase = phase_label(view)
+    if view.waiting_for_model.get("retrying"):
+        now = f"{phase}: trying the model again (it was overloaded or unavailable)…"
+        return Activity(now, step=f"retrying-{view.last_seq}")
     if view.waiting_for_model:
         retry = float(view.waiting_for_model.get("retry_in") or 0)
-        now = f"Waiting for the model: it is overloaded or unavailable; trying again in {retry:.0f} s…"
+        now = f"{phase}: waiting for the model, which is overloaded or unavailable; trying again in {retry:.0f} s…"
         return Activity(now, step=f"waiting-{view.last_seq}")
-    phase = phase_label(view)
     step = _main_step(view)
     # The synthesis's own phase already says what is being written.
     now = f"{phase}…" if not step or step == SYNTHESIS_STEP else f"{phase}: {step}"

@@ -221,8 +221,11 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
         return view
     if event is None:
         return view  # a kind this code does not know (written by a newer version)
-    if not isinstance(event, p.ModelWaiting | p.LedgerUpdated):
-        view.waiting_for_model = {}  # anything the run does again means the wait is over
+    # Anything the run does again means the wait is over; starting again and asking for the turn
+    # again do not (the model may still be unavailable: the page says it is retried until
+    # something comes of it).
+    if not isinstance(event, p.ModelWaiting | p.LedgerUpdated | p.TurnRequested | p.DebateResumed):
+        view.waiting_for_model = {}
     if event.totals is not None:
         view.totals = event.totals
     match event:
@@ -298,6 +301,8 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
             view.status = "running"
             view.failure_reason = ""
             view.paused = {}
+            if view.waiting_for_model:
+                view.waiting_for_model = {**view.waiting_for_model, "retrying": True}
         case p.DebatePaused():
             view.status = "paused"
             view.paused = event.model_dump(exclude={"totals"})

@@ -13,4 +13,3 @@ def assert_accessible(page, name: str) -> None:
         for violation in results.response["violations"]
     ]
     assert found == [], f"{name}: axe found\n" + "\n".join(found)
-

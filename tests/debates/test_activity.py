@@ -108,9 +108,13 @@ def test_collaborate_says_both_roles_write_side_by_side():
 
 def test_a_model_waited_on_and_the_results_are_said_too():
     waiting = ("model_waiting", {"reason": "overloaded", "retry_in": 8.0, "waited": 2.0})
-    assert now(started(), phase("opening"), asked(ADA), waiting)[0] == (
-        "Waiting for the model: it is overloaded or unavailable; trying again in 8 s…"
-    )
+    line = "Opening statements: waiting for the model, which is overloaded or unavailable; trying again in 8 s…"
+    assert now(started(), phase("opening"), asked(ADA), waiting)[0] == line
+    # Started again after the wait and the turn asked again: the page says the model is retried
+    # until something comes of it.
+    retried = [started(), phase("opening"), asked(ADA), waiting, ("debate_resumed", {}), asked(ADA)]
+    assert now(*retried)[0] == "Opening statements: trying the model again (it was overloaded or unavailable)…"
+    assert now(*retried, begun(1, ADA))[0] == "Opening statements: The Macro Trader is speaking…"
     closings = [started(personas=(ADA, BRAM)), phase("closing")]
     closings += [begun(1, ADA, "closing"), done(1), begun(2, BRAM, "closing"), done(2)]
     assert now(*closings)[0] == "Closing statements: all are in; drawing up the results…"
