@@ -212,6 +212,14 @@ class Gallery:
             self.entries.append(entry)
         entry.links.append((name, filename))
 
+    def failed(self, name: str, error: Exception) -> None:
+        """A part of the tour that could not be made: listed in the index as a problem."""
+        message = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+        entry = Entry("Could not be made", name)
+        entry.shots["desktop"] = Shot("desktop", "", "", [message])
+        self.entries.append(entry)
+        say(f"  could not make {name}: {message}")
+
     def problems(self) -> int:
         return sum(len(shot.problems) for entry in self.entries for shot in entry.shots.values())
 
@@ -252,12 +260,14 @@ class Gallery:
                     if shot is None:
                         parts.append("<td></td>")
                         continue
-                    parts.append(
-                        f"<td class='{width}'><a href='{html.escape(shot.path)}'>"
-                        f"<img src='{html.escape(shot.path)}' alt='{html.escape(entry.name)} at {WIDTHS[width]} px' "
-                        "loading='lazy'></a>"
-                        f"<small>{WIDTHS[width]} px · {html.escape(shot.url)}</small>"
-                    )
+                    parts.append(f"<td class='{width}'>")
+                    if shot.path:
+                        parts.append(
+                            f"<a href='{html.escape(shot.path)}'>"
+                            f"<img src='{html.escape(shot.path)}' alt='{html.escape(entry.name)} at {WIDTHS[width]} px' "
+                            "loading='lazy'></a>"
+                            f"<small>{WIDTHS[width]} px · {html.escape(shot.url)}</small>"
+                        )
                     if shot.problems:
                         items = "".join(f"<li>{html.escape(p)}</li>" for p in shot.problems)
                         parts.append(f"<ul class='bad'>{items}</ul>")
@@ -672,11 +682,14 @@ def main() -> None:
             tour.signed_out()
             tour.log_in()
             tour.setup_pages()
-            for mode in [m for m in args.only.split(",") if m]:
-                say(f"{mode}:")
-                tour.a_debate(mode)
-            tour.stopped_and_failed()
-            tour.the_rest()
+            steps = [(f"{mode} debate", lambda mode=mode: tour.a_debate(mode)) for mode in args.only.split(",") if mode]
+            steps += [("other states", tour.stopped_and_failed), ("the rest of the site", tour.the_rest)]
+            for name, step in steps:
+                say(f"{name}:")
+                try:
+                    step()
+                except Exception as exc:  # one part failing leaves the rest of the gallery to be made
+                    gallery.failed(name, exc)
             browser.close()
         index = gallery.write_index(started, time.monotonic() - clock)
         say(f"\n{len(gallery.entries)} pages, {gallery.problems()} problem(s): {index}")
