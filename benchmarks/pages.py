@@ -397,8 +397,10 @@ class Tour:
             self.gallery.shoot(label, "paused", windows)
             while True:
                 if desktop.page.is_visible("#continue-debate"):
-                    # The status line is redrawn by every event: click what is there now.
+                    # The status line is redrawn by every event: click what is there now, then
+                    # wait for the page to take the Continue in (the button goes).
                     desktop.page.locator("#continue-debate").dispatch_event("click")
+                    desktop.page.wait_for_function("() => !document.querySelector('#continue-debate')")
                 desktop.page.wait_for_function(
                     "() => document.querySelector('#debate-banner.banner-completed')"
                     " || document.querySelector('#continue-debate')",
