@@ -390,6 +390,7 @@ class Tour:
             # Mid-debate: a few messages in (a round of the two-role modes is two messages).
             said = 3 if mode in ("dialogue", "graph") else 1
             self.wait(windows, f"() => document.querySelectorAll('article.msg:not(.is-streaming)').length >= {said}")
+            self.model.slow_for(SLOW_START_SECONDS + 4)  # still live while it is pictured
             self.gallery.shoot(label, "live, mid-debate", windows)
 
             # Paused after its first round (dialogue and graph: the first aspect; collaborate: the drafts).
