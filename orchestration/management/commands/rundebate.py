@@ -11,8 +11,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.module_loading import import_string
 
+from debates.cli import ActivityLines
 from debates.models import Debate, Message
 from debates.modes import DEFAULT_MODE, mode_find, mode_spec, modes_available
+from debates.regime import verdict_sentence
 from debates.services.artifacts import debate_artifact_save
 from debates.services.lifecycle import (
     MAX_ROUNDS,
@@ -148,7 +150,8 @@ class Command(BaseCommand):
             if debate.context_label:
                 self.stderr.write(f"Context: {debate.context_label}")
             try:
-                debate = debate_run(debate_id=debate.id)
+                with ActivityLines(debate.id, write=self.stderr.write):  # what it is doing, on stderr
+                    debate = debate_run(debate_id=debate.id)
             except DebateBusy as exc:
                 raise CommandError(str(exc)) from exc
         self._print(debate)
@@ -342,5 +345,7 @@ class Command(BaseCommand):
                     )
                 write(f"    diagnosis: {card.diagnosis}")
         spec = mode_find(debate.mode)
+        if sentence := verdict_sentence(results=debate.results, status=debate.status):
+            write(f"\nVerdict: {sentence}")  # the sentence the page and the exports say
         printer = import_string(spec.printer) if spec is not None and spec.printer else print_outcome
         printer(debate, write)
