@@ -317,7 +317,9 @@ def test_what_is_committed_while_the_feed_reconnects_to_the_database_still_arriv
     def cut_the_listening_connection() -> bool:
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE %s AND pid <> pg_backend_pid()",
+                # This database's listener only: another xdist worker's share the server.
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE query LIKE %s AND pid <> pg_backend_pid() AND datname = current_database()",
                 [f"LISTEN {broadcast.PROGRESS_CHANNEL}"],
             )
             return [row[0] for row in cursor.fetchall()] == [True]
