@@ -13,6 +13,7 @@ import environ
 from csp.constants import NONE, SELF
 
 from faultline.client_address import trusted_networks
+from ops import connections as connections_budget
 from ops import embedded
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -114,6 +115,16 @@ TEMPLATES = [
 
 DATABASE_URL = env.str("DATABASE_URL", default="") or embedded.postgres_url()
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+# Connections come from a pool (Django 5.2's psycopg pool) sized to this process's budget
+# (ops/connections.py: a web process's here; a Celery worker resizes it to its concurrency as it
+# starts, faultline/celery.py); a thread returns its connection when it closes it, and one that
+# finds the pool empty waits, saying so in the log (faultline/database).
+DATABASES["default"]["ENGINE"] = "faultline.database"
+DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    "min_size": 1,
+    "max_size": connections_budget.pool_size("web", worker_concurrency=0),
+    "max_idle": 60,
+}
 DATABASES["default"]["TEST"] = {"NAME": env.str("FAULTLINE_TEST_DB", default="test_faultline")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
