@@ -4,12 +4,15 @@ attributes, safe link schemes only), so no script, event handler or javascript: 
 whatever the text holds.
 
 Rendering has a budget, so that no stored text can hold a page (and the server's CPU) for long:
-markdown-it-py is pure Python, about 10 µs a character on text made of `[`, `*_` or `&#` (a
+markdown-it-py is pure Python, 2 to 11 µs a parsing step on text made of `[`, `*_` or `&#` (a
 2.4 MB note of `[` took 47 s), and nh3's cost grows faster than the text where it holds many
 characters it must escape. A text longer than MARKDOWN_MAX_CHARS, with more than
-MARKDOWN_MAX_ESCAPES such characters, or whose parsing takes more than MARKDOWN_CPU_SECONDS of
-this thread's CPU, is shown as plain text with a notice instead (benchmarks/markdown_budget.py
-measures it). Real Markdown renders at about 0.5 µs a character: a 200 KB note in about 0.1 s.
+MARKDOWN_MAX_ESCAPES such characters, or whose parsing takes more than MARKDOWN_STEPS steps (a
+line of the block parser, a position of the inline parser, a run of emphasis pairs: counted, so
+the verdict is the same on a busy machine as on a quiet one) is shown as plain text with a notice
+instead; MARKDOWN_CPU_SECONDS of this thread's CPU is the last resort for what the steps do not
+see. benchmarks/markdown_budget.py measures it. Real Markdown takes about 24,000 steps (0.1 s)
+for 200 KB.
 """
 
 from __future__ import annotations
@@ -26,7 +29,10 @@ MARKDOWN_MAX_CHARS = 400_000
 # Characters markdown-it escapes (&, <, >) that nh3 must read back: its cost grows with the
 # square of their number in one run of text (5 s for 800,000), a real note has a few thousand.
 MARKDOWN_MAX_ESCAPES = 50_000
-MARKDOWN_CPU_SECONDS = 0.3
+# A line of the block parser weighs 4 (its tokens, then their rendering), a run of pairs 2, a
+# position of the inline parser 1: each about as long as another, 2 to 7 µs (the benchmark's).
+MARKDOWN_STEPS = 60_000
+MARKDOWN_CPU_SECONDS = 0.8
 PLAIN_NOTICE = "This text is too long or too intricate to format quickly, so it is shown as plain text."
 
 ALLOWED_TAGS = {
@@ -40,27 +46,30 @@ class _OverBudget(Exception):
     pass
 
 
-def _check_block(state, start_line, end_line, silent) -> bool:
-    if time.thread_time() > state.env["deadline"]:
+def _step(env: dict, weight: int = 1) -> None:
+    env["steps"] += weight
+    if env["steps"] > MARKDOWN_STEPS or (env["steps"] % 256 < weight and time.thread_time() > env["deadline"]):
         raise _OverBudget
+
+
+def _check_block(state, start_line, end_line, silent) -> bool:
+    _step(state.env, 4)
     return False  # never matches: the next rule reads the line
 
 
 def _check_inline(state, silent) -> bool:
-    if time.thread_time() > state.env["deadline"]:
-        raise _OverBudget
+    _step(state.env)
     return False
 
 
 def _check_pairs(state) -> None:
-    if time.thread_time() > state.env["deadline"]:
-        raise _OverBudget
+    _step(state.env, 2)
 
 
 def _renderer() -> MarkdownIt:
-    """CommonMark with tables, each parser's rule chain opening with a look at the clock (a
-    rule that never matches): the block parser's once a line, the inline parser's once a
-    position, the pairs' once a run of text."""
+    """CommonMark with tables, each parser's rule chain opening with a step counted (a rule that
+    never matches): the block parser's once a line, the inline parser's once a position, the
+    pairs' once a run of text."""
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
     # Also in the chains a paragraph, a list or a quote asks, line by line, whether it has ended.
     chains = sorted({chain for rule in md.block.ruler.__rules__ for chain in rule.alt})
@@ -79,12 +88,12 @@ def _escapes(text: str) -> int:
 
 def markdown_html(text: str) -> str | None:
     """Safe HTML for Markdown, or None when it is past the budget (too long, too many characters
-    to escape, or too slow to parse)."""
+    to escape, or too many steps to parse)."""
     text = text or ""
     if len(text) > MARKDOWN_MAX_CHARS or _escapes(text) > MARKDOWN_MAX_ESCAPES:
         return None
     try:
-        html = _markdown.render(text, {"deadline": time.thread_time() + MARKDOWN_CPU_SECONDS})
+        html = _markdown.render(text, {"steps": 0, "deadline": time.thread_time() + MARKDOWN_CPU_SECONDS})
     except (_OverBudget, RecursionError):
         return None
     return nh3.clean(
