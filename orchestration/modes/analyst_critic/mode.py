@@ -12,7 +12,8 @@ nothing usable gets no assessment (nothing is read from an empty evaluation) and
 Consensus (the verdict of debates/regime.py: both final answers recorded, at least one point held,
 every point held agreed) or the last round ends the rounds; the synthesis is streamed as a
 message. Seat 0 plays the Analyst, seat 1 the Critic; their personas' worldviews only colour the
-roles.
+roles, and what the debate recalled from the owner's earlier debates (insights and established
+facts) is in both roles' prompts and the synthesis's, as in every mode's.
 
 Every step is read back from the log, so a run that follows a dead one carries on at the round,
 and the turn, where it stopped.
@@ -43,6 +44,7 @@ from debates.state import EventKind
 from gateways.llm import gateway
 from gateways.llm.prompt_lines import item_line, said_line
 from gateways.llm.types import CallTag, Prompt, Role
+from memory.context import memory_section
 from memory.services.recall import recalled_for
 from orchestration.interjecting import interjections_for_round
 from orchestration.loop import DebatePaused
@@ -180,9 +182,14 @@ class AnalystCriticMode(Mode):
         return "5m" if auto else "1h"
 
     def _system(self, system: str, speaker: Speaker) -> str:
+        """The role's contract, the persona's colour, the debate's context, then what it recalled
+        from the owner's earlier debates (facts and insights, and the persona's own memories), the
+        same bytes on every call of the role (its cached prefix)."""
         worldview = (speaker.persona.personality or "").strip()
         colour = "\n\n" + words.WORLDVIEW.format(name=speaker.name, worldview=worldview) if worldview else ""
-        return with_context(system + colour, self.run.debate)
+        recalled = memory_section(self.run.debate, speaker.persona)
+        prefix = with_context(system + colour, self.run.debate)
+        return f"{prefix}\n\n{recalled}" if recalled else prefix
 
     def _instruction(self, kind: str, number: int, heard=()) -> str:
         question = words.QUESTION.format(topic=self.run.debate.topic)
