@@ -417,7 +417,12 @@ class CorpusReader:
             for key, item in reading.items.items()
             if item.depth == 1
         }
-        reasons = {key: item.held for key, item in reading.items.items() if item.depth == 2}
+        # A reason's item: "Holder: supports S1 — its text (label...)": its text, folded.
+        reasons = {
+            key: _fold(item.held.split(" — ", 1)[-1].rsplit(" (", 1)[0])
+            for key, item in reading.items.items()
+            if item.depth == 2
+        }
         turn_of = {u.where: turn for turn, _, u in lines}
         last = max((u for _, _, u in lines), key=lambda u: self.stage.order.get(u.where, -1), default=None)
         latest = self.stances_until(last)
@@ -460,7 +465,7 @@ class CorpusReader:
                 if (
                     own is not None
                     and claim.act in ("states", "restates", "refines")
-                    and claim.gist not in reasons.values()
+                    and _fold(claim.gist) not in reasons.values()
                 ):
                     out["new_reasons"].append(
                         {
@@ -475,7 +480,7 @@ class CorpusReader:
                 if reaction.reaction != "accepts":
                     continue
                 gists = {_fold(g) for g in self.gists(reaction.target)}
-                target = next((rid for rid, text in reasons.items() if _fold(text.split(" (")[0]) in gists), None)
+                target = next((rid for rid, text in reasons.items() if text in gists), None)
                 if target is not None:
                     out["concessions"].append(
                         {"persona": who, "target_id": target, "what": "their point", "turn": turn}
