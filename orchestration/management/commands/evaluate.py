@@ -22,7 +22,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from evaluation.corpus.loader import CorpusError
-from orchestration.evaluation import corpus_run, harness, truth
+from orchestration.evaluation import corpus_report, corpus_run, harness, truth
 from orchestration.evaluation import report as report_format
 from orchestration.evaluation.scenarios import SUITES
 from orchestration.evaluation.truth_scenarios import MODES, SCENARIOS_BY_NAME
@@ -159,7 +159,7 @@ class Command(BaseCommand):
         report["created"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         apart = "-held-out" if report["held_out"] else ""
         json_path = Path(options["json"] or REPORT_DIR / f"truth{apart}-fake-{report['commit']}.json")
-        text = report_format.corpus_report_text(report)
+        text = corpus_report.corpus_report_text(report)
         for path, content in ((json_path, report_format.report_json(report)), (json_path.with_suffix(".txt"), text)):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(content, encoding="utf-8")
