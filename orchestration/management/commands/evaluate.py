@@ -183,7 +183,7 @@ class Command(BaseCommand):
         report = truth.truth_evaluate(only=options["scenario"], modes=options["mode"], progress=self._truth_progress)
         report["commit"] = _commit()
         report["created"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-        json_path = Path(options["json"] or REPORT_DIR / f"truth-fake-{report['commit']}.json")
+        json_path = Path(options["json"] or REPORT_DIR / f"truth-legacy-fake-{report['commit']}.json")
         text = report_format.truth_report_text(report)
         for path, content in ((json_path, report_format.report_json(report)), (json_path.with_suffix(".txt"), text)):
             path.parent.mkdir(parents=True, exist_ok=True)
