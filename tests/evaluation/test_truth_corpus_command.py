@@ -1,6 +1,7 @@
-"""manage.py evaluate --suite truth plays the truth corpus through the app: one scenario per mode
-here, each in its mode, its figures per mode in the report, its owner gone afterwards; --corpus
-plays another folder, and a folder named held_out is reported apart."""
+"""manage.py evaluate --suite truth plays the truth corpus through the app: every Analyst/Critic
+scenario and one scenario of each other mode here, each in its mode, its figures per mode in the
+report, its owner gone afterwards; --corpus plays another folder, and a folder named held_out is
+reported apart."""
 
 from __future__ import annotations
 
@@ -13,18 +14,32 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from debates.models import Debate
-from evaluation.corpus.loader import TRUTH
+from evaluation.corpus.loader import TRUTH, load_corpus
 from memory.models import Insight
 from personas.models import Persona
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+EVERY_ANALYST_CRITIC = [s.name for s in load_corpus() if s.mode == "analyst_critic"]
 ONE_PER_MODE = [
-    "ac_winter_claim_withdrawn",
     "collab_postgres_backups_agree",
     "dialogue_reactors_agree_in_other_words",
     "graph_remote_default_concession",
 ]
+OWN_FIGURES = (
+    "failed_runs",
+    "fake_consensus",
+    "missed_consensus",
+    "points_twice",
+    "inverted_points",
+    "statuses_wrong",
+    "consensus_late",
+    "consensus_early",
+    "unassessed_wrong",
+    "ghost_names",
+    "recalled_missing",
+    "recalled_not_in_prompts",
+)
 HEADLINE = {"fake_consensus", "could_fake", "missed_consensus", "could_miss", "ghost_names", "forbidden_on_surfaces"}
 
 
@@ -34,7 +49,11 @@ def corpus_report(django_db_setup, django_db_blocker, tmp_path_factory):
     with django_db_blocker.unblock():
         personas = Persona.objects.count()
         call_command(
-            "evaluate", "--suite=truth", "--model=fake", f"--json={out}", *[f"--scenario={s}" for s in ONE_PER_MODE]
+            "evaluate",
+            "--suite=truth",
+            "--model=fake",
+            f"--json={out}",
+            *[f"--scenario={s}" for s in EVERY_ANALYST_CRITIC + ONE_PER_MODE],
         )
         left = {
             "owners": get_user_model().objects.filter(username__startswith="eval-").count(),
@@ -49,21 +68,35 @@ def test_each_scenario_runs_in_its_mode_and_each_mode_reports_the_headline_figur
     report = corpus_report["report"]
 
     assert [(run["scenario"], run["mode"], run["status"]) for run in report["runs"]] == [
-        ("ac_winter_claim_withdrawn", "analyst_critic", "completed"),
+        *[(name, "analyst_critic", "completed") for name in EVERY_ANALYST_CRITIC],
         ("collab_postgres_backups_agree", "collaborate", "completed"),
         ("dialogue_reactors_agree_in_other_words", "dialogue", "completed"),
         ("graph_remote_default_concession", "graph", "completed"),
     ]
     assert set(report["modes"]) == {"analyst_critic", "collaborate", "dialogue", "graph"}
-    for row in report["modes"].values():
-        assert set(row) >= HEADLINE and row["scenarios"] == 1
+    for mode, row in report["modes"].items():
+        assert set(row) >= HEADLINE and row["scenarios"] == (
+            len(EVERY_ANALYST_CRITIC) if mode == "analyst_critic" else 1
+        )
     assert not report["held_out"]
-    assert "fake consensus 0 of 0, missed consensus 0 of 1" in corpus_report["text"]
+    assert (
+        "collaborate (1 scenarios, 0 failed runs): fake consensus 0 of 0, missed consensus 0 of 1"
+        in corpus_report["text"]
+    )
     assert corpus_report["left"] == {"owners": 0, "personas": 0, "debates": 0, "insights": 0}
 
 
+def test_analyst_vs_critic_by_reference_fakes_no_consensus_misses_none_and_lists_no_point_twice(corpus_report):
+    """Issue 39's figures for item 1, over every Analyst/Critic scenario of the corpus (the house
+    phrases are the voice guard's, item 4, and not counted here)."""
+    row = corpus_report["report"]["modes"]["analyst_critic"]
+
+    assert row["could_fake"] and row["could_miss"]
+    assert {key: row[key] for key in OWN_FIGURES} == dict.fromkeys(OWN_FIGURES, 0)
+
+
 def test_the_withdrawn_winter_claim_closes_and_the_recalled_insight_reaches_every_role(corpus_report):
-    (run,) = [r for r in corpus_report["report"]["runs"] if r["mode"] == "analyst_critic"]
+    (run,) = [r for r in corpus_report["report"]["runs"] if r["scenario"] == "ac_winter_claim_withdrawn"]
     ac = run["metrics"]["analyst_critic"]
 
     assert run["verdict"] == "consensus" and ac["consensus_round"] == 3
