@@ -20,6 +20,7 @@ class EventKind(enum.StrEnum):
     DEBATE_STARTED = "debate_started"
     ASPECTS_SET = "aspects_set"
     PHASE_CHANGED = "phase_changed"
+    TURN_REQUESTED = "turn_requested"  # a speaker's model call went out: it is thinking (no word yet)
     MESSAGE_STARTED = "message_started"
     MESSAGE_COMPLETED = "message_completed"
     MESSAGE_WITHDRAWN = "message_withdrawn"  # a turn shown while it streamed turned out to say nothing
@@ -131,6 +132,18 @@ class PhaseChanged(Payload):
     event_kind = EventKind.PHASE_CHANGED
     phase: str
     aspect_index: int | None = None
+
+
+class TurnRequested(Payload):
+    """A turn's model call went out: its speaker is thinking, and nothing of it is on the page yet
+    (its first words start a message, MessageStarted). The page says who is being waited for."""
+
+    event_kind = EventKind.TURN_REQUESTED
+    persona_id: int
+    persona_name: str
+    seat: int
+    kind: str  # the turn kind (debates/turns.py)
+    room_id: int | None = None
 
 
 class MessageStarted(Payload):

@@ -13,7 +13,7 @@ from django.utils.module_loading import import_string
 
 from debates.models import Debate, Message
 from debates.modes import mode_find
-from debates.regime import regime_label
+from debates.regime import regime_label, verdict_sentence
 
 Write = Callable[[str], None]
 
@@ -27,7 +27,7 @@ UNANSWERED_NOTES = {
 
 def print_debate(debate: Debate, write: Write) -> None:
     """The whole printout: the topic, the main channel with the owner's interjections where they
-    were taken up, each crux room with its card, then the mode's own lines."""
+    were taken up, each crux room with its card, the verdict sentence, then the mode's own lines."""
     write(f"# {debate.topic}\n")
     interjections = {}  # turn that took it up -> the owner's interjections (manage.py interject)
     for interjection in debate.interjections.select_related("to_persona").order_by("seq"):
@@ -57,6 +57,8 @@ def print_debate(debate: Debate, write: Write) -> None:
                 )
             write(f"    diagnosis: {card.diagnosis}")
     spec = mode_find(debate.mode)
+    if sentence := verdict_sentence(results=debate.results, status=debate.status):
+        write(f"\nVerdict: {sentence}")  # the sentence the page and the exports say
     printer = import_string(spec.printer) if spec is not None and spec.printer else print_outcome
     printer(debate, write)
 

@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.db.models import Q
 
+from debates.cli import ActivityLines
 from debates.models import Debate
 from debates.modes import DEFAULT_MODE, mode_spec, modes_available
 from debates.services.artifacts import debate_artifact_save
@@ -140,7 +141,8 @@ class Command(BaseCommand):
             if debate.context_label:
                 self.stderr.write(f"Context: {debate.context_label}")
             try:
-                debate = debate_run(debate_id=debate.id)
+                with ActivityLines(debate.id, write=self.stderr.write):  # what it is doing, on stderr
+                    debate = debate_run(debate_id=debate.id)
             except DebateBusy as exc:
                 raise CommandError(str(exc)) from exc
         self._print(debate)
