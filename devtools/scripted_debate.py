@@ -7,8 +7,9 @@ schema's title, a spoken one by the gateway's role and phase; who speaks, to who
 about which turns, from its tag (the request's X-Faultline-Call header: ids only). Names and what
 was said come from the prompt's data lines only, transcript lines and item lines
 (devtools/prompt_reading.py): a participant's name from its ``[persona-id] Name`` line, a message
-from its ``[turn N] Name: text`` line. Instructions and section headers are never read (the test
-suite rewords them on every run).
+from its ``[turn N] Name: text`` line. A structured answer names a participant by that persona id,
+as the app asks. Instructions and section headers are never read (the test suite rewords them on
+every run).
 
 Its regular expressions, besides prompt_reading's two (the data lines), read only the text of a
 data line, never a prompt's wording:
@@ -297,17 +298,19 @@ class DebateScript:
         speaker, text = said.name, said.text
         participants = reading.participants
         first = participants[0] if participants else ""
+        first_id = reading.id_of(first)
         update = {"overall_stance": f"{speaker} holds their ground.", "evidence": [], "challenges_raised": []}
         if not self.memory:  # the first persona says yes to the topic, everyone else no
             update["topic_side"] = "YES" if speaker == first else "NO"
         if MEMORY_EVIDENCE in text and speaker == first:
             update["evidence"] = [MEMORY_EVIDENCE]
         elif MEMORY_EVIDENCE in text:
-            update["challenges_raised"] = [{"to": first, "challenge": MEMORY_CHALLENGE}]
+            update["challenges_raised"] = [{"to": first_id, "challenge": MEMORY_CHALLENGE}]
         if concession := CONCEDED.search(text):
             update["concession"] = concession.group(1)
         if wrong := WRONG.match(text):
-            update["new_disagreement"] = {"with": wrong.group(1), "on": "the timing", "intensity": "strong"}
+            other = reading.id_of(wrong.group(1)) or wrong.group(1)
+            update["new_disagreement"] = {"with": other, "on": "the timing", "intensity": "strong"}
         return update
 
     def _structured_LedgerDigest(self, reading: Reading) -> dict:
@@ -318,7 +321,7 @@ class DebateScript:
         return digest_answer(reading, self.position_update, self._structured_DisagreementScan)
 
     def _structured_RoundRecordDraft(self, reading: Reading) -> dict:
-        names = [said.name for said in reading.said]
+        names = [reading.id_of(said.name) or said.name for said in reading.said]
         return {
             "takes": [
                 {
@@ -354,7 +357,7 @@ class DebateScript:
         }
 
     def _structured_DisagreementScan(self, reading: Reading) -> dict:
-        names = reading.participants
+        names = reading.participant_ids  # a pair is named by the persona ids of its lines
         if self.dispute == "none" or len(names) < 2:
             return {"disagreements": []}
         if self.dispute == "quibbles":
@@ -389,7 +392,7 @@ class DebateScript:
         return {"surfaced": surfaced, "crux": "They weigh time horizons differently." if surfaced else ""}
 
     def _structured_CruxCardDraft(self, reading: Reading) -> dict:
-        a, b = (reading.participants + ["", ""])[:2]  # the room's two, as their lines name them
+        a, b = (reading.participant_ids + ["", ""])[:2]  # the room's two, by their lines' ids
         hostile = HOSTILE if self.hostile else ""
         return {
             "question": f"Does the long run matter more than the next quarter?{hostile}",
@@ -415,7 +418,7 @@ class DebateScript:
 
     def _structured_EvidenceLedger(self, reading: Reading) -> dict:
         names = [said.name for said in reading.said]
-        first = names[1] if len(names) > 1 else "Someone"
+        first = reading.id_of(names[1]) if len(names) > 1 else "someone"
         return {"entries": [{"persona": first, "evidence": "The data on point 3", "used_for": "the timing argument"}]}
 
     # ── graph mode ────────────────────────────────────────────────────────────────────────────
@@ -466,6 +469,9 @@ class DebateScript:
         a, b, c = (names + ["", "", ""])[:3]
         hostile = HOSTILE if self.hostile else ""
 
+        def who(name: str) -> str:  # a participant, named by the persona id of their line
+            return reading.id_of(name) or name
+
         def assumption(text: str) -> list[dict]:
             return [{"assumption": text, "settling_question": f"What does a decade of data say about whether {text}?"}]
 
@@ -476,14 +482,14 @@ class DebateScript:
                     "disagreement_type": "horizon",
                     "stances": [
                         {
-                            "persona": a,
+                            "persona": who(a),
                             "side": "YES",
                             "claim": f"Decades decide it.{hostile}",
                             "turn": last_turn[a],
                             "assumptions": [],
                         },
                         {
-                            "persona": b,
+                            "persona": who(b),
                             "side": "NO",
                             "claim": "Quarters compound into decades.",
                             "turn": last_turn[b],
@@ -499,7 +505,7 @@ class DebateScript:
                         "disagreement_type": "claim",
                         "stances": [
                             {
-                                "persona": c,
+                                "persona": who(c),
                                 "side": "YES",
                                 "claim": "Gold is a relic.",
                                 "turn": last_turn[c],
@@ -513,7 +519,7 @@ class DebateScript:
             output["new_stances"].append(
                 {
                     "dispute_id": "D1",
-                    "persona": c,
+                    "persona": who(c),
                     "side": "NO",
                     "claim": "Next quarter pays the bills.",
                     "turn": last_turn[c],
@@ -523,7 +529,7 @@ class DebateScript:
             output["new_reasons"] += [
                 {
                     "stance_id": first.get(a, "S1"),
-                    "persona": b,
+                    "persona": who(b),
                     "relation": "attacks",
                     "text": "Drawdowns wipe out savers first.",
                     "turn": last_turn[b],
@@ -531,7 +537,7 @@ class DebateScript:
                 },
                 {
                     "stance_id": first.get(a, "S1"),
-                    "persona": a,
+                    "persona": who(a),
                     "relation": "supports",
                     "text": "Adoption compounds over decades.",
                     "turn": last_turn[a],
@@ -539,7 +545,7 @@ class DebateScript:
                 },
                 {
                     "stance_id": first.get(b, "S2"),
-                    "persona": a,
+                    "persona": who(a),
                     "relation": "attacks",
                     "text": "Misattributed to a turn.",
                     "turn": last_turn[b],
@@ -552,14 +558,14 @@ class DebateScript:
                     "disagreement_type": "evidence",
                     "stances": [
                         {
-                            "persona": b,
+                            "persona": who(b),
                             "side": "YES",
                             "claim": "Gold held up in every crisis.",
                             "turn": last_turn[b],
                             "assumptions": [],
                         },
                         {
-                            "persona": c,
+                            "persona": who(c),
                             "side": "NO",
                             "claim": "Gold lagged for decades.",
                             "turn": last_turn[c],
@@ -573,10 +579,10 @@ class DebateScript:
             side = next((s for s in stances if s["holder"] == b and self.GRAPH_SIDE_DISPUTE in s["question"]), None)
             if side:
                 output["concessions"].append(
-                    {"persona": b, "target_id": side["id"], "what": "gold lagged", "turn": last_turn[b]}
+                    {"persona": who(b), "target_id": side["id"], "what": "gold lagged", "turn": last_turn[b]}
                 )
             if a in last_turn:
-                output["crux_proposals"].append({"dispute_id": "D1", "persona": a, "turn": last_turn[a]})
+                output["crux_proposals"].append({"dispute_id": "D1", "persona": who(a), "turn": last_turn[a]})
         return output
 
 

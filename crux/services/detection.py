@@ -27,6 +27,7 @@ from debates.services.context import side_work_prompt
 from debates.services.transcripts import participant_lines, seat_handles, transcript_of
 from gateways.llm import gateway
 from gateways.llm.prompt_lines import item_line
+from gateways.llm.references import Participants
 from gateways.llm.types import CallTag, ModelError, ModelUnavailable, Prompt, Role
 
 logger = logging.getLogger(__name__)
@@ -161,7 +162,7 @@ def window_digest(
     if before_write is not None:
         before_write()
     if messages:
-        digest_fold(messages=messages, digest=digest, names=names)
+        digest_fold(messages=messages, digest=digest, names=names, handles=handles)
     return DisagreementScan(disagreements=digest.disagreements) if digest is not None else None
 
 
@@ -181,10 +182,14 @@ def detection_apply(
         return []
     if candidates is None:
         candidates = list(DisagreementCandidate.objects.filter(debate=debate).select_related("room"))
-    by_name = {p.name.lower(): p.id for p in debate.personas.all()}
+    # The pair is named by the ids the scan was shown; a dispute with anyone else in it is dropped.
+    participants = Participants.of(
+        debate.participants.order_by("seat").values_list("persona_id", "persona__persona_id", "persona__name")
+    )
     findings = []
     for found in scan.disagreements:
-        a, b = by_name.get(found.persona_a.strip().lower()), by_name.get(found.persona_b.strip().lower())
+        what = f"Detection window {window} of {debate_id}"
+        a, b = participants.key(found.persona_a, what=what), participants.key(found.persona_b, what=what)
         if a is None or b is None or a == b:
             continue
         findings.append(
