@@ -60,7 +60,9 @@ SENTENCE = re.compile(r"[A-Z][^.!?\n]{30,200}[.!?]")
 @dataclass
 class DebateScript:
     # "persistent": the first two personas clash on one question in every window (one room opens);
-    # "quibbles": a different one-off disagreement each window (no room should open); "none".
+    # "quibbles": a different one-off disagreement each window (no room should open);
+    # "one_crux_two_wordings": the first persona clashes with each of the others on one question,
+    # worded differently for each pair (ONE_CRUX_WORDINGS), never citing a known id; "none".
     dispute: str = "persistent"
     surface_after: int | None = 4  # room messages before the exit check says the crux surfaced; None: never
     latency: float = 0.0
@@ -75,6 +77,8 @@ class DebateScript:
     # In the dialogue the first persona and the others restate one disagreement in the same words,
     # never citing anything new: the channel goes in circles (orchestration/circling.py).
     circling: bool = False
+    # ...each turn in words of its own (CIRCLING_IN_NEW_WORDS): the same point, few shared words.
+    in_new_words: bool = False
     chunk_size: int = 12
     chunk_delay: float = 0.0
     calls: dict = field(default_factory=dict)
@@ -216,9 +220,31 @@ class DebateScript:
         "{other}, history is not the point; real rates decide this.",
     )
 
+    # The same two points as a capable model restates them, in new words every time.
+    CIRCLING_IN_NEW_WORDS_YES = (
+        "{other}, across generations bullion has kept savers whole; a bad quarter tells you nothing.",
+        "Look at any long stretch, {other}: people who held gold kept their purchasing power, whatever the "
+        "year-to-year noise.",
+        "{other}, over a lifetime the metal preserves what savers earned, and short swings don't change that.",
+        "Measured in decades rather than months, {other}, gold is what kept families' savings intact.",
+        "{other}, the long arc is what matters: savers in gold came out whole, quarter-to-quarter wobbles aside.",
+    )
+    CIRCLING_IN_NEW_WORDS_NO = (
+        "{other}, what moves gold is the real interest rate, not what happened in the past.",
+        "It's the return on bonds after inflation that drives the metal, {other}; old charts don't.",
+        "{other}, when inflation-adjusted yields rise, gold falls, and no amount of history changes that.",
+        "Real yields set the price of holding bullion, {other}, so the historical record is beside the point.",
+        "{other}, the cost of holding a metal that pays nothing is the real rate, and that decides it, not the "
+        "archives.",
+    )
+
     def _circling_turn(self, name: str, reading: Reading, number: int) -> str:
         names = reading.participants
-        lines = self.CIRCLING_YES if names and name == names[0] else self.CIRCLING_NO
+        yes = names and name == names[0]
+        if self.in_new_words:
+            lines = self.CIRCLING_IN_NEW_WORDS_YES if yes else self.CIRCLING_IN_NEW_WORDS_NO
+        else:
+            lines = self.CIRCLING_YES if yes else self.CIRCLING_NO
         return lines[number % len(lines)].format(other=self._addressee(reading))
 
     # ── the Analyst/Critic mode ───────────────────────────────────────────────────────────────
@@ -356,10 +382,23 @@ class DebateScript:
             ]
         }
 
+    # One crux, as a detector words it for two pairs ("one_crux_two_wordings").
+    ONE_CRUX_WORDINGS = (
+        "Does the long run matter more than the next quarter?",
+        "Should decades count for more than the coming quarter?",
+    )
+
     def _structured_DisagreementScan(self, reading: Reading) -> dict:
         names = reading.participant_ids  # a pair is named by the persona ids of its lines
         if self.dispute == "none" or len(names) < 2:
             return {"disagreements": []}
+        if self.dispute == "one_crux_two_wordings" and len(names) >= 3:
+            return {
+                "disagreements": [
+                    {"persona_a": names[0], "persona_b": other, "dispute": wording, "known_id": None, "confidence": 0.9}
+                    for other, wording in zip(names[1:3], self.ONE_CRUX_WORDINGS, strict=True)
+                ]
+            }
         if self.dispute == "quibbles":
             window = self.calls["DisagreementScan"]
             return {

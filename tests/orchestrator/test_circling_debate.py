@@ -1,6 +1,8 @@
 """A main channel going in circles is noticed and acted on through the real run loop: on to the
 next aspect, then, on the last one, the discussion ends early with the reason in the chat and the
-exports. A debate that keeps bringing something new is not cut short."""
+exports; also when every turn restates its speaker's point in new words (judged by the vectors the
+in-debate memory gives each message, the offline embedder's here). A debate that keeps bringing
+something new is not cut short."""
 
 import pytest
 from django.core.management import call_command
@@ -74,3 +76,25 @@ def test_a_debate_that_brings_something_new_each_turn_is_not_cut_short(scripted_
     assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
     assert not Event.objects.filter(debate=debate, kind=EventKind.CIRCLING_NOTICED).exists()
     assert len(dialogue_turns(debate)) == MAX_TURNS
+
+
+def test_a_circle_in_new_words_moves_on_then_ends_early_with_the_reason_shown(scripted_api, personas, offline):
+    # Each turn restates its speaker's point in words of its own (DebateScript.CIRCLING_IN_NEW_WORDS);
+    # a little latency lets the embedding lane keep up as it does beside a real model.
+    scripted_api(circling=True, in_new_words=True, dispute="none", latency=0.03)
+    debate = debate_run()
+    assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
+
+    noticed = [e.payload for e in Event.objects.filter(debate=debate, kind=EventKind.CIRCLING_NOTICED).order_by("seq")]
+    assert [(n["aspect_index"], n["action"]) for n in noticed] == [(0, "next_aspect"), (1, "ended")]
+    said = dialogue_turns(debate)
+    assert len(said) < MAX_TURNS
+    assert sum(n["slots_skipped"] for n in noticed) == MAX_TURNS - len(said)
+    assert all("restated the same disagreement" in n["reason"] for n in noticed)
+
+    view = debate_view(debate_id=debate.id)
+    assert [item.note["action"] for item in view.chat if item.kind == "circling"] == ["next_aspect", "ended"]
+    results = fragments.for_event(
+        view, EventKind.DEBATE_FINISHED, Event.objects.filter(debate=debate).latest("seq").payload
+    )
+    assert "The discussion ended early: " in results and "restated the same disagreement" in results
