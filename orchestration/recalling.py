@@ -100,9 +100,14 @@ class InDebateRecall:
         self._closed = False  # no turn of this run recalls any more
 
     def embed_later(self) -> None:
-        """Embed what is new in the debate, beside the turns (called after each ledger update)."""
-        if not self._closed:
-            self.run.lanes.submit("embedding", _embed_quietly, self.run.debate)
+        """Embed what is new in the debate, beside the turns (called after each main-channel turn
+        is said, for the circling check to read its vector soon, and after each ledger update).
+        A batch already waiting to start is enough: it takes whatever is new when it starts."""
+        if self._closed:
+            return
+        if any(not job.running() and not job.done() for job in self.run.lanes.futures("embedding")):
+            return
+        self.run.lanes.submit("embedding", _embed_quietly, self.run.debate)
 
     def close(self) -> None:
         """No turn of this run recalls any more (the closings read the whole ledger instead): what

@@ -80,8 +80,9 @@ def test_a_debate_that_brings_something_new_each_turn_is_not_cut_short(scripted_
 
 def test_a_circle_in_new_words_moves_on_then_ends_early_with_the_reason_shown(scripted_api, personas, offline):
     # Each turn restates its speaker's point in words of its own (DebateScript.CIRCLING_IN_NEW_WORDS);
-    # a little latency lets the embedding lane keep up as it does beside a real model.
-    scripted_api(circling=True, in_new_words=True, dispute="none", latency=0.03)
+    # a model that takes a tenth of a second a call lets the embedding lane keep up, as it does
+    # beside a real one (seconds a turn); a faster fake outruns it and the circle is seen late.
+    scripted_api(circling=True, in_new_words=True, dispute="none", latency=0.1)
     debate = debate_run()
     assert debate.status == Debate.Status.COMPLETED, debate.failure_reason
 

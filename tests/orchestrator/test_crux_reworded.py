@@ -15,7 +15,7 @@ NAMES = ("Ada Hardmoney", "Bram Macro", "Cleo Central")
 
 
 def test_a_crux_reworded_for_another_pair_is_one_card_not_two(scripted_api, personas, offline):
-    _, script = scripted_api(dispute="one_crux_two_wordings", latency=0.03)
+    _, script = scripted_api(dispute="one_crux_two_wordings", latency=0.15)
     call_command(
         "rundebate",
         "--personas",
