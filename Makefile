@@ -18,7 +18,7 @@ LOCK_TEST := requirements/test.txt
 # so build a portable one.
 export CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
-.PHONY: run dev test test-fast lint install lock browser stop clean
+.PHONY: run dev test test-fast lint install lock browser pages stop clean
 
 run: install
 	FAULTLINE_PORT=$(PORT) $(BIN)/python -m faultline run $(if $(RELOAD),--reload)
@@ -41,6 +41,12 @@ test: install browser lint
 # The pure and table tests only (no database, no process, no browser): the edit-run loop.
 test-fast: install
 	@FAULTLINE_STATE_DIR=$(TEST_STATE) $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not database and not slow and not browser" $(PYTEST_ARGS)
+
+# The page gallery: every page in every mode and state at 1360 and 390 px, with axe-core on each,
+# into benchmarks/reports/pages/index.html (git ignores it). Not part of `make test`; it runs on
+# services of its own (.faultline/pages) and exits 1 when any page has a problem.
+pages: install browser
+	$(BIN)/python benchmarks/pages.py
 
 lint: install
 	$(BIN)/ruff check .

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q
 
-from atlas.clustering import CruxPoint, crux_clusters, threshold_for
+from atlas.clustering import CruxPoint, crux_clusters, crux_text, threshold_for
 from atlas.models import Prediction
 from atlas.recurrence import Appearance, CruxRecord, crux_record
 from atlas.services.vectors import crux_similarities, crux_vectors_ensure
@@ -38,6 +38,19 @@ class AtlasCrux:
     @property
     def wordings(self) -> list[str]:
         return list(dict.fromkeys(a.question for a in self.record.appearances))
+
+    @property
+    def other_wordings(self) -> list[str]:
+        """The crux's wordings that say it otherwise than its heading: one that differs only by a
+        detector's framing, its case or its question mark is the heading again, not listed twice."""
+        seen = {crux_text(self.record.question).casefold()}
+        others = []
+        for wording in self.wordings:
+            key = crux_text(wording).casefold()
+            if key not in seen:
+                seen.add(key)
+                others.append(wording)
+        return others
 
 
 @dataclass

@@ -12,10 +12,11 @@ import dataclasses
 import json
 import re
 
+from debates.activity import counts_words, dialogue_turns
 from debates.models import Debate
 from debates.modes import mode_label
 from debates.payloads import EventKind
-from debates.regime import SIDE_LABELS, regime_label
+from debates.regime import SIDE_LABELS, regime_label, verdict_sentence
 from debates.state import DebateView, fold, unanswered_notice
 
 JSON_FORMAT = "faultline-debate/1"
@@ -307,6 +308,12 @@ def _where_we_are_md(view: DebateView) -> list[str]:
 REASON_WITHHELD = "The debate failed; why is shown to its owner only."
 
 
+def _verdict_md(view: DebateView) -> list[str]:
+    """The one verdict sentence (debates/regime.py), once the debate has ended."""
+    sentence = verdict_sentence(results=view.results, status=view.status)
+    return [f"- Verdict: {md_escape(sentence)}"] if sentence else []
+
+
 def _context_md(debate: Debate) -> list[str]:
     if debate.context_type == Debate.ContextType.NONE or not debate.context_label:
         return []
@@ -321,6 +328,7 @@ def debate_results_markdown(*, debate: Debate, view: DebateView, with_context: b
     if personas:
         lines.append("- Personas: " + ", ".join(md_escape(p.name) for p in personas))
     lines.append(f"- Mode: {md_escape(mode_label(debate.mode))} · Status: {md_escape(debate.get_status_display())}")
+    lines += _verdict_md(view)
     if with_context:
         lines += _context_md(debate)
     lines.append(f"- Debated: {debate.created_at:%Y-%m-%d %H:%M} UTC")
@@ -342,6 +350,7 @@ def debate_markdown(
     personas = view.personas or []
     lines = [f"# {md_escape(debate.topic)}", ""]
     lines.append(f"- Status: {md_escape(debate.get_status_display())}")
+    lines += _verdict_md(view)
     if with_context:
         lines += _context_md(debate)
     lines.append(f"- Created: {debate.created_at:%Y-%m-%d %H:%M} UTC")
@@ -352,7 +361,7 @@ def debate_markdown(
         lines.append(
             f"- Model provider: {md_escape(provider)}" + (" (offline demo model)" if provider == "local" else "")
         )
-    lines.append(f"- Turns: {view.turn_count} · Tokens: {view.totals.tokens} · Cost: ${md_escape(view.totals.cost)}")
+    lines.append(f"- {counts_words(view)} · Tokens: {view.totals.tokens} · Cost: ${md_escape(view.totals.cost)}")
     lines.append("")
     if view.failure_reason:
         lines += ["## Failure", "", _quote(view.failure_reason if with_failure_reason else REASON_WITHHELD), ""]
@@ -399,7 +408,10 @@ def _outcome_md(view: DebateView) -> list[str]:
 
 def _summary(view: DebateView) -> dict:
     summary = dataclasses.asdict(view)
-    summary["turn_count"] = view.turn_count
+    # The counts the page shows: messages of the main channel, turns of the debate's budget.
+    summary["message_count"] = view.message_count
+    summary["dialogue_turns"] = dialogue_turns(view)
+    summary["verdict_sentence"] = verdict_sentence(results=view.results, status=view.status)
     summary["totals"] = {**view.totals.model_dump(), "tokens": view.totals.tokens}
     if isinstance(summary.get("results"), dict) and summary["results"].get("regime"):
         # The verdict by its name too: the key is data, the label is what a reader sees.

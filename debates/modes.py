@@ -35,7 +35,7 @@ LOCAL_MODEL = "SmolLM2-135M-Instruct"  # the offline default for every role
 class ModeSpec:
     key: str  # Debate.mode's value, and rundebate --mode (with "-" for "_")
     label: str  # the setup page's choice, the exports' "Mode:"
-    help: str  # one sentence: what the mode does (the setup page's hint)
+    help: str  # what the mode does and when to pick it, in a sentence or two (the setup page shows it)
     behaviour: str  # dotted path of its orchestration Mode class
     # Dotted path of its CLI printer, ``print_<x>(debate, write)`` after the transcript; "" for the
     # shared one (orchestration/modes/printing.py: the verdict and the status).
@@ -140,7 +140,8 @@ mode_register(
     ModeSpec(
         key="dialogue",
         label="Dialogue with crux rooms",
-        help="The personas talk; crux rooms open on the disagreements that keep coming back.",
+        help="The personas argue it out in one group chat, and when two of them keep disagreeing a crux room "
+        "opens for just those two. Pick it to find where people really split.",
         behaviour="orchestration.modes.dialogue.mode.DialogueMode",
         turn_kinds=DIALOGUE_TURN_KINDS,
     )
@@ -149,14 +150,15 @@ mode_register(
     ModeSpec(
         key="graph",
         label="Argumentation graph",
-        help="The personas talk; a moderator maps every disagreement as a yes/no dispute with each side's "
-        "reasons, and the cruxes are computed from the map.",
+        help="The same group chat, with a moderator mapping every disagreement as a yes/no question with each "
+        "side's reasons; the cruxes are computed from that map. Pick it to see the shape of the argument.",
         behaviour="orchestration.modes.graph.mode.GraphMode",
         printer="orchestration.modes.graph.printer.print_graph",
         panels=Panels(
             side_panels=("modes/graph/panel.html",),
             crux_rooms=False,
-            live_sentence="the personas are talking. The argument map grows beside them.",
+            shows="You will see the chat beside an argument map that grows as they disagree, then the cruxes "
+            "computed from it.",
             cards_empty="Crux cards are dealt from the argument map when the debate ends.",
             results_detail="modes/graph/results.html",
         ),
@@ -167,8 +169,8 @@ mode_register(
     ModeSpec(
         key="analyst_critic",
         label="Analyst vs Critic",
-        help="Two personas, two models: the Analyst answers, the Critic evaluates, round by round to a "
-        "consensus score, then a synthesis.",
+        help="Two personas on two models: the Analyst answers, the Critic checks each point, round by round, "
+        "until they agree or the rounds run out. Pick it to stress-test one answer.",
         behaviour="orchestration.modes.analyst_critic.mode.AnalystCriticMode",
         printer="orchestration.modes.analyst_critic.printer.print_analyst_critic",
         hand=(2, 2),
@@ -198,9 +200,12 @@ mode_register(
         panels=Panels(
             side_panels=("modes/analyst_critic/consensus_panel.html",),
             where_we_are=False,
+            crux_cards=False,
+            crux_rooms=False,
             counter="modes/analyst_critic/round_counter.html",
             status_extras=("modes/analyst_critic/consensus_status.html",),
-            live_sentence="the Analyst and the Critic argue to a consensus.",
+            shows="You will see each round's answer and critique, a consensus score that moves as points are "
+            "agreed, and a synthesis at the end; it pauses after each round unless you tick auto-continue.",
             paused_suffix=" for the next round",
             results="modes/analyst_critic/results.html",
         ),
@@ -211,7 +216,8 @@ mode_register(
         key="collaborate",
         label="Collaborate (two roles write one artifact)",
         help="Pick two: the first is the Architect, the second the Reviewer. They answer your brief side by "
-        "side, each revises on the other's answer, and a synthesis writes one Markdown document.",
+        "side, each revises on the other's answer, and a synthesis writes one Markdown document. Pick it to "
+        "get a plan or a design written.",
         behaviour="orchestration.modes.collaborate.mode.CollaborateMode",
         printer="orchestration.modes.collaborate.printer.print_collaboration",
         hand=(2, 2),
@@ -246,7 +252,8 @@ mode_register(
             crux_rooms=False,
             where_we_are=False,
             counter="",
-            live_sentence="the Architect and the Reviewer work side by side; a synthesis writes the artifact.",
+            shows="You will see the two answers in two columns as they are written, then their revisions, then "
+            "the artifact, which you can download or save to a project.",
             completed_href="#collab-artifact",
             completed_text="See the artifact",
             results="modes/collaborate/results.html",

@@ -35,9 +35,13 @@ class Panels:
     # The status line: its turn or round counter, and anything the mode adds after it.
     counter: str = TURN_COUNTER
     status_extras: tuple[str, ...] = ()
-    # The banner: what runs while the debate is live, what the owner continues after a pause,
-    # and where "Completed." points.
-    live_sentence: str = "the personas are talking. Crux rooms open in the drawer below."
+    # What the live page shows, in one sentence to someone who has not seen it (the setup page
+    # says it for the mode picked). The banner says what is happening now (debates/activity.py).
+    shows: str = (
+        "You will see the chat, crux rooms opening in a drawer below it when two personas keep "
+        "disagreeing, the crux cards they leave, and a map of who agrees with whom."
+    )
+    # The banner: what the owner continues after a pause, and where the verdict points.
     paused_suffix: str = ""
     completed_href: str = "#results"
     completed_text: str = "See the results"

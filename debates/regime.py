@@ -281,3 +281,57 @@ def collaborate_evidence(*, answered: dict[str, bool], artifact: str, open_quest
         recorded=bool(artifact),
         basis=f"Rests on {document} and the revised answers: {roles or 'none'}.",
     )
+
+
+# ── the verdict in one sentence ───────────────────────────────────────────────────────────────
+
+# What each verdict means, said to someone who has not read the table above.
+VERDICT_MEANINGS = {
+    CONSENSUS: "every final answer agrees and nothing is left open",
+    PARTIAL: "they agree on part of it, and something is still open or answered differently",
+    POLARIZED: "they split on an open question, with nothing settled beside it",
+    NO_CRUX: "their final answers split, but no single question was found to explain why",
+    UNDETERMINED: "too little was recorded to judge",
+}
+
+
+def _plural_word(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def verdict_sentence(*, results: dict | None, status: str) -> str:
+    """The one sentence every surface says about where a debate landed (the page's header and
+    results, the replay, the summary, the exports, ``rundebate``): the verdict by its label and what
+    it means, with the consensus score where the mode keeps one, reconciled with how the debate
+    ended. "" while it has not ended. Only this function writes it; the surfaces print it as it is.
+
+    results: the debate's stored results (``regime``; Analyst/Critic also ``score``, ``rounds`` and
+    its own ``status``: consensus, max_rounds or stopped); status: the debate's (completed, stopped,
+    failed, ...)."""
+    results = results if isinstance(results, dict) else {}
+    regime = str(results.get("regime") or "")
+    if status == "failed":
+        return "This debate failed before it reached a verdict."
+    if status not in ("completed", "stopped"):
+        return ""
+    if not regime:
+        return "This debate was stopped before anything could be judged." if status == "stopped" else ""
+    label = regime_label(regime)
+    meaning = VERDICT_MEANINGS.get(regime, "")
+    score = results.get("score")
+    rounds = results.get("rounds")
+    measured = ""
+    if isinstance(score, int | float) and not isinstance(score, bool):
+        measured = f" ({score:.0f}% of the points agreed"
+        if isinstance(rounds, int) and rounds > 0:
+            measured += f" after {_plural_word(rounds, 'round')}"
+        measured += ")"
+    if regime == UNDETERMINED:
+        said = f"{label}{measured}."
+    else:
+        said = f"{label}{measured}: {meaning}."
+    if status == "stopped" or results.get("status") == "stopped":
+        return f"Stopped before the end; on what was said, {said[0].lower()}{said[1:]}"
+    if results.get("status") == "max_rounds":
+        return f"No consensus within the rounds allowed. {said}"
+    return said

@@ -19,7 +19,8 @@ def debate_view(*, debate_id, upto: int | None = None) -> DebateView:
     view = fold(debate_id, debate_events(debate_id=debate_id, upto=upto))
     # The mode is fixed when the debate is created, but its first event is written only once a
     # worker starts it: a page opened before then (or a replay at step 0) must already know it.
-    view.mode = Debate.objects.values_list("mode", flat=True).get(pk=debate_id)
+    view.mode, max_turns = Debate.objects.values_list("mode", "max_turns").get(pk=debate_id)
+    view.max_turns = view.max_turns or max_turns  # its budget too: "0 / 12", not "0"
     return view
 
 

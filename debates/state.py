@@ -48,6 +48,7 @@ class MessageView:
     citations: list[dict] = field(default_factory=list)  # [{"tag", "chunk_id", "source", "excerpt"}]
     cut_off: bool = False  # the token limit cut it short
     unanswered: str = ""  # the speaker said nothing: "wrote_nothing" or "call_failed" (Message.Unanswered)
+    seq: int = 0  # the event that began it
 
 
 # The Collaborate mode's roles, by seat, as its spec row names them, and the kinds of their outputs
@@ -159,6 +160,9 @@ class DebateView:
     # Every circling_noticed payload, in order: why the run moved on or ended the discussion early.
     circling: list[dict] = field(default_factory=list)
     interjections: list[InterjectionView] = field(default_factory=list)  # the owner's, in order
+    # The latest turn asked for in each channel ("main", or a crux room's id): the turn_requested
+    # payload and its seq. Its speaker is thinking until a message or a pass of that channel follows.
+    asked: dict = field(default_factory=dict)
     last_seq: int = 0
 
     @property
@@ -167,7 +171,8 @@ class DebateView:
         return mode_panels(self.mode)
 
     @property
-    def turn_count(self) -> int:
+    def message_count(self) -> int:
+        """Messages of the main channel (openings, turns, closings, a mode's outputs)."""
         return sum(1 for item in self.chat if item.kind == "message")
 
     @property
@@ -216,8 +221,11 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
         return view
     if event is None:
         return view  # a kind this code does not know (written by a newer version)
-    if not isinstance(event, p.ModelWaiting | p.LedgerUpdated):
-        view.waiting_for_model = {}  # anything the run does again means the wait is over
+    # Anything the run does again means the wait is over; starting again and asking for the turn
+    # again do not (the model may still be unavailable: the page says it is retried until
+    # something comes of it).
+    if not isinstance(event, p.ModelWaiting | p.LedgerUpdated | p.TurnRequested | p.DebateResumed):
+        view.waiting_for_model = {}
     if event.totals is not None:
         view.totals = event.totals
     match event:
@@ -235,6 +243,9 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
         case p.PhaseChanged():
             view.phase = event.phase
             view.current_aspect = event.aspect_index
+        case p.TurnRequested():
+            channel = "main" if event.room_id is None else event.room_id
+            view.asked[channel] = {**event.model_dump(exclude={"totals"}), "seq": seq}
         case p.MessageStarted():
             message = MessageView(
                 id=event.message_id,
@@ -245,6 +256,7 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
                 turn=event.turn,
                 room_id=event.room_id,
                 aspect_index=event.aspect_index,
+                seq=seq,
             )
             if message.room_id is None:
                 view.chat.append(ChatItem(kind="message", message=message, seq=seq))
@@ -289,6 +301,8 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
             view.status = "running"
             view.failure_reason = ""
             view.paused = {}
+            if view.waiting_for_model:
+                view.waiting_for_model = {**view.waiting_for_model, "retrying": True}
         case p.DebatePaused():
             view.status = "paused"
             view.paused = event.model_dump(exclude={"totals"})

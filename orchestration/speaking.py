@@ -16,6 +16,7 @@ from debates.services.messages import (
     message_say,
     message_text_save,
     message_withdraw,
+    turn_request_announce,
 )
 from debates.turns import turn_kind
 from gateways.llm import gateway
@@ -296,6 +297,14 @@ def speak(
         # Cut only if the limit took something that would have been shown (not past the kind's length).
         return Spoken(whole, cut_off=whole != text)
 
+    def announce() -> None:
+        turn_request_announce(debate=debate, persona=persona, seat=speaker.seat, kind=kind, room=room)
+
+    # Who is thinking, on the page before any word: after the turns written before it (the persist lane).
+    if persist is not None:
+        persist(announce)
+    else:
+        announce()
     if hold is None:
         reply = gateway.stream(role=role, prompt=prompt, on_text=stream, tag=tag, record_with=record_with)
     else:

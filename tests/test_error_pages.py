@@ -53,3 +53,12 @@ def test_htmx_runs_without_eval_or_script_tags(client):
     content = client.get("/accounts/login/").content.decode()
 
     assert '"allowEval":false' in content and '"allowScriptTags":false' in content
+
+
+def test_the_site_has_an_icon_every_page_names_and_favicon_ico_finds(client):
+    page = client.get("/accounts/login/").content.decode()
+    icon = client.get("/favicon.ico")
+
+    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in page
+    assert icon.status_code == 301 and icon["Location"] == "/static/favicon.svg"
+    assert client.get(icon["Location"]).status_code == 200

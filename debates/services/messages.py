@@ -6,7 +6,15 @@ from django.db import connection, transaction
 
 from debates import broadcast
 from debates.models import Debate, Message
-from debates.payloads import Citation, MessageCompleted, MessageStarted, MessageWithdrawn, Totals, TurnPassed
+from debates.payloads import (
+    Citation,
+    MessageCompleted,
+    MessageStarted,
+    MessageWithdrawn,
+    Totals,
+    TurnPassed,
+    TurnRequested,
+)
 from debates.services.events import event_append
 from gateways.llm.selectors import debate_spend
 
@@ -32,6 +40,21 @@ def _started(message: Message, seat: int) -> MessageStarted:
         turn=message.turn,
         room_id=message.room_id,
         aspect_index=message.aspect_index,
+    )
+
+
+def turn_request_announce(*, debate: Debate, persona, seat: int, kind: str, room=None) -> None:
+    """A speaker's model call went out: the page says who it waits for until the first words
+    arrive (message_begin). One event per turn asked, never per token."""
+    event_append(
+        debate_id=debate.id,
+        payload=TurnRequested(
+            persona_id=persona.id,
+            persona_name=persona.name,
+            seat=seat,
+            kind=kind,
+            room_id=room.id if room is not None else None,
+        ),
     )
 
 

@@ -133,7 +133,7 @@ MEASURED_PER_MESSAGE = {
 @dataclass(frozen=True)
 class CostEstimate:
     per_message: Decimal
-    basis: str  # how the figure was reached, said next to it
+    basis: str  # how the figure was reached, in a phrase said next to it ("an estimate from ...")
 
     def for_debate(self, *, hand: int, max_turns: int) -> Decimal:
         # an opening and a closing per persona, and the dialogue turns between them
@@ -163,14 +163,21 @@ def debate_cost_estimate(*, provider: str | None = None, mode: str | None = None
         return CostEstimate(per_message=Decimal("0"), basis="the offline demo model costs nothing")
     average = average_cost_per_message(provider=provider, mode=mode)
     if average is not None:
-        return CostEstimate(per_message=average, basis="from the average cost per message of recent debates")
+        return CostEstimate(
+            per_message=average,
+            basis="an estimate from the average cost per message of recent debates" + (" in this mode" if mode else ""),
+        )
     model = settings.FAULTLINE_MODELS[provider]["persona"]
     if provider == "anthropic" and model == MEASURED_PERSONA_MODEL and mode in MEASURED_PER_MESSAGE:
         return CostEstimate(
             per_message=MEASURED_PER_MESSAGE[mode],
-            basis=f"from the measured cost of a debate in the “{mode_label(mode)}” mode on {model}",
+            basis=f"an estimate from what a message cost in a measured test debate in the “{mode_label(mode)}” "
+            f"mode on {model}",
         )
     per_call = pricing.estimate_cost(
         model=model, input_tokens=ASSUMED_INPUT_TOKENS, output_tokens=ASSUMED_OUTPUT_TOKENS
     )
-    return CostEstimate(per_message=per_call * SIDE_WORK_FACTOR, basis=f"from {model}'s list prices")
+    return CostEstimate(
+        per_message=per_call * SIDE_WORK_FACTOR,
+        basis=f"an estimate from {model}'s list prices, for a message of typical length",
+    )

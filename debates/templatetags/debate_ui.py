@@ -1,13 +1,20 @@
 """Small display helpers for the debate partials. None of them marks text safe: model text stays
 autoescaped wherever it is shown."""
 
+import math
+
 from django import template
 
+from debates.activity import Activity, counts_words, debate_activity
+from debates.activity import dialogue_turns as activity_dialogue_turns
+from debates.activity import event_label as activity_event_label
+from debates.activity import paused_words as activity_paused_words
+from debates.activity import phase_label as activity_phase_label
 from debates.modes import mode_find
-from debates.regime import SIDE_LABELS
+from debates.regime import SIDE_LABELS, verdict_sentence
 from debates.regime import regime_label as verdict_label
 from debates.state import COLLABORATION_KINDS, COLLABORATION_ROLES, SUITS, unanswered_notice
-from debates.turns import DIALOGUE_KINDS, TURN_KINDS
+from debates.turns import TURN_KINDS
 
 register = template.Library()
 
@@ -19,22 +26,14 @@ def mode_help(key: str) -> str:
     return spec.help if spec is not None else ""
 
 
+@register.filter
+def mode_shows(key: str) -> str:
+    """What the live page of a registered mode shows (the setup page says it for the mode picked)."""
+    spec = mode_find(key)
+    return spec.panels.shows if spec is not None else ""
+
+
 RED_SUITS = {"♥", "♦"}
-PHASE_LABELS = {
-    "": "Waiting to start",
-    "planning": "Planning the aspects",
-    "opening": "Opening statements",
-    "openings": "Opening statements",
-    "dialogue": "Dialogue",
-    "closing": "Closing statements",
-    "closings": "Closing statements",
-    "results": "Drawing up results",
-    "done": "Done",
-    "synthesis": "Writing the synthesis",
-    "drafting": "Both roles answer the brief",
-    "revising": "Each revises on the other's answer",
-    "artifact": "Writing the artifact",
-}
 STATUS_LABELS = {
     "pending": "Waiting for a worker",
     "running": "Live",
@@ -66,6 +65,12 @@ def kind_label(kind: str) -> str:
 
 
 @register.filter
+def event_label(kind: str) -> str:
+    """What an event is, in words (the replay's step)."""
+    return activity_event_label(kind)
+
+
+@register.filter
 def status_label(status: str) -> str:
     return STATUS_LABELS.get(status, str(status or "").replace("_", " "))
 
@@ -77,17 +82,27 @@ def regime_label(regime: str) -> str:
 
 @register.filter
 def phase_label(view) -> str:
-    """The phase as a reader would say it, with the aspect under discussion when there is one."""
-    phase = str(view.phase or "").split(":")[0]
-    label = PHASE_LABELS.get(phase, phase.replace("_", " ").capitalize())
-    index = view.current_aspect
-    if phase == "round" and index is not None:  # Analyst/Critic mode: rounds, not aspects
-        return f"Round {index + 1}"
-    if index is not None and 0 <= index < len(view.aspects):
-        aspect = view.aspects[index]
-        if isinstance(aspect, dict) and aspect.get("label"):
-            label = f"{label}: {aspect['label']}"
-    return label
+    """The phase as a reader would say it, with the aspect or round under way."""
+    if view.status == "pending" and not view.phase:
+        return "Not started yet"
+    return activity_phase_label(view)
+
+
+@register.filter
+def activity(view) -> Activity | None:
+    """What the debate is doing now, in words (debates/activity.py)."""
+    return debate_activity(view)
+
+
+@register.filter
+def paused_words(view) -> str:
+    return activity_paused_words(view)
+
+
+@register.filter
+def verdict(view) -> str:
+    """The one verdict sentence (debates/regime.py), "" while the debate has not ended."""
+    return verdict_sentence(results=view.results, status=view.status)
 
 
 @register.filter
@@ -110,16 +125,15 @@ def reaction_label(value) -> str:
     return REACTION_LABELS.get(value, "undetermined")
 
 
-# The orchestrator's turn budget (Debate.max_turns) counts dialogue slots (debates/turns.py) and passes.
+@register.filter
+def dialogue_turns(view) -> int:
+    return activity_dialogue_turns(view)
 
 
 @register.filter
-def dialogue_turns(view) -> int:
-    return sum(
-        1
-        for item in view.chat
-        if item.kind == "pass" or (item.kind == "message" and item.message.kind in DIALOGUE_KINDS)
-    )
+def counts(view) -> str:
+    """The debate's size in the status line's words: "18 messages · 12 of 12 turns"."""
+    return counts_words(view)
 
 
 @register.filter
@@ -150,10 +164,19 @@ def side_label(side: str) -> str:
 
 @register.filter
 def stance_charts(stances) -> list[dict]:
-    """One stance-over-time chart per persona, from results["stances"]."""
+    """One stance-over-time chart per persona whose answer was ever recorded, from results["stances"]
+    (a blank chart says nothing)."""
     from debates.stance_chart import stance_charts as build
 
-    return build(stances)
+    return [chart for chart in build(stances) if chart["runs"]]
+
+
+@register.filter
+def stance_unrecorded(stances) -> list[str]:
+    """The personas whose answer to the question was never recorded (no chart is drawn for them)."""
+    from debates.stance_chart import stance_charts as build
+
+    return [chart["name"] for chart in build(stances) if not chart["runs"]]
 
 
 @register.filter
@@ -164,7 +187,10 @@ def stroke_width(points) -> float:
 
 @register.filter
 def minutes_words(delta) -> str:
-    """A timedelta as "15 minutes" (the login lockout page)."""
+    """A timedelta as "15 minutes", or "8 seconds" under a minute (the login lockout page)."""
+    if delta.total_seconds() < 59.5:
+        seconds = max(1, math.ceil(delta.total_seconds()))
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
     minutes = max(1, round(delta.total_seconds() / 60))
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
@@ -183,13 +209,18 @@ LEDGER_GROUPS = (
     ("Agreed", "agreed"),
     ("Contested", "contested"),
     ("Unverifiable", "unverifiable"),
+    ("Narrowed (a narrower point replaced them)", "refined"),
+    ("Negated (the Analyst now holds the opposite)", "negated"),
+    ("Withdrawn by the Analyst", "withdrawn"),
+    # Ledgers stored before points were judged by reference (issue 39).
     ("Superseded (their negation was agreed)", "superseded"),
 )
 
 
 @register.filter
 def points_by_status(points) -> list[tuple[str, list]]:
-    """The ledger's points as titled lists: agreed, contested, unverifiable, superseded. A point
+    """The ledger's points as titled lists: agreed, contested, unverifiable, then the points the
+    Analyst closed (narrowed, negated, withdrawn; superseded in a ledger stored before). A point
     that replaced another, or was replaced, carries the other's text (``supersedes_text``,
     ``superseded_by_text``): the ledger links them by index."""
     points = [point for point in as_list(points) if isinstance(point, dict)]

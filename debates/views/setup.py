@@ -107,6 +107,7 @@ def debate_new(request):
             "show_errors": show_errors,
             "estimate": estimate,
             "estimate_per_mode": {key: each.per_message for key, each in per_mode.items()},
+            "estimate_basis_per_mode": {key: each.basis for key, each in per_mode.items()},
             "estimate_hand": max(picked, MIN_HAND),
             "estimate_usd": estimate.for_debate(
                 hand=max(picked, MIN_HAND), max_turns=Debate.TURNS_FOR_LENGTH.get(length, 30)

@@ -140,6 +140,7 @@
 
   function afterUpdate() {
     drawerApply();
+    tickActivity();
     scrollToEnd(document.getElementById("chat-log"));
     var drawer = document.getElementById("drawer");
     if (drawer && drawer.dataset.openRoom) scrollToEnd(document.getElementById("room-log-" + drawer.dataset.openRoom));
@@ -178,6 +179,22 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") reportShown();
   });
+
+  // ── How long the step under way has taken (the banner's activity line) ────────────────────
+  // The server says what is happening once per step (data-step names it); the seconds are
+  // counted here, shown once a step is slow, and outside the live region's words (aria-hidden).
+  var SLOW_AFTER_SECONDS = 3;
+  var stepShown = {key: null, since: 0};
+  function tickActivity() {
+    var now = document.querySelector("#debate-banner .activity-now[data-step]");
+    var elapsed = document.querySelector("#debate-banner .activity-elapsed");
+    if (!now || !elapsed) return;
+    if (now.dataset.step !== stepShown.key) stepShown = {key: now.dataset.step, since: Date.now()};
+    var seconds = Math.floor((Date.now() - stepShown.since) / 1000);
+    var text = seconds >= SLOW_AFTER_SECONDS ? seconds + " s" : "";
+    if (elapsed.textContent !== text) elapsed.textContent = text;
+  }
+  setInterval(tickActivity, 1000);
 
   // Once per frame at most, in the frame's own layout: reading a log's height right after each
   // message would lay the page out again for every message of a burst.

@@ -34,7 +34,7 @@ def test_the_live_page_labels_the_roles_and_shows_the_consensus_score_escaped(
     assert 'class="msg-kind">Analyst<' in page and 'class="msg-kind">Critic<' in page
     assert 'class="msg-kind">Synthesis<' in page
     assert '<span class="status-consensus-score">100% (round 2)</span>' in page
-    assert 'class="consensus-final-score">100%<' in page and "Consensus reached" in page
+    assert "Consensus (100% of the points agreed after 2 rounds)" in page  # the verdict sentence
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     for marker in LIVE_MARKUP:
         assert marker not in page

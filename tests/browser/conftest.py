@@ -202,6 +202,8 @@ def page(browser):
     page.set_default_timeout(20_000)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # A console error is one too: a resource that failed to load (a 404 included), a refused style.
+    page.on("console", lambda message: errors.append(f"console: {message.text}") if message.type == "error" else None)
     page.on("dialog", lambda dialog: (errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
     page.js_errors = errors
     yield page

@@ -66,7 +66,10 @@ def test_an_analyst_critic_debate_pauses_continues_and_its_synthesis_is_copied_a
         timeout=DEBATE_TIMEOUT_MS,
     )
     page.wait_for_selector("#synthesis-card", timeout=DEBATE_TIMEOUT_MS)
-    assert "Consensus reached" in page.locator("#results").text_content()
+    assert (
+        "Consensus (100% of the points agreed after 2 rounds)"
+        in page.locator("#results .verdict-sentence").text_content()
+    )
     debate = server_side(Debate.objects.get, pk=debate_id)
     assert debate.status == Debate.Status.COMPLETED and debate.results["status"] == "consensus"
     assert debate.results["rounds"] == 2

@@ -169,9 +169,10 @@ def test_the_owner_stops_and_shares_and_a_visitor_watches_read_only(browser, pag
 
 
 def test_live_updates_leave_the_animated_dots_running(page, live_server_url, server_side):
-    """Streaming text redraws the text alone and an event leaves an unchanged banner alone, so the
-    typing dots and the live dot are the same elements throughout (their animations never restart);
-    both change in steps, and stop for a reader who asks for reduced motion."""
+    """Streaming text redraws the text alone, and the live dot sits beside the banner (which says
+    who speaks now, redrawn at each step), so the typing dots and the live dot are the same
+    elements throughout (their animations never restart); both change in steps, and stop for a
+    reader who asks for reduced motion."""
     debate, personas, log = server_side(a_debate, ("Ada Hardmoney", "Bram Macro"))
     log_in(page, live_server_url, "alice")
     page.goto(f"{live_server_url}/debates/{debate.id}/")
@@ -184,7 +185,7 @@ def test_live_updates_leave_the_animated_dots_running(page, live_server_url, ser
     page.evaluate(
         """(id) => {
             window.__typing = document.querySelector(`#msg-${id} .typing`);
-            window.__pulse = document.querySelector('#debate-banner .pulse');
+            window.__pulse = document.querySelector('#live-pulse');
         }""",
         streaming.id,
     )

@@ -42,7 +42,7 @@ def test_the_results_page_shows_the_position_map_and_how_stances_moved(page, liv
 
     page.goto(f"{live_server_url}/debates/{debate_id}/results/")
 
-    assert page.locator("#results .regime strong").inner_text() == "Consensus"
+    assert page.locator("#results .regime .verdict-sentence").inner_text().startswith("Consensus: ")
     assert "Fay Skeptic YES, Gus Critic YES" in page.locator("#results .regime-basis").inner_text()
     nodes = page.locator("#position-map .map-node")
     assert nodes.count() == 2 and page.locator("#position-map path.map-edge").count() >= 1

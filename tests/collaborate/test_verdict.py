@@ -61,4 +61,4 @@ def test_the_results_page_names_the_verdict_by_its_label(collab_api, new_collabo
     debate = debate_run(debate_id=new_collaboration(owner=user).id)
 
     page = owner_client.get(f"/debates/{debate.id}/results/").content.decode()
-    assert "Where it landed: <strong>Consensus</strong>" in page
+    assert '<strong class="verdict-sentence">Consensus: every final answer agrees' in page

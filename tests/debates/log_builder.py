@@ -56,6 +56,13 @@ class DebateLog:
         self._append(EventKind.ASPECTS_SET, {"aspects": [{"label": label, "description": ""} for label in labels]})
         return self
 
+    def ask(self, persona, *, kind: str = "reply", room: CruxRoom | None = None) -> DebateLog:
+        """The speaker's model call went out (nothing said yet): the page says who is thinking."""
+        from debates.services.messages import turn_request_announce
+
+        turn_request_announce(debate=self.debate, persona=persona, seat=self.seats[persona.id], kind=kind, room=room)
+        return self
+
     def begin(self, persona, *, kind: str = "reply", room: CruxRoom | None = None) -> Message:
         key = room.id if room else None
         self.turns[key] = self.turns.get(key, 0) + 1

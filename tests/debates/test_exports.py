@@ -55,7 +55,7 @@ def test_json_export_is_the_event_log_and_the_folded_summary(owner_client, finis
     assert document["events"][0]["kind"] == "debate_started"
     summary = document["summary"]
     assert summary["status"] == "completed"
-    assert summary["turn_count"] == 1
+    assert summary["message_count"] == 1
     assert summary["chat"][0]["message"]["text"] == "Gold has held value for millennia."
     assert summary["cards"][0]["question"] == "Is gold a hedge?"
     assert summary["results"]["regime"] == "polarized"

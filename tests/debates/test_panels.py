@@ -46,5 +46,12 @@ def test_an_unknown_mode_draws_the_plain_dialogue_page():
     )
     html = render_to_string("debates/partials/live_snapshot.html", {"view": view})
     assert 'id="chat-log"' in html and 'id="crux-cards"' in html and 'id="drawer-tabs"' in html
-    assert "Crux rooms open in the drawer below." in html
+    assert 'id="where-we-are"' in html
     assert 'id="graph-panel"' not in html and 'id="consensus-panel"' not in html and 'id="collaboration"' not in html
+
+
+def test_analyst_vs_critic_draws_no_crux_cards_nor_crux_rooms_it_never_fills():
+    view = DebateView(debate_id="0f0e0d0c-0000-0000-0000-000000000002", mode="analyst_critic", status="running")
+    html = render_to_string("debates/partials/live_snapshot.html", {"view": view})
+    assert 'id="consensus-panel"' in html
+    assert 'id="crux-cards"' not in html and 'id="drawer-tabs"' not in html and 'id="positions"' not in html

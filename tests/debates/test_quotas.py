@@ -204,7 +204,7 @@ def test_the_setup_page_shows_a_labelled_cost_estimate_from_the_price_table(owne
     # Standard length (30 turns) and the smallest hand (2): 34 messages at 2 x sonnet list price
     # for 3000 tokens in, 300 out ($0.0135).
     assert 'Estimated cost: <strong class="cost-estimate-value">$0.92</strong>' in content
-    assert "an estimate, from claude-sonnet-5-0" in content
+    assert "an estimate from claude-sonnet-5-0&#x27;s list prices" in content
     assert "Your limits: 3 debates at once, $5.00 a day, $50.00 a month." in content
 
 
@@ -216,7 +216,7 @@ def test_on_the_default_models_the_estimate_is_the_measured_figure_of_each_mode(
 
     # 34 messages of a Standard dialogue at its measured $0.0045 (benchmarks/cost.py)
     assert 'Estimated cost: <strong class="cost-estimate-value">$0.15</strong>' in content
-    assert "from the measured cost of a debate in the “Dialogue with crux rooms” mode on claude-sonnet-5-5" in content
+    assert "a measured test debate in the “Dialogue with crux rooms” mode on claude-sonnet-5-5" in content
     for mode, per_message in quotas.MEASURED_PER_MESSAGE.items():
         assert f'data-per-message-{mode}="{per_message}"' in content  # estimate.js picks by the mode chosen
     assert "“Argumentation graph” mode" in graph and "$0.19" in graph  # 34 x $0.0057

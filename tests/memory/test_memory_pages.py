@@ -104,10 +104,10 @@ def test_a_debate_names_what_it_recalled(client, alice, project, memories, perso
     assert "Recalled from earlier debates: 1 established fact" in live
     assert reverse("debate_memory", args=[debate.pk]) in live
     page = client.get(reverse("debate_memory", args=[debate.pk])).content.decode()
-    assert FACT in page and CONCEDED in page and "semantic search" in page
-    # Why: the similarity against the floor it cleared, and whose memory was searched.
+    assert FACT in page and CONCEDED in page and "Found by meaning" in page
+    # Why: the closeness in meaning against the floor it cleared, and whose memory was searched.
     recalled = Insight.objects.get(text=FACT).recalls.get()
-    assert f"similarity {recalled.similarity:.3f} ≥ fact floor" in page
+    assert f"close in meaning ({recalled.similarity:.3f}, a fact needs" in page
     assert "Searched this project&#x27;s debates (“Thesis”)" in page
 
 

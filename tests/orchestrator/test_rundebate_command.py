@@ -86,3 +86,18 @@ def test_a_rerun_is_linked_to_the_users_own_debate_and_a_foreign_id_is_one_line(
     with pytest.raises(CommandError, match=r"^no debate with id nonsense"):
         call_command(*base, "--user", "ana", "--rerun-of", "nonsense")
     assert Debate.objects.count() == 2  # a refused re-run leaves nothing behind
+
+
+def test_it_says_on_stderr_what_the_debate_is_doing_and_ends_on_the_verdict_sentence(scripted_api, personas, capsys):
+    scripted_api(dispute="none", latency=1.0)  # each call a second: every opening is seen being waited for
+
+    call_command("rundebate", "--personas", "Ada Hardmoney,Bram Macro", "--topic", "Gold?", "--max-turns", "2")
+
+    captured = capsys.readouterr()
+    steps = [line for line in captured.err.splitlines() if line.startswith("[")]
+    assert any("] Opening statements: " in line for line in steps), captured.err
+    assert any("] Closing statements: " in line for line in steps), captured.err
+    debate = Debate.objects.get()
+    from debates.regime import verdict_sentence
+
+    assert f"Verdict: {verdict_sentence(results=debate.results, status=debate.status)}" in captured.out
