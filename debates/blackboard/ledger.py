@@ -344,7 +344,7 @@ def _notes_fold(
     notes.messages_ledgered += 1
     before = (notes.proposals, notes.decisions)
     if in_main:
-        reacting_to, read_as = _reaction_cited(reacted, notes.proposals, message)
+        reacting_to, read_as = reaction_cited(reacted, notes.proposals, message)
         notes.proposals, decided = conversation.proposals_fold(
             notes.proposals,
             speaker=speaker_name,
@@ -368,11 +368,14 @@ READINGS = {
 }
 
 
-def _reaction_cited(reacted, proposals: list[dict], message: Message) -> tuple[int | None, str | None]:
-    """The proposal a reaction cites (its number, if it is one held) and how it was read."""
+def reaction_cited(reacted, proposals: list[dict], message: Message) -> tuple[int | None, str | None]:
+    """The proposal a reaction cites (its number, if it is one held) and how it was read. A
+    proposal is cited by the id of its item line (``X3``), or, when it was made in a message of
+    the same digest (no line showed it yet), by that message's ``[turn N]``."""
     if reacted is None:
         return None, None
     shown = {proposal_key(p): p["id"] for p in proposals}
+    shown |= {f"turn {p['turn']}": p["id"] for p in proposals if p.get("turn") is not None}
     found = item_id(reacted.proposal, shown, what=f"The update of turn {message.turn} (a proposal reaction)")
     return (shown[found], READINGS[reacted.reaction]) if found else (None, None)
 

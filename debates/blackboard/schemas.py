@@ -35,7 +35,10 @@ class Disagreement(Agreement):
 
 
 class ProposalReaction(BaseModel):
-    proposal: str = Field(description="The id of the open proposal this message reacts to, as its [X1] line gives it")
+    proposal: str = Field(
+        description="The id of the open proposal this message reacts to, as its [X1] line gives it; for a "
+        "proposal made in one of the messages of this digest, that message's [turn N]"
+    )
     reaction: Literal["supports", "opposes", "amends", "undecided"]
     note: str = Field(default="", max_length=160, description="The reaction in a few words")
 

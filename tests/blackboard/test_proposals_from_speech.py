@@ -284,3 +284,27 @@ def test_a_proposer_cannot_accept_their_own_proposal_for_the_others():
     proposals, _ = fold([], BRAM, "I propose a gold-backed reserve tranche for the central bank.", 10)
     proposals, decided = fold(proposals, BRAM, "I fully support my own proposal.", 11)
     assert proposals[0]["reactions"] == {} and decided == []
+
+
+@pytest.mark.parametrize(
+    "cited, tied_to",
+    [
+        ("X1", 1),  # the id of its item line
+        ("[X2]", 2),
+        ("turn 4", 1),  # made in a message of the same digest: no line showed it yet
+        ("[turn 7]", 2),
+        ("turn 5", None),  # a message that proposed nothing
+        ("X9", None),
+    ],
+)
+def test_a_reaction_cites_a_proposal_by_its_line_or_by_the_turn_that_made_it(cited, tied_to):
+    from debates.blackboard.ledger import reaction_cited
+    from debates.blackboard.schemas import ProposalReaction
+    from debates.models import Message
+
+    held = [
+        {"id": 1, "by": ELIF, "proposal": "A weekly paid rotation.", "turn": 4, "reactions": {}},
+        {"id": 2, "by": MARCO, "proposal": "Page only on sustained errors.", "turn": 7, "reactions": {}},
+    ]
+    reacted = ProposalReaction(proposal=cited, reaction="supports")
+    assert reaction_cited(reacted, held, Message(turn=8)) == ((tied_to, SUPPORT) if tied_to else (None, None))
