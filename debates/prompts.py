@@ -70,7 +70,7 @@ ROUND_RECORDER = (
     "strongest argument, the evidence they cited and whom they mainly engaged; then a 1-2 sentence "
     "summary, the new disagreements and the position shifts of the round."
 )
-ROUND_INPUT = "Aspect: {label} — {description}\n\n{transcript}"
+ROUND_INPUT = "Aspect: {label} — {description}\nParticipants:\n{participants}\n\n{transcript}"
 REFLECTOR = (
     "You watch a debate and note its 2-3 most important dynamics: who is converging, who is "
     "talking past each other, what underlying assumptions drive the disagreements, what has "

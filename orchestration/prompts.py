@@ -201,4 +201,4 @@ EVIDENCE_EXTRACTOR = (
     "historical cases, named sources) a participant relied on, and what they used it for. Do not "
     "invent evidence that was not cited."
 )
-EVIDENCE_INPUT = "Debate: {topic}\n\n{transcript}"
+EVIDENCE_INPUT = "Debate: {topic}\nParticipants:\n{participants}\n\n{transcript}"

@@ -16,7 +16,7 @@ class AspectPlan(BaseModel):
 
 
 class EvidenceItem(BaseModel):
-    persona: str = Field(description="Name of the persona who cited it")
+    persona: str = Field(description="The id of the participant who cited it, as their [id] line gives it")
     evidence: str = Field(max_length=300, description="The fact, data or source they relied on")
     used_for: str = Field(max_length=300, description="The point it was used to support")
 

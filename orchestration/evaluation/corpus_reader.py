@@ -163,7 +163,15 @@ class CorpusReader:
 
     # ── a message's position update, and a digest of several ──────────────────────────────────
 
-    def position_update(self, utterance: Utterance | None, name: str) -> dict:
+    def position_update(
+        self,
+        utterance: Utterance | None,
+        name: str,
+        proposals: dict[str, str] | None = None,
+        made_here: dict[str, int] | None = None,
+    ) -> dict:
+        """``proposals``: the open proposals the call shows, by id (item lines ``[X1] Name: text``);
+        ``made_here``: the scenario's proposals made in the messages the call asks about, by turn."""
         meaning = self.meaning(utterance)
         speaker = self.stage.participant(name)
         update: dict = {"speaker": self.speaker_name(utterance, name), "evidence": list(meaning.evidence)[:4]}
@@ -191,8 +199,11 @@ class CorpusReader:
         for reaction in meaning.reactions:
             kind = _PROPOSAL_REACTION.get(reaction.reaction)
             if kind and self._is_proposal(reaction.target):
+                shown = self._proposal_shown(reaction.target, proposals or {}, made_here or {}, utterance)
+                if shown is None:
+                    continue  # not among the open proposals shown: nothing to cite
                 update["proposal_reaction"] = {
-                    "proposed_by": self.owner_of(reaction.target),
+                    "proposal": shown,
                     "reaction": kind,
                     "note": _short(reaction.gist or self.latest_gist(reaction.target, utterance), 160),
                 }
@@ -215,15 +226,34 @@ class CorpusReader:
         question = next((q for q in self.s.questions if q.id == label), None)
         return _short(question.text if question else self.latest_gist(label, utterance), 200)
 
+    def _proposal_shown(
+        self, label: str, proposals: dict[str, str], made_here: dict[str, int], utterance: Utterance
+    ) -> str | None:
+        """How the call lets the reader cite the scenario's proposal ``label``: the [turn N] of the
+        message of this digest that made it; else the id of the open proposal of its proposer whose
+        text is one of its wordings, else of their latest one shown."""
+        if label in made_here:
+            return f"turn {made_here[label]}"
+        owner = self.stage.participant(self.owner_of(label))
+        theirs = [key for key, text in proposals.items() if self.stage.participant(text.partition(": ")[0]) == owner]
+        wordings = {_short(gist, 240) for gist in self.gists(label, utterance)} | set(self.gists(label, utterance))
+        worded = [key for key in theirs if proposals[key].partition(": ")[2] in wordings]
+        return (worded or theirs or [None])[-1]
+
     def _is_proposal(self, label: str) -> bool:
         return any(
             u.said.meaning.proposal is not None and u.said.meaning.proposal.id == label for u in self.stage.utterances
         )
 
     def _digest(self, reading) -> list[dict]:
+        proposals = {key: item.text for key, item in reading.items.items() if re.fullmatch(r"X\d+", key)}
+        asked = self.shown(reading, reading.call.turns)
+        made_here = {
+            u.said.meaning.proposal.id: turn for turn, _, u in asked if u is not None and u.said.meaning.proposal
+        }
         updates = []
-        for turn, name, utterance in self.shown(reading, reading.call.turns):
-            updates.append({**self.position_update(utterance, name), "turn": turn})
+        for turn, name, utterance in asked:
+            updates.append({**self.position_update(utterance, name, proposals, made_here), "turn": turn})
         return updates
 
     def LedgerDigest(self, reading) -> dict:

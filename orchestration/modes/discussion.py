@@ -33,8 +33,10 @@ from debates.services.messages import turn_pass
 from debates.services.transcripts import participant_lines
 from debates.state import EventKind
 from debates.turns import DIALOGUE_KINDS
+from gateways.embeddings import gateway as embeddings
 from gateways.llm import gateway
 from gateways.llm.types import CallTag, Prompt, Role
+from memory.services.in_debate import message_vectors
 from orchestration.circling import CIRCLING_TURNS, Said, circling_move, circling_reason
 from orchestration.context import (
     EXCHANGE_MESSAGES,
@@ -102,6 +104,10 @@ class Discussion:
         # Each persona's view of the main channel at its last turn (orchestration/context.py, Epoch):
         # kept in memory only, a resumed run starts new ones (their first calls miss the cache).
         self._views: dict[int, Epoch] = {}
+        # The main channel's message vectors read so far (message id -> vector, of one model): each
+        # is read once, when made, for the circling check (orchestration/circling.py).
+        self._vectors: dict[int, tuple[float, ...]] = {}
+        self._vector_model = ""
 
     # ── the aspect plan ───────────────────────────────────────────────────────────────────────
 
@@ -214,6 +220,7 @@ class Discussion:
             else:
                 consecutive_passes = 0
                 self.mode.after_message(message)
+                self.run.recall.embed_later()  # its vector, for the circling check of the turns to come
                 slot += self._circling_acted_on(aspect_index, next_slot=slot + 1, per_aspect=per_aspect)
             slot += 1
         if previous_aspect is not None:
@@ -394,8 +401,14 @@ class Discussion:
         reason in the log (and so in the chat and the exports)."""
         channel = self.channel
         fresh = sum(1 for message in channel.dialogue if message.aspect_index == aspect_index)
-        history = [Said(m.persona.name, m.text, cited=bool(m.citations)) for m in channel.messages]
-        reason = circling_reason(history, fresh=fresh)
+        if fresh < CIRCLING_TURNS:
+            return 0
+        model = self._circling_vectors(channel.messages)
+        history = [
+            Said(m.persona.name, m.text, cited=bool(m.citations), vector=self._vectors.get(m.id))
+            for m in channel.messages
+        ]
+        reason = circling_reason(history, fresh=fresh, model=model)
         if reason is None:
             return 0
         move = circling_move(
@@ -422,6 +435,17 @@ class Discussion:
         )
         logger.info("Debate %s went in circles on aspect %s: %s", self.debate.id, aspect_index, move.action)
         return move.slots_skipped
+
+    def _circling_vectors(self, messages: list[Message]) -> str:
+        """Read the vectors made since the last check of the channel's messages (in-debate memory
+        embeds them beside the run; a turn never waits for one). Returns their model."""
+        model = embeddings.current_model()
+        if model != self._vector_model:
+            self._vectors, self._vector_model = {}, model
+        missing = [m.id for m in messages if m.id is not None and m.id not in self._vectors]
+        if missing:
+            self._vectors.update(message_vectors(debate=self.debate, message_ids=missing, model=model))
+        return model
 
     def _record_round(self, aspect_index: int) -> None:
         self.run.lanes.submit("notes", round_record_extract, debate=self.debate, aspect_index=aspect_index)

@@ -114,6 +114,8 @@ class DialogueMode(DiscussionMode):
             rooms = detection_apply(
                 debate=self.run.debate, window=window, message_ids=[message.id for message in messages], scan=scan
             )
+            if scan is not None and scan.disagreements:
+                self.run.recall.embed_later()  # the disputes it tracked, for staging to tell rewordings by
             for room in rooms:
                 self._start_room(room.id)
         except Exception:  # detection is an observer; never let it take the debate down
