@@ -164,11 +164,15 @@ class ScriptedModel:
     # ── structured calls ──────────────────────────────────────────────────────────────────────
 
     def _structured_AspectPlan(self, reading: Reading) -> dict:
+        # Its scenarios' topics are yes/no questions: the planner proposes none of its own, so the
+        # topic is what the verdict is about (debates/question.py).
         return {
             "aspects": [
                 {"label": "Evidence", "description": "What the record shows."},
                 {"label": "Consequences", "description": "What follows for policy."},
-            ]
+            ],
+            "question": None,
+            "no_yes_no_question_fits": False,
         }
 
     @staticmethod
