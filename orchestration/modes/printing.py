@@ -9,15 +9,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from debates.models import Debate
-from debates.regime import regime_label
+from debates.regime import CRUX_WORDS
 
 Write = Callable[[str], None]
 
 
 def print_verdict(results: dict, write: Write) -> None:
-    """Where it landed, by its label (debates/regime.py), and what that rests on."""
-    if regime := results.get("regime"):
-        write(f"\nRegime: {regime_label(regime)}")
+    """What the verdict is about and what it rests on. The verdict itself is the one sentence
+    ``rundebate`` prints before this ("Where it landed: ...", debates/regime.py verdict_sentence):
+    never a label of its own here, so the terminal says what the page says."""
+    if question := results.get("decided_on"):
+        write(f"Decided on: {question}")
+    for crux in results.get("per_crux") or []:
+        write(f"  PER CRUX: {crux.get('question', '')} — {CRUX_WORDS.get(crux.get('agreement'), 'not read')}")
     if basis := results.get("regime_basis"):
         write(basis)
 

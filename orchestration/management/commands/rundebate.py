@@ -346,6 +346,6 @@ class Command(BaseCommand):
                 write(f"    diagnosis: {card.diagnosis}")
         spec = mode_find(debate.mode)
         if sentence := verdict_sentence(results=debate.results, status=debate.status):
-            write(f"\nVerdict: {sentence}")  # the sentence the page and the exports say
+            write(f"\nWhere it landed: {sentence}")  # the sentence the page and the exports say
         printer = import_string(spec.printer) if spec is not None and spec.printer else print_outcome
         printer(debate, write)
