@@ -27,6 +27,7 @@ from collections.abc import Callable
 from debates.models import Message
 from debates.services.messages import message_text_save
 from debates.turns import TURN_KINDS
+from gateways.words import STOP_WORDS
 from orchestration.prompts import PASS_WORD
 
 FLUSH_SECONDS = 0.3
@@ -192,9 +193,22 @@ def _cut(sentence: str, phrases: list[str]) -> str:
         if _at_start(before):
             after = after[:1].upper() + after[1:]
             sentence = before + after
+        elif not _WORDS.search(after) and _dangles(before):
+            return ""  # "My answer is [phrase]." said nothing but the phrase
+        elif not after:
+            sentence = before.rstrip().rstrip(",;:—–").rstrip()  # "Savers know it, [phrase]"
         else:
-            sentence = before.rstrip() + (" " if after and after[0] not in ".,;:!?…" else "") + after
+            sentence = before.rstrip() + (" " if after[0] not in ".,;:!?…" else "") + after
     return sentence
+
+
+def _dangles(before: str) -> bool:
+    """Whether what comes before a phrase that ended its sentence waits for it ("My answer is",
+    "Bram keeps telling me \""): its last word a function word (an answer's yes or no aside)."""
+    if before.rstrip().endswith((",", ";", ":", "—", "–")):  # an aside after its clause: "Savers know it, [phrase]"
+        return False
+    words = _WORDS.findall(before)
+    return bool(words) and words[-1].lower() in STOP_WORDS and words[-1].lower() not in ("yes", "no", "not")
 
 
 def clean_forbidden(text: str, phrases: list[str], names: list[str] = ()) -> str:
