@@ -126,6 +126,7 @@ def persona_system_prefix(persona: Persona) -> str:
 # ── a turn's context (orchestration/context.py): its sections' titles and lines ──────────────────
 STATE_TITLE = "DEBATE STATE"
 STATE_TOPIC = "Topic: {topic}"
+STATE_DECIDED_ON = "Decided on: {question} (say where you stand on it: yes, no, or on what condition)"
 STATE_ASPECTS_TO_COME = "Aspects to come: {aspects}"
 STATE_ASPECT = "Current aspect ({number} of {count}): {label} — {description}"
 STATE_PARTICIPANTS = "Participants:"
