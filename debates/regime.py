@@ -458,6 +458,8 @@ def _meaning(regime: str, results: dict, *, all_agreed: bool) -> str:
         return f"{VERDICT_MEANINGS[regime]}: {', '.join(counted) if counted else 'no crux was found'}"
     if regime == UNDETERMINED and all_agreed:
         return "every point on the ledger was agreed, but a final answer was not recorded"
+    if regime == UNDETERMINED and results.get("points"):  # a ledger with points: something was recorded
+        return "a final answer was not recorded, so the points agreed so far are no verdict"
     return VERDICT_MEANINGS.get(regime, "")
 
 

@@ -102,3 +102,17 @@ def test_the_sentence_never_rates_agreement_in_words_of_its_own():
             assert "strong" not in sentence and "Regime" not in sentence, sentence
             if regime not in ("consensus", "conditional"):
                 assert not sentence.startswith("Consensus"), sentence
+
+
+def test_a_last_round_left_unassessed_is_no_verdict_and_the_sentence_says_what_is_missing():
+    """A Critic turn dropped in the last round (it said nothing usable) gets no assessment: the
+    verdict is Undetermined, and its sentence says a final answer is missing, never that "too
+    little was recorded" beside a ledger that holds points."""
+    results = {"regime": "undetermined", "status": "max_rounds", "score": 50.0, "rounds": 3, "points": [{}, {}]}
+
+    sentence = verdict_sentence(results=results, status="completed")
+    assert sentence == (
+        "No consensus within the rounds allowed. Undetermined (50% of the points agreed after 3 rounds): a "
+        "final answer was not recorded, so the points agreed so far are no verdict."
+    )
+    assert "too little" not in sentence
