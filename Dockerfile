@@ -39,4 +39,6 @@ USER faultline
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["python", "-m", "faultline", "probe", "--port", "8000"]
-CMD ["daphne", "--proxy-headers", "-b", "0.0.0.0", "-p", "8000", "faultline.asgi:application"]
+# No --proxy-headers: daphne's takes the left-most X-Forwarded-For, which the client writes. The
+# site reads the client's address itself, trusting only FAULTLINE_TRUSTED_PROXIES (faultline/client_address.py).
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "faultline.asgi:application"]

@@ -2,10 +2,11 @@ from django.contrib import admin
 
 from debates.models import UserQuota
 from debates.services.quotas import spend_today_and_month
+from gateways.input_rules import StrictJSONAdmin
 
 
 @admin.register(UserQuota)
-class UserQuotaAdmin(admin.ModelAdmin):
+class UserQuotaAdmin(StrictJSONAdmin, admin.ModelAdmin):
     """Raise (or lower) one user's limits; staff need none, they are never limited."""
 
     list_display = [

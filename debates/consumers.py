@@ -27,7 +27,7 @@ report from the page; a socket that lost it is closed.
 
 from __future__ import annotations
 
-import json
+import logging
 import time
 from datetime import timedelta
 from urllib.parse import parse_qs
@@ -43,10 +43,15 @@ from debates.event_feed import DebateHub
 from debates.models import Debate, Event
 from debates.selectors import debate_visible_to
 from debates.services.lifecycle import debate_can_resume
+from gateways.input_rules import InputRefused, json_read
+
+logger = logging.getLogger(__name__)
 
 # Closing with a 4xxx code (rather than refusing the handshake, which browsers report as 1006)
 # stops the htmx ws extension from reconnecting over and over.
 CLOSE_FORBIDDEN = 4403
+# A socket that sends what the page never sends: "unsupported data" (RFC 6455), not an error.
+CLOSE_UNSUPPORTED = 1003
 # An event the page still lacks this long after it was persisted was lost, not on its way (a push
 # takes milliseconds, seconds under heavy load).
 LOST_AFTER = timedelta(seconds=2)
@@ -107,9 +112,9 @@ class DebateConsumer(AsyncWebsocketConsumer):
             ) or AnonymousUser()
         return debate is not None and debate_visible_to(debate=debate, user=user, share_token=self.share_token)
 
-    async def _revoke(self) -> None:
-        await self.disconnect(CLOSE_FORBIDDEN)  # leave the hub and the groups now: nothing more is sent
-        await self.close(code=CLOSE_FORBIDDEN)
+    async def _revoke(self, code: int = CLOSE_FORBIDDEN) -> None:
+        await self.disconnect(code)  # leave the hub and the groups now: nothing more is sent
+        await self.close(code=code)
 
     async def debate_access_changed(self, event):
         if self.hub is not None and not await self._allowed():
@@ -161,10 +166,20 @@ class DebateConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         """The page reports which event it shows, {"seq": n}, every few seconds: the moment to check
-        that nothing was lost on the way here. Anything else is ignored."""
+        that nothing was lost on the way here. The page sends nothing else: anything else (not
+        JSON, 1e999, nested 200,000 deep, binary) closes the socket as unsupported data, with one
+        line in the log, never a server error."""
         try:
-            int(json.loads(text_data or "")["seq"])
-        except (ValueError, TypeError, KeyError):
+            report = json_read(text_data if text_data is not None else "")
+        except InputRefused:
+            report = None
+        if not isinstance(report, dict) or type(report.get("seq")) is not int:
+            logger.info(
+                "Closed the websocket of debate %s: it sent %s, not a report",
+                self.debate_id,
+                f"{len(text_data)} characters" if text_data is not None else f"{len(bytes_data or b'')} bytes",
+            )
+            await self._revoke(CLOSE_UNSUPPORTED)
             return
         if self.last_seq is None or time.monotonic() - self.last_check < MIN_CHECK_INTERVAL:
             return

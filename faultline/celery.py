@@ -6,7 +6,7 @@ import time
 from celery import Celery
 from celery.signals import worker_init, worker_process_init
 
-from ops import worker_liveness
+from ops import connections, worker_liveness
 from ops.heap import freeze_start_up_heap
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faultline.settings")
@@ -22,6 +22,17 @@ app.autodiscover_tasks()
 def ping() -> str:
     """Round trip used by /healthz to prove a worker is consuming the queue."""
     return "pong"
+
+
+@worker_init.connect
+def _worker_pool(sender=None, **kwargs) -> None:
+    """A worker's database pool is its budget for its concurrency (ops/connections.py), set before
+    its first connection makes the pool."""
+    from django.conf import settings
+
+    concurrency = getattr(sender, "concurrency", None) or 1
+    pool = settings.DATABASES["default"]["OPTIONS"]["pool"]
+    pool["max_size"] = connections.pool_size("worker", worker_concurrency=concurrency)
 
 
 @worker_init.connect

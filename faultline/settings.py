@@ -5,7 +5,6 @@ development, is what `make run` uses on a laptop. Without DATABASE_URL / REDIS_U
 PostgreSQL and Redis are started on demand (see ops/embedded.py).
 """
 
-import datetime as dt
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
@@ -13,6 +12,8 @@ import dj_database_url
 import environ
 from csp.constants import NONE, SELF
 
+from faultline.client_address import trusted_networks
+from ops import connections as connections_budget
 from ops import embedded
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -59,7 +60,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
-    "axes",
     "csp",
     "faultline",
     "gateways.llm",
@@ -73,6 +73,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the client's address as only a trusted proxy can set it (FAULTLINE_TRUSTED_PROXIES).
+    "faultline.client_address.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -80,11 +82,13 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A NUL in the path, a query parameter or a form field: a 400 before any view (gateways/input_rules.py).
+    "faultline.input_rules.BadInputMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
-    # Last, as django-axes asks: it turns a lockout into the "too many attempts" page.
-    "axes.middleware.AxesMiddleware",
+    # A refused login becomes the "too many attempts" page; a login hands out the device cookie.
+    "faultline.login_throttle.LoginThrottleMiddleware",
 ]
 
 ROOT_URLCONF = "faultline.urls"
@@ -111,6 +115,16 @@ TEMPLATES = [
 
 DATABASE_URL = env.str("DATABASE_URL", default="") or embedded.postgres_url()
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+# Connections come from a pool (Django 5.2's psycopg pool) sized to this process's budget
+# (ops/connections.py: a web process's here; a Celery worker resizes it to its concurrency as it
+# starts, faultline/celery.py); a thread returns its connection when it closes it, and one that
+# finds the pool empty waits, saying so in the log (faultline/database).
+DATABASES["default"]["ENGINE"] = "faultline.database"
+DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    "min_size": 1,
+    "max_size": connections_budget.pool_size("web", worker_concurrency=0),
+    "max_idle": 60,
+}
 DATABASES["default"]["TEST"] = {"NAME": env.str("FAULTLINE_TEST_DB", default="test_faultline")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -299,20 +313,26 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Login throttling (the site's and the admin's): FAULTLINE_LOGIN_FAILURE_LIMIT failed logins
-# from one address are answered as usual; the next one locks that address out for
-# FAULTLINE_LOGIN_LOCKOUT_MINUTES (django-axes counts the locking failure itself, hence + 1).
-# Behind a reverse proxy, run daphne with --proxy-headers so the address is the client's.
+# Login throttling (the site's and the admin's; faultline/login_throttle.py): FAULTLINE_LOGIN_FAILURE_LIMIT
+# failed logins under one user name from one client address lock that pair out for
+# FAULTLINE_LOGIN_LOCKOUT_MINUTES; past as many from everywhere, each next try under that name waits
+# 1, 2, 4 ... up to FAULTLINE_LOGIN_SLOWDOWN_MAX_SECONDS; a browser that logged in under that name
+# before (a signed device cookie) is let through both, and locked out only by its own failures.
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
+    "faultline.login_throttle.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_FAILURE_LIMIT = env.int("FAULTLINE_LOGIN_FAILURE_LIMIT", default=5) + 1
-AXES_COOLOFF_TIME = dt.timedelta(minutes=env.int("FAULTLINE_LOGIN_LOCKOUT_MINUTES", default=15))
-AXES_LOCKOUT_PARAMETERS = ["ip_address"]
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_RESET_ON_SUCCESS = True
-AXES_VERBOSE = False
+FAULTLINE_LOGIN_FAILURE_LIMIT = env.int("FAULTLINE_LOGIN_FAILURE_LIMIT", default=5)
+FAULTLINE_LOGIN_LOCKOUT_MINUTES = env.int("FAULTLINE_LOGIN_LOCKOUT_MINUTES", default=15)
+FAULTLINE_LOGIN_SLOWDOWN_MAX_SECONDS = env.int("FAULTLINE_LOGIN_SLOWDOWN_MAX_SECONDS", default=60)
+# Proxies whose X-Forwarded-For is believed (addresses or ranges, comma-separated): the client's
+# address is the right-most hop none of them is (faultline/client_address.py). Empty: the
+# connection's own peer, X-Forwarded-For ignored.
+FAULTLINE_TRUSTED_PROXIES = env.list("FAULTLINE_TRUSTED_PROXIES", default=[])
+try:
+    _trusted_proxies_checked = trusted_networks(FAULTLINE_TRUSTED_PROXIES)
+except ValueError as exc:
+    raise environ.ImproperlyConfigured(f"FAULTLINE_TRUSTED_PROXIES: {exc}") from None
 # Account creation, per client address (django-ratelimit, counted in Redis).
 FAULTLINE_SIGNUP_RATE = env.str("FAULTLINE_SIGNUP_RATE", default="10/h")
 RATELIMIT_CACHE_PREFIX = "faultline-ratelimit:"

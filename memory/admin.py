@@ -1,10 +1,11 @@
 from django.contrib import admin
 
+from gateways.input_rules import StrictJSONAdmin
 from memory.models import Insight, MemoryRecall, PersonaMemory
 
 
 @admin.register(Insight)
-class InsightAdmin(admin.ModelAdmin):
+class InsightAdmin(StrictJSONAdmin, admin.ModelAdmin):
     list_display = [
         "text",
         "kind",
@@ -24,7 +25,7 @@ class InsightAdmin(admin.ModelAdmin):
 
 
 @admin.register(PersonaMemory)
-class PersonaMemoryAdmin(admin.ModelAdmin):
+class PersonaMemoryAdmin(StrictJSONAdmin, admin.ModelAdmin):
     list_display = ["text", "kind", "persona", "owner", "importance", "times_retrieved", "created_at"]
     list_filter = ["kind", "embedding_model"]
     search_fields = ["text", "owner__username", "persona__name"]
@@ -34,7 +35,7 @@ class PersonaMemoryAdmin(admin.ModelAdmin):
 
 
 @admin.register(MemoryRecall)
-class MemoryRecallAdmin(admin.ModelAdmin):
+class MemoryRecallAdmin(StrictJSONAdmin, admin.ModelAdmin):
     list_display = ["debate", "method", "scope", "embedding_model", "created_at"]
     list_filter = ["method"]
     raw_id_fields = ["debate"]

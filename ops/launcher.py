@@ -27,6 +27,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tarfile
 import threading
 import time
 import urllib.error
@@ -36,7 +37,7 @@ from pathlib import Path
 
 import environ
 
-from ops import embedded, web_liveness, worker_liveness
+from ops import backup, connections, embedded, web_liveness, worker_liveness
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DOTENV = BASE_DIR / ".env"
@@ -393,6 +394,29 @@ def stop_services(started: list[str]) -> None:
         say("embedded PostgreSQL stopped cleanly")
 
 
+def server_connection_limits(database_url: str) -> tuple[int, int]:
+    """PostgreSQL's (max_connections, superuser_reserved_connections)."""
+    import psycopg
+
+    with psycopg.connect(database_url, connect_timeout=10) as conn:
+        limit = int(conn.execute("SHOW max_connections").fetchone()[0])
+        reserved = int(conn.execute("SHOW superuser_reserved_connections").fetchone()[0])
+    return limit, reserved
+
+
+def check_connection_budget(env: dict, budget: connections.Budget) -> None:
+    """Refuse to start what PostgreSQL would refuse connections to ("too many clients") under load."""
+    try:
+        limit, reserved = server_connection_limits(env["DATABASE_URL"])
+    except Exception as exc:  # the server is checked again by migrate, which says what is wrong
+        say(f"could not read the database's max_connections ({exc.__class__.__name__}); not checked")
+        return
+    problem = connections.budget_problem(budget, max_connections=limit, reserved=reserved)
+    if problem:
+        raise LaunchError(problem)
+    say(f"database connections: {budget.lines()}, of {limit - reserved} PostgreSQL allows")
+
+
 def manage(env: dict, *args: str) -> None:
     result = subprocess.run([sys.executable, "manage.py", *args], cwd=BASE_DIR, env=env, capture_output=True, text=True)
     for line in (result.stdout + result.stderr).splitlines():
@@ -554,6 +578,10 @@ def run(config: LaunchConfig) -> int:
     exit_code = 0
     try:
         started = prepare_services(env)
+        check_connection_budget(
+            env,
+            connections.budget(web_processes=config.web_processes, worker_concurrency=config.worker_concurrency),
+        )
         manage(env, "migrate", "--noinput")
         manage(env, "loadseed")
         if config.production:
@@ -595,6 +623,8 @@ def run_worker(config: LaunchConfig) -> int:
     exit_code = 0
     try:
         started = prepare_services(env)
+        # This worker's share (the web and the migrations are someone else's, with their own).
+        check_connection_budget(env, connections.budget(web_processes=0, worker_concurrency=config.worker_concurrency))
         child.start(env)
         say(f"supervising the worker ({config.worker_concurrency} debates at once; Ctrl-C to stop)")
         supervise([child], env, stopping)
@@ -637,6 +667,22 @@ def probe(port: int) -> int:
     return 1
 
 
+def backup_or_restore(args) -> int:
+    try:
+        if args.command == "backup":
+            manifest = backup.backup(args.path)
+            say(
+                f"backed up {manifest['debates'] or 0} debates and {', '.join(manifest['state']) or 'no'} state to {args.path}"
+            )
+        else:
+            manifest = backup.restore(args.path, replace=args.replace)
+            say(f"restored {manifest['debates'] or 0} debates (backed up {manifest['created']}) from {args.path}")
+    except (backup.BackupError, embedded.EmbeddedServiceError, OSError, tarfile.TarError) as exc:
+        say(f"error: {exc}")
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> None:
     read_dotenv()
     defaults = LaunchConfig.from_environment()
@@ -670,6 +716,13 @@ def main(argv: list[str] | None = None) -> None:
     commands.add_parser("stop", help="stop the embedded PostgreSQL and Redis of this state folder")
     probe_parser = commands.add_parser("probe", help="exit 0 when /healthz on this machine is all green")
     probe_parser.add_argument("--port", type=int, default=defaults.port)
+    backup_parser = commands.add_parser("backup", help="the database and the state beside it, in one .tar.gz")
+    backup_parser.add_argument("path", type=Path, help="the file to write, e.g. faultline-2026-12-07.tar.gz")
+    restore_parser = commands.add_parser("restore", help="read a backup back (into a fresh state folder)")
+    restore_parser.add_argument("path", type=Path, help="a file `backup` wrote")
+    restore_parser.add_argument(
+        "--replace", action="store_true", help="overwrite a database that already holds Faultline's tables"
+    )
     args = parser.parse_args(argv)
 
     if args.command == "stop":
@@ -678,6 +731,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.command == "probe":
         sys.exit(probe(args.port))
+    if args.command in ("backup", "restore"):
+        sys.exit(backup_or_restore(args))
     config = defaults
     if args.command == "run":
         config = dataclasses.replace(

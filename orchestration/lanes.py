@@ -6,10 +6,10 @@ the critical path never queues behind a lane it does not wait for. Every job run
 to stop at its next safe point (``cancelled`` is what they check), and ``shutdown()`` waits for
 the jobs still running, so no lane thread outlives its run and writes after the run let go.
 
-Lanes named in ``keep`` run one job after another on the same connection (a job that fails
-closes it), which ``shutdown()`` closes once their jobs are done: the run loop keeps them all, as
-opening a connection per job (a PostgreSQL backend started, its session set up) cost more than
-most jobs' own queries.
+Each job ends by closing its thread's connection, which gives it back to the process's pool
+(faultline/database, sized by ops/connections.py): a lane thread holds a connection only while a
+job of it runs, so a worker's debates share one budget, and taking one from the pool costs no new
+PostgreSQL backend (which is why lanes once kept theirs for the run).
 
 One lane may go ``first``: a job queued on any other lane (but those named ``beside_first``, whose
 jobs see to it themselves) starts only once the ``first`` lane's jobs queued before it are done. The run loop writes a finished turn on such a lane while the next
@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import connection
 
 logger = logging.getLogger(__name__)
 
@@ -51,13 +51,10 @@ class Lanes:
         *,
         first: str | None = None,
         beside_first: Iterable[str] = (),
-        keep: Iterable[str] = (),
     ) -> None:
         self.name = name
         self.first = first
         self.beside_first = frozenset(beside_first)
-        self.keep = frozenset(keep)
-        self._kept: dict[str, list] = {}  # lane -> the connections its threads kept open
         self.cancelled = threading.Event()
         self._lanes = {
             lane: _Lane(ThreadPoolExecutor(max_workers=workers, thread_name_prefix=f"{lane}-{name}"))
@@ -95,24 +92,10 @@ class Lanes:
                 future.result()
         if self.cancelled.is_set():
             return None
-        kept = False
         try:
-            result = function(*args, **kwargs)
-            kept = lane in self.keep
-            return result
+            return function(*args, **kwargs)
         finally:
-            if kept:
-                self._keep_connection(lane)
-            else:
-                connection.close()  # each lane thread opens its own connection; it ends with the job
-
-    def _keep_connection(self, lane: str) -> None:
-        wrapper = connections[DEFAULT_DB_ALIAS]  # this thread's own
-        with self._lock:
-            kept = self._kept.setdefault(lane, [])
-            if wrapper not in kept:
-                wrapper.inc_thread_sharing()  # so that shutdown() may close it from the run's thread
-                kept.append(wrapper)
+            connection.close()  # back to the pool: the thread holds none between jobs
 
     def futures(self, lane: str) -> list[Future]:
         return list(self._lanes[lane].futures)
@@ -167,9 +150,6 @@ class Lanes:
                     logger.error("%s: a %s job did not stop within %.0f s of the run's end", self.name, name, timeout)
                 except Exception:
                     logger.debug("%s: a %s job ended with an error during shutdown", self.name, name, exc_info=True)
-        for name, lane in self._lanes.items():
+        for lane in self._lanes.values():
             if all(future.done() for future in lane.futures):
-                for wrapper in self._kept.pop(name, []):  # idle now: nothing else uses them
-                    wrapper.close()
-                    wrapper.dec_thread_sharing()
                 lane.executor.shutdown(wait=True)  # its threads exit now that nothing is left to run

@@ -73,12 +73,10 @@ class DebateRun:
         self.seating = Seating(self.names, self.handles)
         self.ledger = LedgerFolding(self)
         self.mode = mode_class(self)
-        # Every lane keeps its connections for the run: a new one per job (a PostgreSQL backend
-        # started, its session set up) cost more CPU than most jobs' queries.
         lanes = {**BASE_LANES, **RECALL_LANES, **self.mode.lanes}
         # The recall lanes read only what is written already (recalling.py): they wait for no write.
         beside_first = ("ledger", *RECALL_LANES)
-        self.lanes = Lanes(str(debate.pk), lanes, first="persist", beside_first=beside_first, keep=lanes)
+        self.lanes = Lanes(str(debate.pk), lanes, first="persist", beside_first=beside_first)
         self.persisting = PersistLane(self.lanes, debate.id)
         self.settle, self.record_later = self.persisting.settle, self.persisting.record_later
         self.recall = InDebateRecall(self)

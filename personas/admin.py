@@ -9,6 +9,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.html import format_html, format_html_join
 
+from gateways.input_rules import StrictJSONAdmin
 from personas.forms import ContractUploadForm, PersonaAdminForm
 from personas.models import AnchorExcerpt, Deck, Persona
 from personas.services import (
@@ -22,7 +23,7 @@ from personas.services import (
 MAX_ERROR_MESSAGES = 25
 
 
-class AnchorExcerptInline(admin.TabularInline):
+class AnchorExcerptInline(StrictJSONAdmin, admin.TabularInline):
     model = AnchorExcerpt
     fields = ["position", "excerpt_id", "content", "source", "date"]
     ordering = ["position", "id"]
@@ -31,7 +32,7 @@ class AnchorExcerptInline(admin.TabularInline):
 
 
 @admin.register(Persona)
-class PersonaAdmin(admin.ModelAdmin):
+class PersonaAdmin(StrictJSONAdmin, admin.ModelAdmin):
     form = PersonaAdminForm
     raw_id_fields = ["owner"]
     inlines = [AnchorExcerptInline]
@@ -153,7 +154,7 @@ def _attachment(content: bytes, filename: str, content_type: str) -> HttpRespons
 
 
 @admin.register(Deck)
-class DeckAdmin(admin.ModelAdmin):
+class DeckAdmin(StrictJSONAdmin, admin.ModelAdmin):
     list_display = ["name", "slug", "owner", "topic_area", "persona_count", "created_at"]
     list_filter = [("owner", admin.EmptyFieldListFilter), "topic_area"]
     search_fields = ["name", "slug", "topic_area", "description", "personas__name"]

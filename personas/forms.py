@@ -1,6 +1,5 @@
 import contextlib
 import json
-import sys
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -8,6 +7,7 @@ from django.forms.fields import InvalidJSONInput
 from pydantic import TypeAdapter
 from pydantic import ValidationError as ContractValidationError
 
+from gateways.input_rules import InputRefused, StrictJSONField, json_read
 from personas.contracts import PHRASE_LIST, VOICE_EXAMPLE_LIST, EvidencePolicy, contract_error_messages
 from personas.corpus.sources import CorpusError, folder_upload_paths
 from personas.models import Deck, Persona
@@ -25,24 +25,9 @@ def _contract_part_clean(adapter: TypeAdapter, value, *, empty):
         raise ValidationError(contract_error_messages(exc)) from exc
 
 
-class IndentedJSONField(forms.JSONField):
-    """Shows stored JSON indented, one list item per line, so it can be edited by hand."""
-
-    # Django catches only JSONDecodeError; json.loads raises a plain ValueError for a number longer
-    # than sys.get_int_max_str_digits() digits, which would otherwise be a server error.
-    def to_python(self, value):
-        try:
-            return super().to_python(value)
-        except ValueError as exc:
-            raise ValidationError(
-                f"Enter valid JSON: a number is longer than {sys.get_int_max_str_digits()} digits.", code="invalid"
-            ) from exc
-
-    def bound_data(self, data, initial):
-        try:
-            return super().bound_data(data, initial)
-        except ValueError:
-            return InvalidJSONInput(data)
+class IndentedJSONField(StrictJSONField):
+    """Shows stored JSON indented, one list item per line, so it can be edited by hand; read by the
+    input rule (gateways/input_rules.py: too long a number, a NUL, NaN are the form's error)."""
 
     def prepare_value(self, value):
         if isinstance(value, InvalidJSONInput):
@@ -275,8 +260,8 @@ class CorpusUploadForm(forms.Form):
     def clean_folder_paths(self) -> list[str]:
         raw = self.cleaned_data.get("folder_paths") or ""
         try:
-            paths = json.loads(raw) if raw else []
-        except ValueError:
+            paths = json_read(raw) if raw else []
+        except InputRefused:
             paths = None
         if not isinstance(paths, list) or not all(isinstance(path, str) for path in paths):
             raise ValidationError("The folder's list of paths is unreadable; choose the folder again.")

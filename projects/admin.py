@@ -1,10 +1,11 @@
 from django.contrib import admin
 from django.db import models
 
+from gateways.input_rules import StrictJSONAdmin
 from projects.models import Assignment, Document, Note, Project, Repository
 
 
-class AssignmentInline(admin.TabularInline):
+class AssignmentInline(StrictJSONAdmin, admin.TabularInline):
     model = Assignment
     fields = ["name", "status", "priority"]
     extra = 0
@@ -12,7 +13,7 @@ class AssignmentInline(admin.TabularInline):
 
 
 @admin.register(Project)
-class ProjectAdmin(admin.ModelAdmin):
+class ProjectAdmin(StrictJSONAdmin, admin.ModelAdmin):
     list_display = ["name", "owner", "status", "updated_at"]
     list_filter = ["status"]
     search_fields = ["name", "owner__username"]
@@ -21,7 +22,7 @@ class ProjectAdmin(admin.ModelAdmin):
 
 
 @admin.register(Assignment)
-class AssignmentAdmin(admin.ModelAdmin):
+class AssignmentAdmin(StrictJSONAdmin, admin.ModelAdmin):
     list_display = ["name", "project", "status", "priority"]
     list_filter = ["status", "priority"]
     search_fields = ["name", "project__name"]
@@ -29,7 +30,7 @@ class AssignmentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Document)
-class DocumentAdmin(admin.ModelAdmin):
+class DocumentAdmin(StrictJSONAdmin, admin.ModelAdmin):
     list_display = ["title", "project", "kind", "size", "created_at"]
     list_filter = ["kind"]
     search_fields = ["title", "project__name"]
@@ -38,7 +39,7 @@ class DocumentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Repository)
-class RepositoryAdmin(admin.ModelAdmin):
+class RepositoryAdmin(StrictJSONAdmin, admin.ModelAdmin):
     list_display = ["name", "project", "source", "read_at"]
     list_filter = ["source"]
     search_fields = ["name", "project__name", "path", "url"]
@@ -47,7 +48,7 @@ class RepositoryAdmin(admin.ModelAdmin):
 
 
 @admin.register(Note)
-class NoteAdmin(admin.ModelAdmin):
+class NoteAdmin(StrictJSONAdmin, admin.ModelAdmin):
     list_display = ["title", "project", "updated_at"]
     search_fields = ["title", "content", "project__name"]
     raw_id_fields = ["project", "debate"]

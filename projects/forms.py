@@ -1,5 +1,6 @@
 from django import forms
 
+from projects.markdown import MARKDOWN_MAX_CHARS
 from projects.models import Assignment, Note, Project, Repository
 from projects.services import checklist_text
 
@@ -70,13 +71,18 @@ class RepositoryForm(forms.Form):
 
 
 class NoteForm(forms.ModelForm):
+    content = forms.CharField(
+        label="Content (Markdown)",
+        required=False,
+        max_length=MARKDOWN_MAX_CHARS,
+        widget=forms.Textarea(attrs={"rows": 14}),
+        error_messages={"max_length": f"Keep a note to {MARKDOWN_MAX_CHARS:,} characters or fewer."},
+    )
     tags_text = forms.CharField(label="Tags", required=False, help_text="Separated by spaces or commas.")
 
     class Meta:
         model = Note
         fields = ["title", "content"]
-        widgets = {"content": forms.Textarea(attrs={"rows": 14})}
-        labels = {"content": "Content (Markdown)"}
         error_messages = {"title": {"required": "Give the note a title."}}
 
     def __init__(self, *args, **kwargs):

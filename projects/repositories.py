@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 import httpx
 from dulwich.index import Index
 from dulwich.object_store import DiskObjectStore
-from dulwich.refs import DiskRefsContainer
+from dulwich.refs import DiskRefsContainer, refname_is_safe
 from dulwich.walk import Walker
 
 README_CHARS = 1000
@@ -123,6 +123,10 @@ def plain_text(value, limit: int) -> str:
 # commondir, objects borrowed from another repository) is resolved and checked like the folder.
 
 NOT_ALLOWED = "This site reads local repositories only under FAULTLINE_REPOSITORY_ROOTS; upload an archive instead."
+LINKS_OUT = (
+    "This repository's git folder has links outside the allowed folders (FAULTLINE_REPOSITORY_ROOTS); "
+    "upload an archive instead."
+)
 
 
 @dataclass(frozen=True)
@@ -183,7 +187,56 @@ def check_local_path(path: str, *, allowed_roots: list[str], anywhere: bool) -> 
         raise not_a_repository from exc
     if not _under(common, roots):
         raise RepositoryUnreadable(NOT_ALLOWED)
-    return LocalRepository(folder=folder, control=control, common=common, roots=roots)
+    repository = LocalRepository(folder=folder, control=control, common=common, roots=roots)
+    if roots is not None and _links_out(repository):
+        raise RepositoryUnreadable(LINKS_OUT)
+    return repository
+
+
+def _links_out(repository: LocalRepository) -> bool:
+    """Whether anything git reads (the index, HEAD, refs, packed-refs, objects, a linked
+    worktree's files, borrowed objects) is, or passes through, a symlink that resolves outside
+    the roots, or whether HEAD names a ref outside the refs folder (``ref: ../../etc/passwd``).
+    dulwich follows symlinks wherever it opens a file, so every link in the git folders is
+    resolved and checked here, before any of it is read; links that stay inside are followed."""
+    head = repository.control / "HEAD"
+    try:
+        with head.open("rb") as handle:
+            first = handle.read(4096).split(b"\n", 1)[0].strip()
+    except OSError:
+        first = b""
+    if first.startswith(b"ref:") and not refname_is_safe(first[4:].strip()):
+        return True
+    pending, seen = [repository.control, repository.common], set()
+    while pending:
+        folder = pending.pop()
+        if folder in seen:
+            continue
+        seen.add(folder)
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue  # unreadable here is unreadable to dulwich too: nothing is shown from it
+        for entry in entries:
+            if entry.is_symlink():
+                target = Path(entry.path).resolve()
+                if not repository.allows(target):
+                    return True
+                if target.is_dir():
+                    pending.append(target)
+            elif entry.is_dir(follow_symlinks=False):
+                pending.append(Path(entry.path))
+        alternates = folder / "info" / "alternates"
+        if folder.name == "objects" and alternates.is_file():
+            # Borrowed objects outside the roots are never read (_ConfinedObjectStore); the ones
+            # inside are read, so their links are checked like the repository's own.
+            with alternates.open("rb") as handle:
+                lines = handle.read(64 * 1024).decode("utf-8", "replace").splitlines()
+            for line in lines:
+                borrowed = (folder / line.strip()).resolve() if line.strip() and not line.startswith("#") else None
+                if borrowed is not None and repository.allows(borrowed):
+                    pending.append(borrowed)
+    return False
 
 
 class _ConfinedObjectStore(DiskObjectStore):

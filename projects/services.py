@@ -21,11 +21,13 @@ from django.utils import timezone
 from gateways.untrusted import UntrustedRefused, untrusted_read
 from projects import archives, repositories
 from projects.documents import MAX_TEXT_CHARS, DocumentUnreadable, document_kind
+from projects.markdown import MARKDOWN_MAX_CHARS
 from projects.models import Assignment, Document, Note, Project, Repository
 
 logger = logging.getLogger(__name__)
 
 NOTE_TAG_LIMIT = 12
+NOTE_TOO_LONG = f"Keep a note to {MARKDOWN_MAX_CHARS:,} characters or fewer."
 READ_DOCUMENT_TASK = "projects.read_document"
 READ_ARCHIVE_TASK = "projects.read_repository_archive"
 
@@ -165,7 +167,7 @@ def document_write(*, project: Project, title: str, text: str, filename: str) ->
     if not text:
         raise ValidationError({"text": "There is nothing in this document to save."})
     data = text.encode()
-    if len(data) > upload_limit_bytes():
+    if len(text) > MARKDOWN_MAX_CHARS or len(data) > upload_limit_bytes():
         raise ValidationError({"text": "This document is too big to save to a project."})
     with transaction.atomic():
         return Document.objects.create(
@@ -358,6 +360,8 @@ def note_save(*, note: Note) -> Note:
     note.title = note.title.strip()[:200]
     if not note.title:
         raise ValidationError({"title": "Give the note a title."})
+    if len(note.content or "") > MARKDOWN_MAX_CHARS:
+        raise ValidationError({"content": NOTE_TOO_LONG})
     note.tags = list(dict.fromkeys(note.tags))[:NOTE_TAG_LIMIT]
     note.save()
     return note

@@ -1,6 +1,8 @@
 """Small display helpers for the debate partials. None of them marks text safe: model text stays
 autoescaped wherever it is shown."""
 
+import math
+
 from django import template
 
 from debates.activity import Activity, counts_words, debate_activity
@@ -205,7 +207,10 @@ def stroke_width(points) -> float:
 
 @register.filter
 def minutes_words(delta) -> str:
-    """A timedelta as "15 minutes" (the login lockout page)."""
+    """A timedelta as "15 minutes", or "8 seconds" under a minute (the login lockout page)."""
+    if delta.total_seconds() < 59.5:
+        seconds = max(1, math.ceil(delta.total_seconds()))
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
     minutes = max(1, round(delta.total_seconds() / 60))
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
 

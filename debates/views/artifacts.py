@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from debates.services.artifacts import debate_artifact, debate_artifact_filename, debate_artifact_save
 from debates.views.access import debate_for_owner, debate_for_viewer
+from gateways.input_rules import object_id
 from projects.models import Project
 
 
@@ -30,8 +31,7 @@ def debate_artifact_markdown(request, debate_id):
 @require_POST
 def debate_save_artifact(request, debate_id):
     debate = debate_for_owner(request, debate_id)
-    project_id = request.POST.get("project", "")
-    project = get_object_or_404(Project, pk=project_id if project_id.isdigit() else None, owner=request.user)
+    project = get_object_or_404(Project, pk=object_id(request.POST.get("project")), owner=request.user)
     try:
         document = debate_artifact_save(debate=debate, project=project)
     except ValidationError as error:

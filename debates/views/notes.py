@@ -8,6 +8,7 @@ from django.views.decorators.http import require_POST
 
 from debates.services.notes import debate_card_note_save, debate_note_save, debate_synthesis_note_save
 from debates.views.access import debate_for_owner
+from gateways.input_rules import object_id
 from projects.models import Project
 
 
@@ -15,8 +16,7 @@ from projects.models import Project
 @require_POST
 def debate_save_note(request, debate_id):
     debate = debate_for_owner(request, debate_id)
-    project_id = request.POST.get("project", "")
-    project = get_object_or_404(Project, pk=project_id if project_id.isdigit() else None, owner=request.user)
+    project = get_object_or_404(Project, pk=object_id(request.POST.get("project")), owner=request.user)
     card_id = request.POST.get("card", "")
     synthesis = request.POST.get("what") == "synthesis"
     try:

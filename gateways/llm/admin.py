@@ -1,10 +1,11 @@
 from django.contrib import admin
 
+from gateways.input_rules import StrictJSONAdmin
 from gateways.llm.models import ModelCall
 
 
 @admin.register(ModelCall)
-class ModelCallAdmin(admin.ModelAdmin):
+class ModelCallAdmin(StrictJSONAdmin, admin.ModelAdmin):
     list_display = [
         "created_at",
         "role",

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 from pydantic import BaseModel, ValidationError
 
@@ -288,7 +289,16 @@ def _close_objects(node):
     return node
 
 
+def _release_connection() -> None:
+    """A model call is seconds of waiting: the thread's database connection goes back to its
+    process's pool meanwhile (a budget shared by every thread: ops/connections.py), unless a
+    transaction holds it. The next query borrows one again, already open."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
 def _call(role: Role, prompt: Prompt, tag: CallTag, send, streamed: bool = False, record_with=None) -> Completion:
+    _release_connection()
     active = provider()
     model = model_for(role)
     started = time.monotonic()

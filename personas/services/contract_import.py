@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 from django.db import transaction
 from pydantic import ValidationError
 
+from gateways.input_rules import contains_nul
 from personas.contracts import (
     DECK_LIST,
     DECKS_FILE,
@@ -243,6 +244,8 @@ def _json_load(file: _ContractFile) -> tuple[object, str | None]:
         return None, f"{file.label}: invalid JSON: a number longer than {sys.get_int_max_str_digits()} digits"
     if _nesting_depth(data) > MAX_JSON_NESTING:
         return None, too_deep
+    if contains_nul(data):  # PostgreSQL keeps no NUL in text (gateways/input_rules.py)
+        return None, f"{file.label}: invalid contract: a NUL character in a name or a value"
     return data, None
 
 

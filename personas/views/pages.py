@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from gateways.input_rules import object_id
 from gateways.pages import confirm_delete, form_page
 from personas import selectors
 from personas.corpus.selectors import corpus_document_list
@@ -204,7 +205,7 @@ def deck_edit(request, pk):
 @require_POST
 def deck_add_persona(request, pk):
     deck = _own_deck(request, pk)
-    persona = _visible_persona(request, request.POST.get("persona", "0") or "0")
+    persona = _visible_persona(request, object_id(request.POST.get("persona")))
     studio.deck_add_persona(deck=deck, persona=persona, user=request.user)
     messages.success(request, f"Added “{persona.name}” to the deck “{deck.name}”.")
     return redirect(persona if request.POST.get("next") == "persona" else deck)

@@ -432,7 +432,7 @@ class _Run:
 
     def __init__(self, debate):
         self.debate = debate
-        self.lanes = Lanes(f"recall-{debate.id}", recalling.LANES, keep=recalling.LANES)
+        self.lanes = Lanes(f"recall-{debate.id}", recalling.LANES)
 
 
 @pytest.mark.django_db(transaction=True)

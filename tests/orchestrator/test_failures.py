@@ -156,6 +156,7 @@ def test_the_cli_resumes_a_failed_debate(scripted_api, new_debate, capsys):
 def test_a_running_debate_held_by_a_live_orchestrator_cannot_be_resumed(new_debate):
     import zlib
 
+    import psycopg
     from django.db import connections
 
     from debates.services.lifecycle import debate_can_resume
@@ -163,10 +164,13 @@ def test_a_running_debate_held_by_a_live_orchestrator_cannot_be_resumed(new_deba
     debate = new_debate()
     Debate.objects.filter(pk=debate.pk).update(status=Debate.Status.RUNNING)
     debate.refresh_from_db()
-    orchestrator_session = connections.create_connection("default")  # another process, in effect
+    # Another process, in effect: a session of its own, as a lease holds (not one from the pool).
+    params = connections["default"].get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    orchestrator_session = psycopg.connect(**params, autocommit=True)
     try:
-        with orchestrator_session.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_lock(%s)", [zlib.crc32(str(debate.id).encode())])
+        orchestrator_session.execute("SELECT pg_advisory_lock(%s)", [zlib.crc32(str(debate.id).encode())])
         assert not debate_can_resume(debate=debate)
     finally:
         orchestrator_session.close()  # as if its worker died: PostgreSQL drops the lock

@@ -103,8 +103,8 @@ def test_side_work_queued_after_a_turn_starts_once_the_turn_is_written():
         lanes.shutdown()
 
 
-def test_a_kept_lane_connection_lasts_from_job_to_job_and_closes_at_shutdown():
-    lanes = Lanes("test", {"ledger": 1, "notes": 1}, keep=("ledger",))
+def test_a_lane_job_gives_its_connection_back_to_the_pool_and_the_next_reuses_one(settings):
+    lanes = Lanes("test", {"ledger": 2, "notes": 1})
 
     def query():
         with connection.cursor() as cursor:
@@ -112,14 +112,12 @@ def test_a_kept_lane_connection_lasts_from_job_to_job_and_closes_at_shutdown():
             return cursor.fetchone()[0], connections["default"]
 
     try:
-        first_pid, wrapper = lanes.submit("ledger", query).result(5)
-        second_pid, _ = lanes.submit("ledger", query).result(5)
-        assert first_pid == second_pid, "each ledger job opened a connection of its own"
-        notes_wrapper = lanes.submit("notes", query).result(5)[1]
-        assert notes_wrapper.connection is None, "a lane not kept closes its connection after each job"
+        answers = [lanes.submit(lane, query).result(5) for _ in range(10) for lane in ("ledger", "notes")]
     finally:
         lanes.shutdown()
-    assert wrapper.connection is None, "the kept connection outlived its run"
+    assert all(wrapper.connection is None for _, wrapper in answers), "a lane thread kept a connection"
+    pool_size = settings.DATABASES["default"]["OPTIONS"]["pool"]["max_size"]
+    assert len({pid for pid, _ in answers}) <= pool_size, "each job opened a PostgreSQL backend of its own"
 
 
 def test_a_failed_run_still_records_every_model_call_it_made(scripted_api, new_debate):
