@@ -56,7 +56,8 @@ class LocalProvider:
     def complete_json(
         self, *, model: str, prompt: Prompt, schema: dict, role: str = "", tag: CallTag = CallTag()
     ) -> ProviderResult:
-        return self._chat(model=model, prompt=prompt, response_format={"type": "json_object", "schema": schema})
+        response_format = {"type": "json_object", "schema": grammar_schema(schema)}
+        return self._chat(model=model, prompt=prompt, response_format=response_format)
 
     def stream(
         self,
@@ -123,6 +124,30 @@ class LocalProvider:
                 verbose=False,
             )
         return cls._llama
+
+
+# A bounded integer with at most this many values is listed value by value in the grammar.
+LISTED_RANGE = 100
+
+
+def grammar_schema(schema):
+    """The schema as llama.cpp's grammar should see it: its JSON-schema converter ignores
+    minimum and maximum, so a small bounded integer range becomes an enum of its values (the
+    135M model wrote 12 on a 1-10 scale). A copy; the caller's schema is left as it is."""
+    if isinstance(schema, list):
+        return [grammar_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    bounded = {key: grammar_schema(value) for key, value in schema.items()}
+    if bounded.get("type") == "integer" and "enum" not in bounded:
+        low = bounded.get("minimum", bounded.get("exclusiveMinimum"))
+        high = bounded.get("maximum", bounded.get("exclusiveMaximum"))
+        if isinstance(low, int) and isinstance(high, int):
+            low += 1 if "minimum" not in bounded else 0
+            high -= 1 if "maximum" not in bounded else 0
+            if 0 <= high - low < LISTED_RANGE:
+                bounded["enum"] = list(range(low, high + 1))
+    return bounded
 
 
 def _messages(prompt: Prompt) -> list[dict]:
