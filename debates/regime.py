@@ -385,8 +385,9 @@ def collaborate_evidence(*, answered: dict[str, bool], artifact: str, decisions:
     merged into one document), "stand-in" (the synthesis failed: the two answers side by side) or
     "" (none written), named in the basis only: the verdict never rests on the artifact;
     decisions: each key decision's outcome (AGREED, DISPUTED, UNDECIDED, DROPPED), as the review
-    of the two revisions read them by id, or None when no review could be made (a revision
-    missing, the key decisions or the review unreadable)."""
+    of the revisions read them by id, or None when no review could be made (no revision, the key
+    decisions or the review unreadable); with a revision missing they are counted in the basis
+    only, and the verdict is undetermined."""
     reviewed = decisions is not None
     outcomes = [outcome for outcome in decisions or [] if outcome in DECISION_OUTCOMES]
     held = [outcome for outcome in outcomes if outcome != DROPPED]
@@ -403,12 +404,15 @@ def collaborate_evidence(*, answered: dict[str, bool], artifact: str, decisions:
         "synthesised": "the artifact merges them",
         "stand-in": "the stand-in artifact sets them side by side (the synthesis failed)",
     }.get(artifact, "no artifact was written")
+    # A verdict compares the two revised answers: with one missing, what the other did with each
+    # decision is on record (the basis counts it) but decides nothing.
+    judged = held if both else []
     return Evidence(
         answers=AGREE if both and reviewed else UNKNOWN,
-        open_splits=held.count(DISPUTED),
-        open_differences=held.count(UNDECIDED),
-        settled=held.count(AGREED),
-        recorded=reviewed and bool(held),
+        open_splits=judged.count(DISPUTED),
+        open_differences=judged.count(UNDECIDED),
+        settled=judged.count(AGREED),
+        recorded=reviewed and bool(judged),
         basis=f"Rests on the revised answers ({roles or 'none'}) and {compared}; {document}, and no verdict rests on it.",
     )
 

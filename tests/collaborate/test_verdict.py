@@ -177,6 +177,16 @@ def test_a_missing_revision_leaves_the_verdict_undetermined(collab_api, new_coll
     assert "the Reviewer's not recorded" in debate.results["regime_basis"]
 
 
+def test_a_missing_revision_still_records_what_the_other_revision_did_with_each_decision(collab_api, new_collaboration):
+    reader = Reader(reactions={"Architect": ["undecided"], "Reviewer": ["rejects"]})
+    collab_api(texts={("reviewer", "revision"): " "}, reader=reader)  # the Reviewer's revision says nothing
+    debate = debate_run(debate_id=new_collaboration().id)
+
+    assert debate.results["regime"] == "undetermined"
+    outcomes = {d["role"]: d["outcome"] for d in debate.results["decisions"]}
+    assert outcomes == {"Architect": "undecided", "Reviewer": "disputed"}  # the Architect rejected it
+
+
 def test_a_stop_before_the_artifact_is_undetermined(collab_api, new_collaboration):
     collab_api()
     debate = new_collaboration()

@@ -261,11 +261,13 @@ class CollaborateMode(Mode):
             event_append(debate_id=debate.id, payload=p.DecisionsNoted(decisions=listed))
 
     def _review(self) -> None:
-        """Whether each role's revision accepts the other's key decisions, read by id: once both
-        revisions are written and the decisions listed (never again once reviewed)."""
+        """Whether each role's revision accepts the other's key decisions, read by id: once the
+        revisions are written and the decisions listed (never again once reviewed). A revision
+        that is missing leaves the verdict undetermined (collaborate_evidence), but the one there
+        still says what it did with each decision (its rejection is a dispute on record)."""
         listed = self._noted()
         revisions = {seat: text for seat, text in self._texts(REVISION_TURNS).items() if text}
-        if listed is None or listed.reviewed or not listed.decisions or len(revisions) < len(self.roles):
+        if listed is None or listed.reviewed or not listed.decisions or not revisions:
             return
         debate = self.run.debate
         content = words.REVIEW_INPUT.format(
