@@ -161,6 +161,59 @@ class CorpusReader:
             aspects.append({"label": "What follows from it", "description": "What the answer means in practice."})
         return {"aspects": aspects}
 
+    # ── Collaborate: the key decisions of the first answers, and the review of the revisions ─
+
+    def KeyDecisions(self, reading) -> dict:
+        """Each first answer's decisions (the claims its draft states), in the reader's words, by
+        the turn of the line that makes them; the planned question, else none fits."""
+        decisions = []
+        for turn, _, utterance in self.shown(reading):
+            for claim in self.meaning(utterance).claims:
+                if claim.act == "states" and claim.id:
+                    wording = _short(claim.gist, 240)
+                    self.labels[_fold(wording)] = claim.id
+                    decisions.append({"turn": turn, "decision": wording})
+        if self.decided is not None:
+            return {"decisions": decisions, "question": self.decided.text, "no_yes_no_question_fits": False}
+        return {"decisions": decisions, "question": None, "no_yes_no_question_fits": True}
+
+    def DecisionReview(self, reading) -> dict:
+        """What each revised answer does with each key decision, by the id its item line gives:
+        its own role keeps it unless the revision withdraws it; the other role's reaction to it
+        (an amendment accepts it; no reaction is undecided). A line it cannot lead back to one of
+        its own wordings is left out (the app then reads it undecided)."""
+        revisions = [(turn, utterance) for turn, _, utterance in self.shown(reading) if utterance is not None]
+        taken, answers = [], []
+        for item in reading.items.values():
+            wording = item.text.split(": ", 1)[-1]
+            label = self.labels.get(_fold(wording))
+            if label is None:
+                continue
+            owner = self.owner_of(label)
+            kept, reaction = True, "undecided"
+            for _, utterance in revisions:
+                meaning = utterance.said.meaning
+                if utterance.speaker == owner:
+                    kept = kept and not any(c.act == "withdraws" and c.target == label for c in meaning.claims)
+                    continue
+                for said in meaning.reactions:
+                    if said.target == label:
+                        reaction = {"accepts": "accepts", "amends": "accepts", "rejects": "rejects"}.get(
+                            said.reaction, "undecided"
+                        )
+            taken.append({"decision": item.id, "kept": kept, "reaction": reaction})
+        for turn, utterance in revisions:
+            stance = next(
+                (
+                    s
+                    for s in utterance.said.meaning.stances
+                    if self.decided is not None and s.question == self.decided.id
+                ),
+                None,
+            )
+            answers.append({"turn": turn, "side": stance.side if stance is not None else None})
+        return {"decisions": taken, "answers": answers[:2]}
+
     # ── a message's position update, and a digest of several ──────────────────────────────────
 
     def position_update(self, utterance: Utterance | None, name: str) -> dict:
