@@ -159,7 +159,11 @@ class CorpusReader:
         aspects = [{"label": _short(q.text, 80), "description": _short(q.text, 300)} for q in questions[:4]]
         while len(aspects) < 2:
             aspects.append({"label": "What follows from it", "description": "What the answer means in practice."})
-        return {"aspects": aspects}
+        # The question the verdict is about: the planned one, else none fits (a planner reading
+        # only the topic proposes nothing the scenario does not plan).
+        if self.decided is not None:
+            return {"aspects": aspects, "question": self.decided.text, "no_yes_no_question_fits": False}
+        return {"aspects": aspects, "question": None, "no_yes_no_question_fits": True}
 
     # ── Collaborate: the key decisions of the first answers, and the review of the revisions ─
 
@@ -226,6 +230,11 @@ class CorpusReader:
             stance = next((s for s in meaning.stances if s.question == self.decided.id), None)
             if stance is not None:
                 update["topic_side"] = stance.side
+                if stance.side == NUANCED and stance.condition:
+                    # What it hangs on, in the reader's words (the condition's gist).
+                    update["topic_condition"] = next(
+                        (_short(c.gist, 240) for c in self.s.conditions if c.id == stance.condition), None
+                    )
                 update["overall_stance"] = _stance_words(stance, self.s)
                 earlier = self._side_before(utterance, self.decided.id)
                 if earlier and earlier != stance.side:
