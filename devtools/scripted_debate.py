@@ -136,6 +136,26 @@ class DebateScript:
         )
         return f"## {name}: {stage} answer\n\n{points}{hostile}"
 
+    def _structured_KeyDecisions(self, reading: Reading) -> dict:
+        """The key decisions of the two first answers (their transcript lines, by turn): one each."""
+        return {
+            "decisions": [
+                {"turn": said.turn, "decision": f"the {said.name}'s plan as its first point sets it out"}
+                for said in reading.said
+            ],
+            "question": None,
+            "no_yes_no_question_fits": False,
+        }
+
+    def _structured_DecisionReview(self, reading: Reading) -> dict:
+        """Each revision accepts the other's key decisions (by the ids it was shown) and keeps its own."""
+        return {
+            "decisions": [
+                {"decision": item.id, "kept": True, "reaction": "accepts"} for item in reading.items.values()
+            ],
+            "answers": [],
+        }
+
     # ── persona turns ─────────────────────────────────────────────────────────────────────────
 
     @staticmethod
@@ -326,7 +346,9 @@ class DebateScript:
             {"label": "Time horizon", "description": "Whether the short or the long run decides it."},
             {"label": "Policy", "description": "What central banks should do about it."},
         ]
-        return {"aspects": aspects if self.memory else aspects[:2]}
+        # Its topics are yes/no questions: the planner proposes none of its own, so the topic is
+        # what the verdict is about (debates/question.py).
+        return {"aspects": aspects if self.memory else aspects[:2], "question": None, "no_yes_no_question_fits": False}
 
     def position_update(self, reading: Reading, said: Said, before: list[Said]) -> dict:
         """One message's ledger update (a digest asks for one per message its tag names)."""

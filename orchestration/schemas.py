@@ -13,6 +13,18 @@ class Aspect(BaseModel):
 
 class AspectPlan(BaseModel):
     aspects: list[Aspect] = Field(min_length=2, max_length=4)
+    question: str | None = Field(
+        default=None,
+        max_length=300,
+        description="The yes/no question the debate's verdict is about: the topic itself when it is one; "
+        "for an open topic (What should...? How should...?) the yes/no question that best captures what "
+        "it must decide; null when no yes/no question fits",
+    )
+    no_yes_no_question_fits: bool = Field(
+        default=False,
+        description="True when no yes/no question fits the topic (a plan with several parts, a budget "
+        "to split): the verdict then reports agreement per crux",
+    )
 
 
 class EvidenceItem(BaseModel):

@@ -48,8 +48,15 @@ class PositionUpdate(BaseModel):
 
     topic_side: Literal["YES", "NO", "NUANCED"] | None = Field(
         default=None,
-        description="The speaker's answer to the debate question as of this message: YES, NO, or NUANCED "
-        "(it depends, partly); null if this message does not show it",
+        description="The speaker's answer to the debate question (the yes/no question its verdict is about, "
+        "when one was set) as of this message: YES, NO, or NUANCED (yes on a condition, partly, it "
+        "depends); null if this message does not show it",
+    )
+    topic_condition: str | None = Field(
+        default=None,
+        max_length=240,
+        description="For a NUANCED side: what the answer hangs on, in a few words of your own (the fee "
+        "revenue goes to buses); null otherwise, or if the message does not say",
     )
 
     overall_stance: str | None = Field(

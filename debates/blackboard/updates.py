@@ -23,6 +23,7 @@ def empty_state() -> dict:
         "overall_stance_seq": None,
         "topic_side": "",
         "topic_side_seq": None,
+        "topic_condition": "",
         "aspect_positions": {},
         "agreements": [],
         "disagreements": [],
@@ -56,6 +57,17 @@ def _append(items: list, item, key=lambda x: x) -> list:
 def _clean(text: str | None) -> str | None:
     """The text, stripped; None when it is empty or degenerate (it would be fed back into prompts)."""
     return usable(text)
+
+
+def _condition(update, state: dict) -> str:
+    """What a side hangs on once this update is folded: the condition it gives for a NUANCED
+    side; one said before stands while the side stays NUANCED and this message names none."""
+    if update.topic_side != "NUANCED":
+        return ""
+    said = _clean(getattr(update, "topic_condition", None))
+    if said:
+        return said[:240]
+    return state.get("topic_condition", "") if state.get("topic_side") == "NUANCED" else ""
 
 
 def said_later(said_at: int | None, held_since: int | None) -> bool:
@@ -92,6 +104,7 @@ def apply_update(
     if (stance := _clean(update.overall_stance)) and said_later(said_at, state["overall_stance_seq"]):
         state["overall_stance"], state["overall_stance_seq"] = stance, said_at
     if update.topic_side and said_later(said_at, state["topic_side_seq"]):
+        state["topic_condition"] = _condition(update, state)
         state["topic_side"], state["topic_side_seq"] = update.topic_side, said_at
     # The position on an aspect is where they stand now, as the side is (position_seq, in the
     # aspect's entry, the place in the log of the statement it comes from).

@@ -159,7 +159,64 @@ class CorpusReader:
         aspects = [{"label": _short(q.text, 80), "description": _short(q.text, 300)} for q in questions[:4]]
         while len(aspects) < 2:
             aspects.append({"label": "What follows from it", "description": "What the answer means in practice."})
-        return {"aspects": aspects}
+        # The question the verdict is about: the planned one, else none fits (a planner reading
+        # only the topic proposes nothing the scenario does not plan).
+        if self.decided is not None:
+            return {"aspects": aspects, "question": self.decided.text, "no_yes_no_question_fits": False}
+        return {"aspects": aspects, "question": None, "no_yes_no_question_fits": True}
+
+    # ── Collaborate: the key decisions of the first answers, and the review of the revisions ─
+
+    def KeyDecisions(self, reading) -> dict:
+        """Each first answer's decisions (the claims its draft states), in the reader's words, by
+        the turn of the line that makes them; the planned question, else none fits."""
+        decisions = []
+        for turn, _, utterance in self.shown(reading):
+            for claim in self.meaning(utterance).claims:
+                if claim.act == "states" and claim.id:
+                    wording = _short(claim.gist, 240)
+                    self.labels[_fold(wording)] = claim.id
+                    decisions.append({"turn": turn, "decision": wording})
+        if self.decided is not None:
+            return {"decisions": decisions, "question": self.decided.text, "no_yes_no_question_fits": False}
+        return {"decisions": decisions, "question": None, "no_yes_no_question_fits": True}
+
+    def DecisionReview(self, reading) -> dict:
+        """What each revised answer does with each key decision, by the id its item line gives:
+        its own role keeps it unless the revision withdraws it; the other role's reaction to it
+        (an amendment accepts it; no reaction is undecided). A line it cannot lead back to one of
+        its own wordings is left out (the app then reads it undecided)."""
+        revisions = [(turn, utterance) for turn, _, utterance in self.shown(reading) if utterance is not None]
+        taken, answers = [], []
+        for item in reading.items.values():
+            wording = item.text.split(": ", 1)[-1]
+            label = self.labels.get(_fold(wording))
+            if label is None:
+                continue
+            owner = self.owner_of(label)
+            kept, reaction = True, "undecided"
+            for _, utterance in revisions:
+                meaning = utterance.said.meaning
+                if utterance.speaker == owner:
+                    kept = kept and not any(c.act == "withdraws" and c.target == label for c in meaning.claims)
+                    continue
+                for said in meaning.reactions:
+                    if said.target == label:
+                        reaction = {"accepts": "accepts", "amends": "accepts", "rejects": "rejects"}.get(
+                            said.reaction, "undecided"
+                        )
+            taken.append({"decision": item.id, "kept": kept, "reaction": reaction})
+        for turn, utterance in revisions:
+            stance = next(
+                (
+                    s
+                    for s in utterance.said.meaning.stances
+                    if self.decided is not None and s.question == self.decided.id
+                ),
+                None,
+            )
+            answers.append({"turn": turn, "side": stance.side if stance is not None else None})
+        return {"decisions": taken, "answers": answers[:2]}
 
     # ── a message's position update, and a digest of several ──────────────────────────────────
 
@@ -181,6 +238,11 @@ class CorpusReader:
             stance = next((s for s in meaning.stances if s.question == self.decided.id), None)
             if stance is not None:
                 update["topic_side"] = stance.side
+                if stance.side == NUANCED and stance.condition:
+                    # What it hangs on, in the reader's words (the condition's gist).
+                    update["topic_condition"] = next(
+                        (_short(c.gist, 240) for c in self.s.conditions if c.id == stance.condition), None
+                    )
                 update["overall_stance"] = _stance_words(stance, self.s)
                 earlier = self._side_before(utterance, self.decided.id)
                 if earlier and earlier != stance.side:

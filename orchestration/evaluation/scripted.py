@@ -36,12 +36,14 @@ from devtools.fake_messages_api import Call, Reply
 from devtools.prompt_reading import Reading, Said, digest_answer
 from orchestration.evaluation.scenarios import NO, NUANCED, YES, PersonaSpec, Scenario
 
-SAID = {YES: "yes", NO: "no", NUANCED: "it depends"}
+# NUANCED said as "partly": "it depends" is one of the house's forbidden phrases (personas/house.py),
+# which the voice guard would take out of what these personas say.
+SAID = {YES: "yes", NO: "no", NUANCED: "partly"}
 HEARD = {value: key for key, value in SAID.items()}
 OPPOSITE = {YES: NO, NO: YES, NUANCED: NUANCED}
 
-_VIEW_SPOKEN = re.compile(r'on "([^"]+)" I say (yes|no|it depends)', re.IGNORECASE)
-_ANSWER_SPOKEN = re.compile(r"My answer to the debate question is (yes|no|it depends)", re.IGNORECASE)
+_VIEW_SPOKEN = re.compile(r'on "([^"]+)" I say (yes|no|partly)', re.IGNORECASE)
+_ANSWER_SPOKEN = re.compile(r"My answer to the debate question is (yes|no|partly)", re.IGNORECASE)
 _MEANING_SPOKEN = re.compile(r'by "([^"]+)" I mean ([^.,;]+)', re.IGNORECASE)
 _EVIDENCE_SPOKEN = re.compile(r"Look at (.+?)\.")
 _ADDRESSED = re.compile(r"([^,\n]+), on \"")
@@ -165,11 +167,15 @@ class ScriptedModel:
     # ── structured calls ──────────────────────────────────────────────────────────────────────
 
     def _structured_AspectPlan(self, reading: Reading) -> dict:
+        # Its scenarios' topics are yes/no questions: the planner proposes none of its own, so the
+        # topic is what the verdict is about (debates/question.py).
         return {
             "aspects": [
                 {"label": "Evidence", "description": "What the record shows."},
                 {"label": "Consequences", "description": "What follows for policy."},
-            ]
+            ],
+            "question": None,
+            "no_yes_no_question_fits": False,
         }
 
     @staticmethod

@@ -20,6 +20,7 @@ from debates import payloads as p
 from debates.blackboard.ledger import RECENT_BEFORE, round_record_extract
 from debates.blackboard.summaries import rolling_summary_write, summary_due
 from debates.models import Debate, Event, Message
+from debates.question import question_planned
 from debates.services.context import side_work_prompt
 from debates.services.events import event_append
 from debates.services.interjections import (
@@ -30,6 +31,7 @@ from debates.services.interjections import (
     interjections_waiting,
 )
 from debates.services.messages import turn_pass
+from debates.services.questions import question_decide
 from debates.services.transcripts import participant_lines
 from debates.state import EventKind
 from debates.turns import DIALOGUE_KINDS
@@ -141,9 +143,13 @@ class Discussion:
             tag=CallTag(debate_id=self.debate.id, phase="planning", participants=tuple(self.run.handles.values())),
         )
         aspects = [aspect.model_dump() for aspect in plan.aspects]
+        planned = question_planned(
+            topic=self.debate.topic, proposed=plan.question, none_fits=plan.no_yes_no_question_fits
+        )
         with transaction.atomic():
             Debate.objects.filter(pk=self.debate.pk).update(aspects=aspects)
             event_append(debate_id=self.debate.id, payload=p.AspectsSet(aspects=aspects))
+            question_decide(debate=self.debate, planned=planned)
         self.debate.aspects = aspects
 
     # ── openings, dialogue, closings ──────────────────────────────────────────────────────────
