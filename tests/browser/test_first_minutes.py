@@ -101,7 +101,9 @@ def test_the_first_minutes_say_what_is_happening_from_the_moment_start_is_presse
     # a figure of the page gallery's run, not of a test on a loaded machine).
     try:
         page.wait_for_function(
-            "(step) => window.__banner.some(([text]) => new RegExp(step).test(text))", arg=FIRST_STEP[mode], timeout=30_000
+            "(step) => window.__banner.some(([text]) => new RegExp(step).test(text))",
+            arg=FIRST_STEP[mode],
+            timeout=30_000,
         )
     except PlaywrightTimeout:
         raise AssertionError(f"no first step: {page.evaluate('window.__banner')}") from None
