@@ -144,22 +144,6 @@ def covered(dispute: str, vector, rooms: list[tuple[str, object]], *, model: str
     return any(same_dispute(dispute, question, vectors=(vector, made), model=model) for question, made in rooms)
 
 
-# How many windows past ready a candidate without its vector waits for it, when rooms are open.
-VECTOR_WAIT_WINDOWS = 1
-
-
-def waits_for_its_vector(
-    candidate: TrackedCandidate, rooms: list[tuple[str, object]], *, thresholds: Thresholds, model: str
-) -> bool:
-    """Whether a candidate ready to open holds back for its dispute's vector: the debate has rooms
-    already (it may be one of theirs in other words: ``covered``), the vector is not made yet
-    (in-debate memory embeds beside the run), and it has waited fewer than VECTOR_WAIT_WINDOWS
-    windows past ready. Then the words decide. A model with no floors never waits."""
-    if not rooms or candidate.vector is not None or floors_for(model) is None:
-        return False
-    return candidate.consecutive_windows < thresholds.min_consecutive_windows + VECTOR_WAIT_WINDOWS
-
-
 def ready_to_open(
     candidate: TrackedCandidate, *, now: float, pair_last_room_at: float | None, thresholds: Thresholds
 ) -> bool:

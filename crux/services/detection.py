@@ -263,16 +263,12 @@ def detection_apply(
             last_room_at[pair_a, pair_b] = max(created_at, last_room_at.get((pair_a, pair_b), created_at))
         for item in tracked + created:
             last_room = last_room_at.get(item.pair)
-            if (
-                staging.ready_to_open(
-                    item,
-                    now=now.timestamp(),
-                    pair_last_room_at=last_room.timestamp() if last_room else None,
-                    thresholds=thresholds(),
-                )
-                and not staging.waits_for_its_vector(item, rooms, thresholds=thresholds(), model=model)
-                and not staging.covered(item.dispute, item.vector, rooms, model=model)
-            ):
+            if staging.ready_to_open(
+                item,
+                now=now.timestamp(),
+                pair_last_room_at=last_room.timestamp() if last_room else None,
+                thresholds=thresholds(),
+            ) and not staging.covered(item.dispute, item.vector, rooms, model=model):
                 opened.append(room_open(candidate=rows[item.id]))
                 rooms.append((opened[-1].question, item.vector))
                 last_room_at[item.pair] = opened[-1].created_at

@@ -10,7 +10,7 @@ negation of one's own point, a different number) and new points on the same subj
 
 import pytest
 
-from crux.staging import Thresholds, TrackedCandidate, covered, same_dispute, waits_for_its_vector
+from crux.staging import covered, same_dispute
 from gateways.embeddings.meaning import numbers_agree, numbers_in, polarity_conflict
 from gateways.embeddings.types import Purpose
 from orchestration.circling import Said, circling_reason, restated
@@ -346,27 +346,3 @@ def test_a_room_already_on_a_reworded_crux_covers_the_new_candidate(embed):
     vectors, model = embed([first, later])
     assert covered(later, vectors[1], [(first, vectors[0])], model=model)
     assert not covered(later, None, [(first, vectors[0])], model=model)  # no vector yet: the words, which differ
-
-
-def test_a_candidate_ready_without_its_vector_waits_one_window_when_rooms_are_open(embed):
-    (vector,), model = embed(["Is gold still money?"])
-    rooms = [("Is gold still money?", tuple(vector))]
-    gate = Thresholds(min_consecutive_windows=3)
-
-    def candidate(windows, vector=None):
-        return TrackedCandidate(
-            id=2,
-            pair=(1, 3),
-            dispute="Is bullion a currency?",
-            consecutive_windows=windows,
-            seen_count=windows,
-            last_window=windows,
-            confidence=0.9,
-            vector=vector,
-        )
-
-    assert waits_for_its_vector(candidate(3), rooms, thresholds=gate, model=model)
-    assert not waits_for_its_vector(candidate(4), rooms, thresholds=gate, model=model)  # then the words decide
-    assert not waits_for_its_vector(candidate(3, tuple(vector)), rooms, thresholds=gate, model=model)
-    assert not waits_for_its_vector(candidate(3), [], thresholds=gate, model=model)  # no room to be a copy of
-    assert not waits_for_its_vector(candidate(3), rooms, thresholds=gate, model="uncalibrated/model")
