@@ -18,7 +18,8 @@ def debate_archive(request):
     query = request.GET.get("q", "").strip()[:MAX_QUERY_LENGTH]
     debates = selectors.debate_list_for(user=request.user, query=query)
     page = Paginator(debates, 20).get_page(request.GET.get("page"))
-    return render(request, "debates/archive.html", {"page": page, "query": query})
+    shared_with_you = selectors.debate_list_shared_with(user=request.user)[:50] if page.number == 1 else []
+    return render(request, "debates/archive.html", {"page": page, "query": query, "shared_with_you": shared_with_you})
 
 
 def _step(raw: str | None, last: int) -> int:
