@@ -59,6 +59,23 @@ LOST_AFTER = timedelta(seconds=2)
 MIN_CHECK_INTERVAL = 1.0
 
 
+def socket_viewer(scope, debate_id, share_token: str) -> tuple[Debate | None, object]:
+    """The debate, if the socket's viewer may watch it (else None), and that viewer: checked
+    against the database, not the scope, since the debate may have been unshared, a member
+    removed, or the user's session logged out since the socket opened."""
+    debate = Debate.objects.filter(pk=debate_id).first()
+    user = scope.get("user") or AnonymousUser()
+    if user.is_authenticated:
+        session = scope.get("session")
+        session_alive = session is not None and session.session_key and session.exists(session.session_key)
+        user = (
+            get_user_model().objects.filter(pk=user.pk, is_active=True).first() if session_alive else None
+        ) or AnonymousUser()
+    if debate is None or not debate_visible_to(debate=debate, user=user, share_token=share_token):
+        return None, user
+    return debate, user
+
+
 class DebateConsumer(AsyncWebsocketConsumer):
     debate_id = None
     share_token: str = ""
@@ -100,17 +117,7 @@ class DebateConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _allowed(self) -> bool:
-        """Checked against the database, not the scope: the debate may have been unshared and the
-        user's session logged out since the socket opened."""
-        debate = Debate.objects.filter(pk=self.debate_id).first()
-        user = self.scope.get("user") or AnonymousUser()
-        if user.is_authenticated:
-            session = self.scope.get("session")
-            session_alive = session is not None and session.session_key and session.exists(session.session_key)
-            user = (
-                get_user_model().objects.filter(pk=user.pk, is_active=True).first() if session_alive else None
-            ) or AnonymousUser()
-        return debate is not None and debate_visible_to(debate=debate, user=user, share_token=self.share_token)
+        return socket_viewer(self.scope, self.debate_id, self.share_token)[0] is not None
 
     async def _revoke(self, code: int = CLOSE_FORBIDDEN) -> None:
         await self.disconnect(code)  # leave the hub and the groups now: nothing more is sent

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 
 from debates import payloads as p
+from debates.faultline_map import FaultlineMap
 from debates.modes import mode_find
 from debates.state import CardView, DebateView, MessageView, RoomView
 
@@ -62,6 +63,14 @@ def crux_card(card: CardView, *, dealt: bool = False) -> str:
 
 def room_head(room: RoomView) -> str:
     return _render("room_head.html", room=room, oob=True)
+
+
+def people_sides(faultlines: FaultlineMap) -> str:
+    """The people's side of the faultline map, as one viewer may see it: each crux's people, then
+    the camps (the questions, the personas' sides and the viewer's own forms stay as they are)."""
+    parts = [_render("faultline_people.html", row=row, faultlines=faultlines, oob=True) for row in faultlines.rows]
+    parts.append(_render("faultline_camps.html", faultlines=faultlines, oob=True))
+    return "".join(parts)
 
 
 def snapshot(view: DebateView, *, can_resume: bool = False) -> str:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from debates.views import archive, artifacts, interjections, live, manage, members, notes, setup
+from debates.views import archive, artifacts, interjections, live, manage, members, notes, setup, sides
 
 urlpatterns = [
     path("", setup.home, name="home"),
@@ -36,6 +36,7 @@ urlpatterns = [
         members.debate_member_remove,
         name="debate_member_remove",
     ),
+    path("debates/<uuid:debate_id>/sides/", sides.debate_side_take, name="debate_side_take"),
     path("invites/<str:token>/", members.invite_accept, name="invite_accept"),
     path("shared/<str:token>/", live.debate_shared, name="debate_shared"),
 ]
