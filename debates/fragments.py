@@ -56,9 +56,10 @@ def room_tab(room: RoomView, *, oob: bool = False) -> str:
     return _render("room_tab.html", room=room, oob=oob)
 
 
-def crux_card(card: CardView, *, dealt: bool = False) -> str:
-    """dealt: the card has just been posted (it animates in; a snapshot's cards do not)."""
-    return _render("crux_card.html", card=card, dealt=dealt)
+def crux_card(card: CardView, *, dealt: bool = False, number: int | None = None) -> str:
+    """dealt: the card has just been posted (it animates in; a snapshot's cards do not); number:
+    its place among the debate's cards, as the results page and ``manage.py stand`` count them."""
+    return _render("crux_card.html", card=card, dealt=dealt, number=number)
 
 
 def room_head(room: RoomView) -> str:
@@ -117,7 +118,7 @@ def for_event(view: DebateView, kind: str, payload: dict | p.Payload, *, with_ba
                 parts.append(room_head(room))
         case p.CardPosted():
             card = view.cards[-1]
-            parts.append(_append("crux-cards", crux_card(card, dealt=True)))
+            parts.append(_append("crux-cards", crux_card(card, dealt=True, number=len(view.cards))))
             parts.append(_append("chat-log", _render("chat_item.html", item=view.chat[-1], view=view)))
             if room := view.room(card.room_id):
                 parts.append(room_tab(room, oob=True))

@@ -1,6 +1,8 @@
 """The faultline map on the results page and from ``manage.py faultlines``: per crux the personas'
 and the people's sides, the camps, and the crux that splits the two largest camps most."""
 
+import re
+
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -72,3 +74,9 @@ def test_with_nobody_on_a_side_the_map_says_so_in_one_sentence(owner_client, deb
     section = page.split('id="faultline-map"')[1]
     assert "Nobody has taken a side yet." in section
     assert "Camps" not in section.split('id="faultline-camps"')[1].split("</div>")[0]
+
+
+def test_the_crux_cards_carry_the_numbers_the_map_and_stand_use(owner_client, debate, cards):
+    page = owner_client.get(reverse("debate_results", args=[debate.id])).content.decode()
+    cards_column = page.split('id="crux-cards"')[1]
+    assert re.findall(r'<p class="crux-kicker">Crux (\d+) ·', cards_column) == ["1", "2"]
