@@ -353,9 +353,11 @@ def debate_markdown(
     view: DebateView,
     with_failure_reason: bool = True,
     with_context: bool = True,
+    with_spend: bool = True,
     faultlines: FaultlineMap | None = None,
 ) -> str:
     """with_context: name the context (the owner's project...); never for anyone else.
+    with_spend: say what the debate spent (tokens, cost); the owner's alone too.
     faultlines: where the people stand, as the reader may see it (none: left out)."""
     personas = view.personas or []
     lines = [f"# {md_escape(debate.topic)}", ""]
@@ -371,7 +373,8 @@ def debate_markdown(
         lines.append(
             f"- Model provider: {md_escape(provider)}" + (" (offline demo model)" if provider == "local" else "")
         )
-    lines.append(f"- {counts_words(view)} · Tokens: {view.totals.tokens} · Cost: ${md_escape(view.totals.cost)}")
+    spend = f" · Tokens: {view.totals.tokens} · Cost: ${md_escape(view.totals.cost)}" if with_spend else ""
+    lines.append(f"- {counts_words(view)}{spend}")
     lines.append("")
     if view.failure_reason:
         lines += ["## Failure", "", _quote(view.failure_reason if with_failure_reason else REASON_WITHHELD), ""]
@@ -501,10 +504,14 @@ def debate_json(
     events: list[tuple[int, str, dict]],
     with_failure_reason: bool = True,
     with_context: bool = True,
+    with_spend: bool = True,
     faultlines: FaultlineMap | None = None,
 ) -> str:
+    """with_spend: keep what the debate spent (each event's running totals); the owner's alone."""
     if not with_failure_reason:
         events = _withhold_failure_reason(events)
+    if not with_spend:
+        events = [(seq, kind, {k: v for k, v in payload.items() if k != "totals"}) for seq, kind, payload in events]
     view = fold(debate.id, events)
     document = {
         "format": JSON_FORMAT,
@@ -525,7 +532,7 @@ def debate_json(
             "context": {"type": debate.context_type, "label": debate.context_label} if with_context else None,
         },
         "events": [{"seq": seq, "kind": kind, "payload": payload} for seq, kind, payload in events],
-        "summary": _summary(view),
+        "summary": _summary(view) if with_spend else {**_summary(view), "totals": None},
         "faultlines": faultlines_document(faultlines),
     }
     text = json.dumps(document, ensure_ascii=False, indent=2)

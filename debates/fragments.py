@@ -44,8 +44,9 @@ def _seat_columns(view: DebateView) -> bool:
     return spec is not None and spec.seat_columns
 
 
-def status_line(view: DebateView) -> str:
-    return _render("status_line.html", view=view, oob=True)
+def status_line(view: DebateView, *, hide_spend: bool = False) -> str:
+    """hide_spend: without the tokens and the cost, which are the owner's alone."""
+    return _render("status_line.html", view=view, oob=True, hide_spend=hide_spend)
 
 
 def banner(view: DebateView) -> str:
@@ -74,20 +75,24 @@ def people_sides(faultlines: FaultlineMap) -> str:
     return "".join(parts)
 
 
-def snapshot(view: DebateView, *, can_resume: bool = False) -> str:
+def snapshot(view: DebateView, *, can_resume: bool = False, hide_spend: bool = False) -> str:
     """Everything the live page redraws on (re)connect, each region replaced by id.
 
-    can_resume: the owner may resume a debate whose worker went quiet (not visible in the log)."""
-    return _render("live_snapshot.html", view=view, can_resume=can_resume)
+    can_resume: the owner may resume a debate whose worker went quiet (not visible in the log);
+    hide_spend: a viewer other than the owner (the status line without the tokens and the cost)."""
+    return _render("live_snapshot.html", view=view, can_resume=can_resume, hide_spend=hide_spend)
 
 
-def for_event(view: DebateView, kind: str, payload: dict | p.Payload, *, with_banner: bool = True) -> str:
+def for_event(
+    view: DebateView, kind: str, payload: dict | p.Payload, *, with_banner: bool = True, hide_spend: bool = False
+) -> str:
     """The fragments one event changes, rendered from the view folded up to and including it.
 
     The status line goes with every event: it carries the event's number, which the page reports
     back. with_banner=False leaves the banner out, for a caller that sends it only when it
     changed (``debates.event_feed``: a page then does not redraw its live region, and restart
-    the live dot, for nothing)."""
+    the live dot, for nothing). hide_spend: the status line without what the debate spent, for
+    viewers other than its owner."""
     event = p.parse_payload(kind, payload)
     parts: list[str] = []
     match event:
@@ -145,7 +150,7 @@ def for_event(view: DebateView, kind: str, payload: dict | p.Payload, *, with_ba
         case p.DebateFinished() | p.DebateFailed():
             parts.append(_render("results.html", view=view, oob=True))
             parts.append(_render("interjection_slot.html", form=None, oob=True))  # it takes no more
-    parts.append(status_line(view))
+    parts.append(status_line(view, hide_spend=hide_spend))
     if with_banner:
         parts.append(banner(view))
     return "".join(parts)

@@ -60,6 +60,12 @@ def debate_visible_to(*, debate: Debate, user, share_token: str = "") -> bool:
     return bool(share_token) and debate.share_token == share_token
 
 
+def debate_sees_spend(*, debate: Debate, user) -> bool:
+    """What a debate spent (tokens, cost) is its owner's, and the moderators' who watch every
+    debate; members and share-link viewers do not see it."""
+    return user.is_authenticated and (debate.owner_id == user.id or user.has_perm(VIEW_ANY_DEBATE))
+
+
 def debate_is_on_team(*, debate: Debate, user) -> bool:
     """The owner or one of the members the owner invited: who may take sides and see names."""
     if not user.is_authenticated:

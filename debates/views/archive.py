@@ -49,6 +49,7 @@ def debate_replay(request, debate_id):
         "event_kind": event_kind,
         "prev_step": max(step - 1, 0),
         "next_step": min(step + 1, last),
+        "hide_spend": not selectors.debate_sees_spend(debate=debate, user=request.user),
     }
     if request.htmx and request.htmx.target == "replay":
         return render(request, "debates/replay_body.html", context)
@@ -71,6 +72,7 @@ def debate_results(request, debate_id):
             "projects": project_list_for(user=request.user) if is_owner else [],
             **side_context(debate=debate, view=view, user=request.user, names=on_team),
             "sides_ws_url": f"/ws/debates/{debate.id}/sides/",
+            "hide_spend": not selectors.debate_sees_spend(debate=debate, user=request.user),
         },
     )
 
@@ -128,6 +130,7 @@ def debate_export_markdown(request, debate_id):
             view=view,
             with_failure_reason=is_owner,
             with_context=is_owner,
+            with_spend=selectors.debate_sees_spend(debate=debate, user=request.user),
             faultlines=_faultlines(debate, view, request.user),
         ),
         content_type="text/markdown; charset=utf-8",
@@ -146,6 +149,7 @@ def debate_export_json(request, debate_id):
             events=events,
             with_failure_reason=is_owner,
             with_context=is_owner,
+            with_spend=selectors.debate_sees_spend(debate=debate, user=request.user),
             faultlines=_faultlines(debate, selectors.debate_view(debate_id=debate.id), request.user),
         ),
         content_type="application/json; charset=utf-8",

@@ -11,7 +11,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from debates.forms import InterjectionForm
 from debates.models import Debate
-from debates.selectors import debate_is_on_team
+from debates.selectors import debate_is_on_team, debate_sees_spend
 from debates.services import lifecycle
 from debates.snapshot import debate_live_view
 from debates.views.access import debate_for_owner, debate_for_share_token, debate_for_viewer
@@ -45,6 +45,7 @@ def _live_page(request, debate, *, ws_url: str, is_owner: bool, shared: bool):
             "interjection_form": InterjectionForm(debate=debate) if is_owner else None,
             **side_context(debate=debate, view=view, user=request.user, names=on_team),
             "sides_ws_url": sides_ws_url,
+            "hide_spend": shared or not debate_sees_spend(debate=debate, user=request.user),
         },
     )
 
