@@ -17,6 +17,7 @@ from debates.models import Debate, DebateMember, PersonSide
 from debates.state import DebateView
 
 SIDES = ("YES", "NO", "NUANCED")
+SIDE_CHOICES = PersonSide.Side.choices  # the form's buttons: (value, word)
 
 
 @dataclass

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 
 from debates import payloads as p
-from debates.faultline_map import FaultlineMap
+from debates.faultline_map import SIDE_CHOICES, FaultlineMap
 from debates.modes import mode_find
 from debates.state import CardView, DebateView, MessageView, RoomView
 
@@ -73,6 +73,19 @@ def people_sides(faultlines: FaultlineMap) -> str:
     parts = [_render("faultline_people.html", row=row, faultlines=faultlines, oob=True) for row in faultlines.rows]
     parts.append(_render("faultline_camps.html", faultlines=faultlines, oob=True))
     return "".join(parts)
+
+
+def faultline_rows(faultlines: FaultlineMap, *, can_take_sides: bool) -> str:
+    """The whole faultline map for one viewer: every crux row (with their own forms when they take
+    sides), then the camps."""
+    rows = _render(
+        "faultline_rows.html",
+        faultlines=faultlines,
+        can_take_sides=can_take_sides,
+        side_choices=SIDE_CHOICES,
+        oob=True,
+    )
+    return rows + _render("faultline_camps.html", faultlines=faultlines, oob=True)
 
 
 def snapshot(view: DebateView, *, can_resume: bool = False, hide_spend: bool = False) -> str:

@@ -9,13 +9,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
-from debates.faultline_map import CruxRow, faultline_map_of
-from debates.models import PersonSide
+from debates.faultline_map import SIDE_CHOICES, CruxRow, faultline_map_of
 from debates.selectors import debate_view
 from debates.services.sides import MAX_BECAUSE, side_take
 from debates.views.access import debate_for_team
-
-SIDE_CHOICES = [(value, label) for value, label in PersonSide.Side.choices]
 
 
 class SideForm(forms.Form):

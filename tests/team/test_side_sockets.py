@@ -11,6 +11,7 @@ from debates.services.lifecycle import debate_share
 from debates.services.members import debate_member_add, debate_member_remove
 from debates.services.sides import side_take
 from faultline.asgi import application
+from tests.debates.log_builder import DebateLog
 from tests.debates.test_consumer import TIMEOUT, run
 from tests.team.conftest import client_of
 
@@ -72,3 +73,22 @@ def test_a_removed_member_is_disconnected(debate, cards, bob):
         return await ws.receive_output(timeout=TIMEOUT)
 
     assert run(scenario) == {"type": "websocket.close", "code": consumers.CLOSE_FORBIDDEN}
+
+
+def test_a_crux_card_posted_while_the_map_is_open_adds_its_row_with_the_viewers_form(owner_client, debate, personas):
+    log = DebateLog(debate).start()
+
+    async def scenario():
+        owner = sides_socket(debate, client=owner_client)
+        assert (await owner.connect(timeout=TIMEOUT))[0]
+        first = await owner.receive_from(timeout=TIMEOUT)
+        room = await sync_to_async(log.open_room)(personas[0], personas[1], "Will gold outlast the dollar?")
+        card = await sync_to_async(log.post_card)(room)
+        added = await owner.receive_from(timeout=TIMEOUT)
+        await owner.disconnect()
+        return first, card, added
+
+    first, card, added = run(scenario)
+    assert 'data-crux="1"' not in first and 'id="side-form-0"' in first
+    assert f'id="faultline-row-card-{card.id}" data-crux="1"' in added and 'id="side-form-1"' in added
+    assert 'id="faultline-rows" class="faultline-rows" hx-swap-oob="true"' in added
