@@ -37,6 +37,7 @@ urlpatterns = [
         name="debate_member_remove",
     ),
     path("debates/<uuid:debate_id>/sides/", sides.debate_side_take, name="debate_side_take"),
+    path("debates/<uuid:debate_id>/sides/forget/", sides.debate_sides_forget, name="debate_sides_forget"),
     path("invites/<str:token>/", members.invite_accept, name="invite_accept"),
     path("shared/<str:token>/", live.debate_shared, name="debate_shared"),
 ]

@@ -60,3 +60,12 @@ def side_take(*, debate: Debate, user, crux: int, side: str, because: str = "") 
         recorded = PersonSide.objects.create(debate=debate, user=user, card_id=row.card_id, side=side, because=because)
         transaction.on_commit(lambda: broadcast.sides_changed(debate_id=debate.id))
     return recorded
+
+
+def sides_forget(*, debate: Debate, user) -> int:
+    """Deletes every side ``user`` took on the debate, their history with them; the open maps
+    redraw once it is committed. How many rows went."""
+    deleted, _ = PersonSide.objects.filter(debate=debate, user=user).delete()
+    if deleted:
+        transaction.on_commit(lambda: broadcast.sides_changed(debate_id=debate.id))
+    return deleted

@@ -11,7 +11,7 @@ from django_ratelimit.core import is_ratelimited
 
 from debates.faultline_map import SIDE_CHOICES, CruxRow, faultline_map_of
 from debates.selectors import debate_view
-from debates.services.sides import MAX_BECAUSE, side_take
+from debates.services.sides import MAX_BECAUSE, side_take, sides_forget
 from debates.views.access import debate_for_team
 
 
@@ -73,3 +73,13 @@ def debate_side_take(request, debate_id):
         "debates/partials/side_form.html",
         {**context, "row": row, "side_error": error, "side_saved": not error},
     )
+
+
+@require_POST
+@login_required
+def debate_sides_forget(request, debate_id):
+    """The signed-in person's own sides on the debate, all of them and their history, deleted."""
+    debate = debate_for_team(request, debate_id)
+    sides_forget(debate=debate, user=request.user)
+    messages.info(request, "Your sides on this debate are deleted, with their history.")
+    return redirect("debate_results", debate_id=debate.id)

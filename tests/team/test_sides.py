@@ -178,3 +178,20 @@ def test_the_exports_hold_where_people_stand_by_name_for_members(owner_client, d
     assert crux["people"][0]["name"] == "bob" and crux["counts"] == {"NO": 1}
     results = owner_client.get(reverse("debate_results_text", args=[debate.id])).content.decode()
     assert "  - person bob: NO" in results
+
+
+def test_a_member_deletes_their_sides_with_their_history(owner_client, debate, cards, user, bob):
+    debate_member_add(debate=debate, username="bob")
+    side_take(debate=debate, user=bob, crux=1, side="yes")
+    side_take(debate=debate, user=bob, crux=1, side="no")
+    side_take(debate=debate, user=user, crux=1, side="yes")
+    answer = client_of(bob).post(reverse("debate_sides_forget", args=[debate.id]), follow=True)
+    assert "Your sides on this debate are deleted" in answer.content.decode()
+    assert list(PersonSide.objects.values_list("user__username", flat=True)) == ["alice"]
+    assert client_of(bob).get(reverse("debate_results", args=[debate.id])).status_code == 200  # still a member
+
+
+def test_nobody_else_deletes_anyones_sides(debate, cards, user, other_user):
+    side_take(debate=debate, user=user, crux=1, side="yes")
+    assert client_of(other_user).post(reverse("debate_sides_forget", args=[debate.id])).status_code == 404
+    assert PersonSide.objects.count() == 1
