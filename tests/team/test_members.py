@@ -171,3 +171,11 @@ def test_a_member_finds_the_debate_in_their_archive(debate, bob, other_user):
     debate_member_add(debate=debate, username="bob")
     assert f'href="/debates/{debate.id}/results/"' in client_of(bob).get(reverse("debate_archive")).content.decode()
     assert str(debate.id) not in client_of(other_user).get(reverse("debate_archive")).content.decode()
+
+
+def test_the_owner_reaches_the_members_page_from_the_debate_and_its_results(owner_client, debate, cards, bob):
+    debate_member_add(debate=debate, username="bob")
+    members = f'href="{_url("debate_members", debate)}"'
+    for name in ["debate_live", "debate_results"]:
+        assert members in owner_client.get(_url(name, debate)).content.decode(), name
+        assert members not in client_of(bob).get(_url(name, debate)).content.decode(), name
