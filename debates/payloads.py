@@ -305,35 +305,45 @@ class MemoryRecalled(Payload):
 
 
 class LedgerChallenge(_Shape):
-    """An assessment that would have flipped an established fact: recorded, not applied."""
+    """An assessment that would have changed an established fact: recorded, not applied."""
 
     round: int
-    status: str  # contested | unverifiable | negated (the Critic accepted its negation)
-    text: str  # the Critic's wording
+    status: str  # contested | unverifiable | withdrawn (by the Analyst) | negated (its opposite accepted)
+    text: str  # the wording the challenge gave (the opposite, the Analyst's words), or the fact's
     note: str = ""
 
 
 class LedgerPoint(_Shape):
-    """One point of the Analyst/Critic point ledger, as it stands after a round."""
+    """One point of the Analyst/Critic point ledger, as it stands after a round. Its id in prompts
+    is its place: P1 is the first point (orchestration/modes/analyst_critic/consensus.py)."""
 
     text: str
-    status: str  # agreed | contested | unverifiable | superseded (its negation was agreed later)
+    # Held: agreed | contested | unverifiable. Closed by the Analyst: refined (a narrower point
+    # replaced it) | withdrawn | negated (its opposite replaced it). Closed in a ledger stored before
+    # points were judged by reference: superseded (its negation was agreed later).
+    status: str
     note: str = ""  # the Critic's reasoning (agreed) or counter-argument (contested)
     first_round: int
     last_round: int
     was_contested: bool = False
     from_memory: bool = False  # an established fact recalled from the owner's earlier debates
     confidence: float | None = None  # the Critic's, 0-1
-    supersedes: int | None = None  # index in the ledger of the point this accepted negation replaced
+    supersedes: int | None = None  # index in the ledger of the point this one refined or negated
     superseded_by: int | None = None
     challenges: list[LedgerChallenge] = []  # only on established facts
+    quote: str = ""  # the Analyst's words that closed it (withdrawn, refined, negated)
 
 
 class RoundScored(Payload):
     """Analyst/Critic mode: one round's agreement assessment folded into the point ledger, and the
-    consensus score it gives. ``assessed`` is False when the Critic's assessment was unusable even
-    after a repair (the ledger and score are then last round's). Round 0 is the ledger before the
-    first round, seeded with established facts from memory (only written when there are some)."""
+    consensus score it gives. ``assessed`` is False when the round got no assessment (the ledger and
+    score are then last round's), ``skipped`` saying why: "critic_silent" (the Critic said nothing
+    usable: nothing was asked of an empty evaluation) or "unreadable" (the assessment was unusable
+    even after a repair; empty in events stored before). ``refused``: what the code refused of the
+    assessment (unknown ids, closings not in the Analyst's words), one line each; ``whole_evaluation``:
+    the Critic wrote no Agreement Assessment section, so its whole evaluation was read. Round 0 is
+    the ledger before the first round, seeded with established facts from memory (only written when
+    there are some)."""
 
     event_kind = EventKind.ROUND_SCORED
     round: int
@@ -345,6 +355,9 @@ class RoundScored(Payload):
     contested: int = 0
     unverifiable: int = 0
     points: list[LedgerPoint] = []
+    skipped: str = ""
+    refused: list[str] = []
+    whole_evaluation: bool = False
 
 
 class ConversationNoted(Payload):

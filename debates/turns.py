@@ -98,11 +98,13 @@ _ROWS = [
         14,
         words.ANALYSIS,
     ),
+    # The Critic's evaluation (about 12 sentences) ends with Proflow's Agreement Assessment: its
+    # headings and a line per point count as sentences too (issue 39), so the cap leaves room for it.
     TurnKind(
         Message.Kind.CRITIQUE,
         "Critic",
-        800,
-        12,
+        1500,
+        36,
         words.CRITIQUE,
     ),
     TurnKind(

@@ -244,13 +244,22 @@ class DebateScript:
         return ""
 
     def _structured_AgreementAssessment(self, reading: Reading) -> dict:
+        """By reference, as the assessor is asked: round 1 has no open point, so both are new
+        points; later rounds accept every open point by the id the call is about (its tag's items)."""
         number = reading.call.round
-        agreed, disagreed = (self.AC_POINTS[:1], self.AC_POINTS[1:]) if number == 1 else (self.AC_POINTS, [])
+        if number == 1 or not reading.call.items:
+            return {
+                "points": [],
+                "new_points": [
+                    {"text": self.AC_POINTS[0], "status": "accepted", "reason": "It holds."},
+                    {"text": self.AC_POINTS[1], "status": "contested", "reason": "Not shown yet."},
+                ],
+                "overall": "moderate",
+            }
         return {
-            "agreed": [{"point": point, "reasoning": "It holds."} for point in agreed],
-            "disagreed": [{"point": point, "counter_argument": "Not shown yet."} for point in disagreed],
-            "unverifiable": [],
-            "overall": "moderate" if disagreed else "strong",
+            "points": [{"id": key, "status": "accepted", "reason": "It holds."} for key in reading.call.items],
+            "new_points": [],
+            "overall": "strong",
         }
 
     # ── structured calls ──────────────────────────────────────────────────────────────────────

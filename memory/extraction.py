@@ -71,14 +71,31 @@ def agreed_points(
     ]
 
 
+# What an Analyst/Critic point leaves, by its final status (orchestration/modes/analyst_critic/
+# consensus.py): only what both roles agree on is remembered. A contested or unverifiable point is
+# open; one the Analyst narrowed (refined), withdrew or negated is no longer held (the narrower
+# point or the negation that replaced it is remembered in its place, when agreed); "superseded"
+# is a ledger stored before issue 39 (its negation was agreed).
+LEDGER_STATUS_REMEMBERED = {
+    "agreed": True,
+    "contested": False,
+    "unverifiable": False,
+    "refined": False,
+    "withdrawn": False,
+    "negated": False,
+    "superseded": False,
+}
+
+
 def ledger_insights(points: list[dict]) -> list[InsightDraft]:
     """An Analyst/Critic debate's point ledger (its last round_scored points): each agreed point is
-    agreed by both roles (0.9), one contested first and agreed later is a decision (0.85). Points
-    that came from memory are already insights: not saved again."""
+    agreed by both roles (0.9); one contested first and agreed later (in its own words, or narrowed
+    or negated from a contested point) is a decision (0.85). Points that came from memory are
+    already insights: not saved again."""
     drafts = []
     for point in points:
         text = _clean(point.get("text", ""))
-        if not text or point.get("from_memory") or point.get("status") != "agreed":
+        if not text or point.get("from_memory") or not LEDGER_STATUS_REMEMBERED.get(point.get("status"), False):
             continue
         if point.get("was_contested"):
             drafts.append(InsightDraft("decision", text, DECISION, True))

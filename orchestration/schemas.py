@@ -25,16 +25,15 @@ class EvidenceLedger(BaseModel):
     entries: list[EvidenceItem] = Field(max_length=30)
 
 
-# ── Analyst/Critic mode: the Critic's agreement assessment ─────────────────────────────────────
+# ── Analyst/Critic mode: the Critic's agreement assessment, by reference ──────────────────────
 
 
 def _confidence():
     return Field(default=None, ge=0, le=1, description="How sure the Critic is of its assessment of this point, 0 to 1")
 
 
-class _AssessedPoint(BaseModel):
-    """A point of the Critic's assessment; its confidence comes after the point (the order a model
-    writes the fields in)."""
+class _Judged(BaseModel):
+    """An entry the Critic judged; its confidence comes after it (the order a model writes the fields in)."""
 
     @field_validator("confidence", mode="before", check_fields=False)
     @classmethod
@@ -45,26 +44,45 @@ class _AssessedPoint(BaseModel):
         return value
 
 
-class AgreedPoint(_AssessedPoint):
-    point: str = Field(min_length=3, max_length=400, description="A point of the Analyst's answer the Critic accepts")
-    reasoning: str = Field(default="", max_length=600, description="Why the Critic accepts it")
+Verdict = Literal["accepted", "contested", "unverifiable"]
+
+
+class OpenPointAssessed(_Judged):
+    """What this round did to one open point, named by its id (the ledger's P1, P2...)."""
+
+    id: str = Field(max_length=12, description="The open point's id, exactly as the ledger shows it (P1, P2...)")
+    status: Literal["held", "accepted", "contested", "unverifiable", "withdrawn", "refined", "negated"] = Field(
+        description="held: the Analyst still holds it and the Critic said nothing new of it; accepted, contested, "
+        "unverifiable: the Critic's verdict on it; withdrawn: the Analyst drops it; refined: the Analyst narrows it "
+        "into new wording; negated: the Analyst now holds its opposite"
+    )
+    new_wording: str = Field(
+        default="", max_length=400, description="refined or negated: the Analyst's new point, in one sentence"
+    )
+    verdict: Verdict | None = Field(
+        default=None, description="refined or negated: the Critic's verdict on the new wording"
+    )
+    quote: str = Field(
+        default="",
+        max_length=600,
+        description="withdrawn, refined or negated: the Analyst's words of this round that do it, copied exactly",
+    )
+    reason: str = Field(default="", max_length=600, description="The Critic's reasoning or counter-argument")
     confidence: float | None = _confidence()
 
 
-class DisagreedPoint(_AssessedPoint):
-    point: str = Field(min_length=3, max_length=400, description="A point of the Analyst's answer the Critic rejects")
-    counter_argument: str = Field(default="", max_length=600, description="The Critic's counter-argument")
-    confidence: float | None = _confidence()
+class NewPoint(_Judged):
+    """A point the Analyst makes this round that is none of the open points (a restated one is its id's)."""
 
-
-class UnverifiablePoint(_AssessedPoint):
-    point: str = Field(min_length=3, max_length=400, description="A point neither side can check from here")
-    reason: str = Field(default="", max_length=400)
+    text: str = Field(min_length=3, max_length=400, description="The new point, in one sentence")
+    status: Verdict = Field(description="The Critic's verdict on it")
+    reason: str = Field(default="", max_length=600, description="The Critic's reasoning or counter-argument")
     confidence: float | None = _confidence()
 
 
 class AgreementAssessment(BaseModel):
-    agreed: list[AgreedPoint] = Field(default_factory=list, max_length=20)
-    disagreed: list[DisagreedPoint] = Field(default_factory=list, max_length=20)
-    unverifiable: list[UnverifiablePoint] = Field(default_factory=list, max_length=20)
+    points: list[OpenPointAssessed] = Field(
+        default_factory=list, max_length=40, description="One entry per open point, by its id"
+    )
+    new_points: list[NewPoint] = Field(default_factory=list, max_length=20)
     overall: Literal["strong", "moderate", "weak"] = Field(description="Overall agreement with the Analyst")

@@ -209,13 +209,18 @@ LEDGER_GROUPS = (
     ("Agreed", "agreed"),
     ("Contested", "contested"),
     ("Unverifiable", "unverifiable"),
+    ("Narrowed (a narrower point replaced them)", "refined"),
+    ("Negated (the Analyst now holds the opposite)", "negated"),
+    ("Withdrawn by the Analyst", "withdrawn"),
+    # Ledgers stored before points were judged by reference (issue 39).
     ("Superseded (their negation was agreed)", "superseded"),
 )
 
 
 @register.filter
 def points_by_status(points) -> list[tuple[str, list]]:
-    """The ledger's points as titled lists: agreed, contested, unverifiable, superseded. A point
+    """The ledger's points as titled lists: agreed, contested, unverifiable, then the points the
+    Analyst closed (narrowed, negated, withdrawn; superseded in a ledger stored before). A point
     that replaced another, or was replaced, carries the other's text (``supersedes_text``,
     ``superseded_by_text``): the ledger links them by index."""
     points = [point for point in as_list(points) if isinstance(point, dict)]

@@ -15,6 +15,11 @@ Its regular expressions, besides prompt_reading's two (the data lines) and readi
 what was said), read only a data line's text: ``_POINT`` the status before a point's wording in
 its item line (``[P1] (agreed) text``, orchestration/modes/analyst_critic/prompts.py), ``_BULLET``
 the list items of a role's Markdown answer in its transcript line.
+
+This is the suite kept from before the truth corpus (``manage.py evaluate --suite truth-legacy``):
+the suite of record is the corpus (evaluation/corpus/, orchestration/evaluation/corpus_run.py).
+Its assessor answers by reference as the app asks: a point it takes for an open one's wording is
+named by that point's id, any other is a new point.
 """
 
 from __future__ import annotations
@@ -316,13 +321,13 @@ class Reader:
     # ── the Analyst/Critic assessor ───────────────────────────────────────────────────────────
 
     def _AgreementAssessment(self, shown: Reading) -> dict:
-        # The round's two turns, by the tag: the Analyst's answer, then the Critic's evaluation.
+        # The round's two turns, by the tag: the Analyst's answer, then the Critic's assessment.
         answer_turn, evaluation_turn = shown.call.turns
         answer, evaluation = shown.said_at(answer_turn), shown.said_at(evaluation_turn)
         evaluation = evaluation.text if evaluation else ""
         points = reading.numbered_points(answer.text if answer else "")
-        # The ledger's points: their item lines, "[P1] (status) wording".
-        ledger = [point[1] for item in shown.items.values() if (point := _POINT.match(item.text))]
+        # The open points: their item lines, "[P1] (status) wording", answered by id.
+        ledger = {item.id: point[1] for item in shown.items.values() if (point := _POINT.match(item.text))}
         agreed, disagreed = [], []
         for sentence in reading.sentences(evaluation):
             verdict = reading.verdict(sentence)
@@ -331,15 +336,18 @@ class Reader:
             clause = reading.that_clause(sentence)
             texts = [clause] if clause else [points[n] for n in reading.point_referred(sentence, points)]
             for text in texts:
-                text = self._ledger_wording(text, ledger)
+                text = self._ledger_wording(text, list(ledger.values()))
                 (disagreed if verdict == REJECT else agreed).append(text)
         overall = "strong" if agreed and not disagreed else "moderate" if agreed else "weak"
-        return {
-            "agreed": [{"point": t, "reasoning": "The Critic accepts it."} for t in dict.fromkeys(agreed)],
-            "disagreed": [{"point": t, "counter_argument": "The Critic rejects it."} for t in dict.fromkeys(disagreed)],
-            "unverifiable": [],
-            "overall": overall,
-        }
+        ids = {wording: key for key, wording in ledger.items()}
+        by_id, new = [], []
+        for status, texts in (("accepted", agreed), ("contested", disagreed)):
+            for text in dict.fromkeys(texts):
+                if text in ids:
+                    by_id.append({"id": ids[text], "status": status})
+                else:
+                    new.append({"text": text, "status": status})
+        return {"points": by_id, "new_points": new, "overall": overall}
 
     def _ledger_wording(self, text: str, ledger: list[str]) -> str:
         """The ledger's wording for a point it already holds (as the assessor is asked), when the

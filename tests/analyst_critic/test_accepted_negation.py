@@ -1,6 +1,7 @@
-"""Through the mode, with a scripted Critic: a Critic that accepts the negation of a point ends the
-debate with the negation agreed and the original superseded (not a false consensus on the original,
-not a memory of it), and a Critic that flips an established fact only challenges it."""
+"""Through the mode, with a scripted Critic: an Analyst that negates its own point, in its own words,
+ends the debate with the negation agreed and the original negated (not a false consensus on the
+original, not a memory of it); a Critic "accepting" the opposite of what the Analyst still holds
+contests it; and a Critic that flips an established fact only challenges it."""
 
 import pytest
 
@@ -30,16 +31,32 @@ def scored(debate) -> list:
     return [parse_payload(event.kind, event.payload) for event in events]
 
 
-def test_a_critic_accepting_the_negation_the_analyst_came_round_to_ends_with_the_negation_agreed(
-    critic_api, new_ac_debate
-):
+def test_a_point_the_analyst_negates_in_its_own_words_ends_with_the_negation_agreed(critic_api, new_ac_debate):
     critic_api(
         [
             assessment(agreed=[SAFER], disagreed=[HIRING]),
-            assessment(agreed=[NOT_SAFER, HIRING], unverifiable=[BY_2030], confidence=0.8),
+            {
+                "points": [
+                    {
+                        "id": "P1",
+                        "status": "negated",
+                        "new_wording": NOT_SAFER,
+                        "verdict": "accepted",
+                        "quote": "I was wrong there: Rust is not safer than C",
+                        "confidence": 0.8,
+                    },
+                    {"id": "P2", "status": "accepted"},
+                ],
+                "new_points": [{"text": BY_2030, "status": "unverifiable", "reason": "No data here."}],
+                "overall": "moderate",
+            },
+            assessment(overall="moderate"),
         ],
-        # What the scripted Analyst adds to every answer: the negation (round 2's is the one assessed with it).
-        " On reflection, Rust is not safer than C for systems code.",
+        analyst={
+            1: f"1. {SAFER}. 2. {HIRING}.",
+            2: f"I was wrong there: Rust is not safer than C for systems code, once you count unsafe blocks. {BY_2030}.",
+            3: "Nothing to add: the negation and the hiring point stand.",
+        },
     )
     debate = debate_run(debate_id=new_ac_debate(max_rounds=3, topic="Is Rust safer than C?").id)
 
@@ -51,14 +68,15 @@ def test_a_critic_accepting_the_negation_the_analyst_came_round_to_ends_with_the
     results = debate.results
     assert results["status"] == "max_rounds"
     assert results["agreed"] == [HIRING, NOT_SAFER] and SAFER not in results["agreed"]
-    assert results["superseded"] == [SAFER] and results["unverifiable"] == [BY_2030]
+    assert results["negated"] == [SAFER] and results["unverifiable"] == [BY_2030]
     points = {point["text"]: point for point in results["points"]}
     assert points[NOT_SAFER]["supersedes"] == 0 and points[NOT_SAFER]["confidence"] == 0.8
 
     page = fragments.snapshot(debate_view(debate_id=debate.id))
     assert f'<span class="ledger-supersedes">supersedes: {SAFER}</span>' in page
-    assert f"superseded in round 2 by: {NOT_SAFER}" in page
-    assert "Superseded (their negation was agreed)" in page and "Critic's confidence 80%" in page
+    assert f"negated in round 2 by: {NOT_SAFER}" in page
+    assert "Negated (the Analyst now holds the opposite)" in page and "Critic's confidence 80%" in page
+    assert "the Analyst’s words: “I was wrong there: Rust is not safer than C”" in page
 
     # What the owner's later debates would take as settled: the negation, never the original.
     remembered = {draft.text for draft in ledger_insights(results["points"])}
@@ -72,7 +90,7 @@ def test_a_critic_agreeing_with_the_negation_of_what_the_analyst_still_holds_is_
     assert [(r.round, r.score, r.consensus) for r in scored(debate)] == [(1, 50.0, False), (2, 50.0, False)]
     results = debate.results
     assert results["status"] == "max_rounds" and results["regime"] != "consensus"
-    assert results["contested"] == [SAFER] and results["agreed"] == [HIRING] and results["superseded"] == []
+    assert results["contested"] == [SAFER] and results["agreed"] == [HIRING] and results["negated"] == []
     assert NOT_SAFER not in results["agreed"]
 
 
@@ -97,8 +115,8 @@ def test_a_critic_flipping_an_established_fact_is_shown_as_a_challenge_and_the_f
         (FACT, "agreed", True)
     ]
     assert [(c.round, c.status, c.text) for c in first.points[0].challenges] == [
-        (1, "negated", NOT_FACT),
         (1, "unverifiable", FACT),
+        (1, "negated", NOT_FACT),
     ]
     assert debate.results["agreed"] == [FACT]
 

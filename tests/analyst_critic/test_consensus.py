@@ -9,11 +9,12 @@ from orchestration.modes.analyst_critic.consensus import (
     same_point,
 )
 from orchestration.schemas import AgreementAssessment
-from tests.analyst_critic.conftest import A_RESTATED, C_RESTATED, A, B, C, assessment
+from tests.analyst_critic.conftest import A_RESTATED, C_RESTATED, A, B, C, assessment, by_reference
 
 
 def fold(ledger: PointLedger, number: int, **points) -> PointLedger:
-    ledger.fold(AgreementAssessment.model_validate(assessment(**points)), number)
+    shown = {ledger.point_id(index): ledger.points[index].text for index in ledger.open_indices()}
+    ledger.fold(AgreementAssessment.model_validate(by_reference(assessment(**points), shown)), number)
     return ledger
 
 

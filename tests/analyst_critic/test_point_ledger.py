@@ -1,13 +1,15 @@
-"""The point ledger folds each round's assessment so the page says what the Critic said: an
-accepted negation replaces the point it negates, distinct points stay distinct, unverifiable
-points count against consensus, and an established fact is challenged, never flipped."""
+"""The point ledger folds each round's assessment so the page says what the Critic said: distinct
+points stay distinct (numbers, quantifiers and subjects are part of what a point says), a point
+in an open point's words is that point, the Critic "accepting" the opposite of what the Analyst
+still holds contests it, unverifiable points count against consensus, and an established fact is
+challenged, never flipped. (Each transition by id: test_ledger_by_reference.py.)"""
 
 import pytest
 from pydantic import ValidationError
 
-from orchestration.modes.analyst_critic.consensus import AGREED, CONTESTED, SUPERSEDED, UNVERIFIABLE, Point, PointLedger
+from orchestration.modes.analyst_critic.consensus import AGREED, CONTESTED, UNVERIFIABLE, Point, PointLedger
 from orchestration.schemas import AgreementAssessment
-from tests.analyst_critic.conftest import assessment
+from tests.analyst_critic.conftest import assessment, by_reference
 
 SAFER = "Rust is safer than C for systems code"
 NOT_SAFER = "Rust is not safer than C for systems code"
@@ -16,58 +18,26 @@ FACT = "Low costs matter most for long-run returns"
 NOT_FACT = "Low costs do not matter most for long-run returns"
 
 
-def fold(ledger: PointLedger, number: int, said: str = "", **points) -> PointLedger:
-    """``said``: the Analyst's answer of that round, which the Critic assessed."""
-    ledger.fold(AgreementAssessment.model_validate(assessment(**points)), number, proposer_text=said)
+def fold(ledger: PointLedger, number: int, **points) -> PointLedger:
+    """The Critic's verdicts by wording, named by id where the wording is an open point's."""
+    shown = {ledger.point_id(index): ledger.points[index].text for index in ledger.open_indices()}
+    ledger.fold(AgreementAssessment.model_validate(by_reference(assessment(**points), shown)), number)
     return ledger
 
 
-# The Analyst comes round, in its own words.
-CONCEDES = "I was wrong there: Rust is not safer than C for systems code, once you count unsafe blocks."
-CONCEDES_EVERY = "Fair enough. No service needs its own database, on reflection."
-
-
 def rows(ledger: PointLedger) -> list[tuple]:
-    return [(point.text, point.status, point.supersedes, point.superseded_by) for point in ledger.points]
+    return [(point.text, point.status) for point in ledger.points]
 
 
 def with_fact() -> PointLedger:
     return PointLedger([Point(FACT, AGREED, "Established in an earlier debate", 0, 0, from_memory=True)])
 
 
-def test_an_accepted_negation_is_a_new_point_that_supersedes_the_old_one():
-    ledger = fold(PointLedger(), 1, agreed=[SAFER], disagreed=[HIRING])
-    fold(ledger, 2, said=CONCEDES, agreed=[NOT_SAFER, HIRING])
-
-    assert rows(ledger) == [
-        (SAFER, SUPERSEDED, None, 2),
-        (HIRING, AGREED, None, None),
-        (NOT_SAFER, AGREED, 0, None),
-    ]
-    assert [point.text for point in ledger.with_status(AGREED)] == [HIRING, NOT_SAFER]
-    assert ledger.score == 100.0 and ledger.consensus  # agreed on the negation, and only on it
-
-
-def test_an_accepted_denial_of_every_case_supersedes_the_universal_point():
-    ledger = fold(PointLedger(), 1, agreed=["Every service needs its own database"])
-    fold(ledger, 2, said=CONCEDES_EVERY, agreed=["No service needs its own database"])
-
-    assert [(point.status, point.supersedes) for point in ledger.points] == [(SUPERSEDED, None), (AGREED, 0)]
-
-
-@pytest.mark.parametrize(
-    "analyst_said",
-    [
-        "Rust is safer than C for systems code, and I keep that.",
-        "1. Rust is safer than C for systems code, not slower. 2. Hiring is harder.",
-        "",  # not known: never taken for a concession
-    ],
-)
-def test_agreeing_with_the_negation_of_what_the_analyst_still_holds_contests_the_point(analyst_said):
+def test_agreeing_with_the_negation_of_what_the_analyst_still_holds_contests_the_point():
     ledger = fold(PointLedger(), 1, agreed=[SAFER, HIRING])
-    fold(ledger, 2, said=analyst_said, agreed=[NOT_SAFER, HIRING])
+    fold(ledger, 2, agreed=[NOT_SAFER, HIRING])
 
-    assert rows(ledger) == [(SAFER, CONTESTED, None, None), (HIRING, AGREED, None, None)]
+    assert rows(ledger) == [(SAFER, CONTESTED), (HIRING, AGREED)]
     assert NOT_SAFER in ledger.points[0].note
     assert ledger.score == 50.0 and not ledger.consensus  # a disagreement, not an agreement on anything
 
@@ -76,21 +46,8 @@ def test_a_rejected_negation_is_a_point_of_its_own_and_the_original_keeps_its_st
     ledger = fold(PointLedger(), 1, agreed=[SAFER])
     fold(ledger, 2, disagreed=[NOT_SAFER])
 
-    assert rows(ledger) == [(SAFER, AGREED, None, None), (NOT_SAFER, CONTESTED, None, None)]
+    assert rows(ledger) == [(SAFER, AGREED), (NOT_SAFER, CONTESTED)]
     assert ledger.score == 50.0 and not ledger.consensus
-
-
-def test_a_negated_point_that_comes_back_supersedes_its_negation_in_turn():
-    ledger = fold(PointLedger(), 1, agreed=[SAFER])
-    fold(ledger, 2, said=CONCEDES, agreed=[NOT_SAFER])
-    fold(ledger, 3, said="Back to where I started: Rust is safer than C for systems code.", agreed=[SAFER + "."])
-
-    assert [(point.status, point.supersedes) for point in ledger.points] == [
-        (SUPERSEDED, None),
-        (SUPERSEDED, 0),
-        (AGREED, 1),
-    ]
-    assert len(ledger.with_status(AGREED)) == 1
 
 
 def test_templated_points_are_six_points_not_one():
@@ -103,18 +60,18 @@ def test_templated_points_are_six_points_not_one():
     assert ledger.score == 83.3 and not ledger.consensus
 
 
-def test_a_point_with_another_number_is_a_new_point_and_the_first_keeps_its_status():
+def test_a_new_point_with_another_number_is_a_new_point_and_the_first_keeps_its_status():
     ledger = fold(PointLedger(), 1, disagreed=["The rewrite cuts hosting costs by 30%"])
     fold(ledger, 2, agreed=["The rewrite cuts hosting costs by 10%"])
 
-    assert [(point.text, point.status) for point in ledger.points] == [
+    assert rows(ledger) == [
         ("The rewrite cuts hosting costs by 30%", CONTESTED),
         ("The rewrite cuts hosting costs by 10%", AGREED),
     ]
     assert not ledger.consensus
 
 
-def test_a_restated_point_takes_the_later_status_and_keeps_its_first_wording():
+def test_a_new_point_restating_an_open_one_takes_the_later_status_and_keeps_the_first_wording():
     ledger = fold(PointLedger(), 1, disagreed=["Index funds beat most active managers over ten years"])
     fold(ledger, 2, agreed=["Over ten years, most active managers are beaten by index funds"])
 
@@ -194,11 +151,15 @@ def test_the_critics_confidence_is_kept_per_point_from_its_latest_assessment():
 
 
 def test_a_confidence_given_as_a_percentage_is_read_as_a_fraction_and_nonsense_is_refused():
-    read = AgreementAssessment.model_validate(assessment(agreed=[SAFER], confidence=80))
-    assert read.agreed[0].confidence == 0.8
+    def read(confidence):
+        return AgreementAssessment.model_validate(by_reference(assessment(agreed=[SAFER], confidence=confidence), {}))
+
+    assert read(80).new_points[0].confidence == 0.8
     with pytest.raises(ValidationError):
-        AgreementAssessment.model_validate(assessment(agreed=[SAFER], confidence=-3))
-    assert AgreementAssessment.model_validate(assessment(agreed=[SAFER])).agreed[0].confidence is None
+        read(-3)
+    assert read(None).new_points[0].confidence is None
+    by_id = {"points": [{"id": "P1", "status": "accepted", "confidence": 70}], "overall": "strong"}
+    assert AgreementAssessment.model_validate(by_id).points[0].confidence == 0.7
 
 
 def test_a_ledger_stored_before_confidence_supersession_and_challenges_still_loads():
@@ -214,7 +175,7 @@ def test_a_ledger_stored_before_confidence_supersession_and_challenges_still_loa
         }
     ]
     ledger = PointLedger.from_dicts(stored)
-    fold(ledger, 3, said=CONCEDES, agreed=[NOT_SAFER], confidence=0.7)
+    fold(ledger, 3, disagreed=[SAFER], confidence=0.7)
 
-    assert rows(ledger) == [(SAFER, SUPERSEDED, None, 1), (NOT_SAFER, AGREED, 0, None)]
+    assert rows(ledger) == [(SAFER, CONTESTED)] and ledger.points[0].confidence == 0.7
     assert PointLedger.from_dicts(ledger.as_dicts()).as_dicts() == ledger.as_dicts()

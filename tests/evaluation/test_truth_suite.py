@@ -37,7 +37,11 @@ def truth_report(django_db_setup, django_db_blocker, tmp_path_factory):
     with django_db_blocker.unblock():
         calls_before = ModelCall.objects.count()
         call_command(
-            "evaluate", "--suite=truth", "--model=fake", f"--json={out}", *[f"--scenario={s}" for s in ONE_PER_MODE]
+            "evaluate",
+            "--suite=truth-legacy",
+            "--model=fake",
+            f"--json={out}",
+            *[f"--scenario={s}" for s in ONE_PER_MODE],
         )
         left = {
             "owners": get_user_model().objects.filter(username__startswith="eval-").count(),

@@ -1,10 +1,15 @@
 """manage.py evaluate --suite core [--model fake|local|anthropic] [--json out.json]: debate quality,
 measured on scenarios with known ground truth (orchestration/evaluation/).
 
-manage.py evaluate --suite truth --model fake [--json r.json] [--mode graph] [--scenario NAME]: the
-truth suite (orchestration/evaluation/truth.py): hand-written speech in every mode, read by a naive
-reader, scored per mode on crux precision and recall with decoys, inverted points, fake and missed
-consensus, false facts, and graph against dialogue."""
+manage.py evaluate --suite truth --model fake [--corpus DIR] [--json r.json] [--mode graph] [--scenario NAME]:
+the truth corpus (evaluation/corpus/, played by orchestration/evaluation/corpus_run.py): scenarios in
+a capable model's voice, each in its mode, read by a careless but honest scripted reader, scored per
+mode on fake and missed consensus, points listed twice, inverted points, names that are not
+participants, forbidden phrases on any surface, recalled memory, and each mode's own figures.
+``--corpus evaluation/corpus/truth/held_out`` plays the held-out scenarios (reported apart).
+
+manage.py evaluate --suite truth-legacy --model fake [...]: the hand-written suite from before the
+corpus (orchestration/evaluation/truth.py), every scenario in every mode it is written for."""
 
 from __future__ import annotations
 
@@ -16,12 +21,13 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from orchestration.evaluation import harness, truth
+from evaluation.corpus.loader import CorpusError
+from orchestration.evaluation import corpus_report, corpus_run, harness, truth
 from orchestration.evaluation import report as report_format
 from orchestration.evaluation.scenarios import SUITES
 from orchestration.evaluation.truth_scenarios import MODES, SCENARIOS_BY_NAME
 
-TRUTH = "truth"
+TRUTH, TRUTH_LEGACY = "truth", "truth-legacy"
 
 REPORT_DIR = Path(settings.BASE_DIR) / "benchmarks" / "reports"  # git-ignored: reports are outputs, not sources
 
@@ -56,7 +62,7 @@ class Command(BaseCommand):
     help = "Run a scenario suite of whole debates and measure crux recall/precision, fake consensus and more."
 
     def add_arguments(self, parser):
-        parser.add_argument("--suite", required=True, choices=sorted([*SUITES, TRUTH]))
+        parser.add_argument("--suite", required=True, choices=sorted([*SUITES, TRUTH, TRUTH_LEGACY]))
         parser.add_argument("--model", choices=harness.MODELS, default="fake")
         parser.add_argument("--seeds", default="0,1,2", help="Comma-separated seeds (default 0,1,2)")
         parser.add_argument("--scenario", action="append", help="Run only this scenario (repeatable)")
@@ -72,11 +78,19 @@ class Command(BaseCommand):
         parser.add_argument(
             "--mode", action="append", choices=MODES, help="Truth suite: run only this mode (repeatable)"
         )
+        parser.add_argument(
+            "--corpus",
+            metavar="DIR",
+            help="Truth suite: the scenarios of this folder (default evaluation/corpus/truth; a folder named "
+            "held_out is reported as the held-out scenarios)",
+        )
 
     def handle(self, *args, **options):
         if options["model"] == "anthropic" and not settings.ANTHROPIC_API_KEY:
             raise CommandError("--model anthropic needs ANTHROPIC_API_KEY")
         if options["suite"] == TRUTH:
+            return self._corpus(options)
+        if options["suite"] == TRUTH_LEGACY:
             return self._truth(options)
         seeds = [int(_value(s)) for s in options["seeds"].split(",") if s.strip()]
         known = SUITES[options["suite"]]
@@ -123,6 +137,41 @@ class Command(BaseCommand):
         self._print(report)
         self.stdout.write(f"Report: {json_path} and {html_path}")
 
+    def _corpus(self, options) -> None:
+        if options["model"] != "fake":
+            raise CommandError("the truth suite scripts what is said: it runs with --model fake only")
+        root = Path(options["corpus"]) if options["corpus"] else None
+        try:
+            names = {s.name for s in corpus_run.corpus_load(root)}
+        except (CorpusError, OSError) as exc:
+            raise CommandError(f"the corpus cannot be read: {exc}") from exc
+        if not names:
+            raise CommandError(f"no scenario in {root}")
+        if unknown := set(options["scenario"] or []) - names:
+            raise CommandError(
+                f"unknown scenario {', '.join(sorted(unknown))}; the corpus has {', '.join(sorted(names))}"
+            )
+        call_command("migrate", interactive=False, verbosity=0)
+        report = corpus_run.corpus_evaluate(
+            root=root, only=options["scenario"], modes=options["mode"], progress=self._corpus_progress
+        )
+        report["commit"] = _commit()
+        report["created"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        apart = "-held-out" if report["held_out"] else ""
+        json_path = Path(options["json"] or REPORT_DIR / f"truth{apart}-fake-{report['commit']}.json")
+        text = corpus_report.corpus_report_text(report)
+        for path, content in ((json_path, report_format.report_json(report)), (json_path.with_suffix(".txt"), text)):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(content, encoding="utf-8")
+        self.stdout.write(text)
+        self.stdout.write(f"Report: {json_path} and {json_path.with_suffix('.txt')}")
+
+    def _corpus_progress(self, record: dict) -> None:
+        self.stderr.write(
+            f"  {record['scenario']}: {record['status']}, expected {record['expected']}, "
+            f"reported {record['verdict'] or '–'}, {record['seconds']} s"
+        )
+
     def _truth(self, options) -> None:
         if options["model"] != "fake":
             raise CommandError("the truth suite scripts what is said: it runs with --model fake only")
@@ -134,7 +183,7 @@ class Command(BaseCommand):
         report = truth.truth_evaluate(only=options["scenario"], modes=options["mode"], progress=self._truth_progress)
         report["commit"] = _commit()
         report["created"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-        json_path = Path(options["json"] or REPORT_DIR / f"truth-fake-{report['commit']}.json")
+        json_path = Path(options["json"] or REPORT_DIR / f"truth-legacy-fake-{report['commit']}.json")
         text = report_format.truth_report_text(report)
         for path, content in ((json_path, report_format.report_json(report)), (json_path.with_suffix(".txt"), text)):
             path.parent.mkdir(parents=True, exist_ok=True)

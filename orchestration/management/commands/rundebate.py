@@ -9,12 +9,10 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.db.models import Q
-from django.utils.module_loading import import_string
 
 from debates.cli import ActivityLines
-from debates.models import Debate, Message
-from debates.modes import DEFAULT_MODE, mode_find, mode_spec, modes_available
-from debates.regime import verdict_sentence
+from debates.models import Debate
+from debates.modes import DEFAULT_MODE, mode_spec, modes_available
 from debates.services.artifacts import debate_artifact_save
 from debates.services.lifecycle import (
     MAX_ROUNDS,
@@ -26,20 +24,13 @@ from debates.services.lifecycle import (
 from debates.services.notes import debate_note_save
 from debates.services.quotas import quota_check_start
 from gateways.llm import gateway
-from orchestration.modes.printing import print_outcome
+from orchestration.modes.printing import print_debate
 from orchestration.run import DebateBusy, debate_run
 from personas.models import Deck, Persona
 from personas.services import role_personas
 from projects.cli import cli_user
 from projects.models import Repository
 from projects.services import project_get_or_create, repository_attach
-
-# What the transcript says for an output whose speaker said nothing (Message.unanswered): a note in
-# brackets, never words in the speaker's mouth.
-UNANSWERED_NOTES = {
-    Message.Unanswered.WROTE_NOTHING: "[wrote nothing this round]",
-    Message.Unanswered.CALL_FAILED: "[could not answer: its model call failed]",
-}
 
 
 class Command(BaseCommand):
@@ -315,37 +306,4 @@ class Command(BaseCommand):
         return debate
 
     def _print(self, debate: Debate) -> None:
-        write = self.stdout.write
-        write(f"# {debate.topic}\n")
-        interjections = {}  # turn that took it up -> the owner's interjections (manage.py interject)
-        for interjection in debate.interjections.select_related("to_persona").order_by("seq"):
-            interjections.setdefault(interjection.read_at_turn, []).append(interjection)
-        for message in (
-            Message.objects.filter(debate=debate, room__isnull=True)
-            .exclude(kind=Message.Kind.ARTIFACT)  # printed whole, last
-            .select_related("persona")
-            .order_by("turn")
-        ):
-            for interjection in interjections.pop(message.turn, []):
-                to = f" to {interjection.to_persona.name}" if interjection.to_persona else ""
-                write(f"[   ] The owner ({interjection.kind}{to}): {interjection.text}")
-            said = UNANSWERED_NOTES.get(message.unanswered, message.text)
-            write(f"[{message.turn:>3}] {message.persona.name} ({message.kind}): {said}")
-        for room in debate.crux_rooms.select_related("persona_a", "persona_b").order_by("created_at"):
-            write(f"\n## Crux room {room.suit}: {room.persona_a.name} vs {room.persona_b.name} — {room.question}")
-            for message in room.messages.select_related("persona").order_by("turn"):
-                write(f"  [{message.turn:>2}] {message.persona.name}: {message.text}")
-            card = getattr(room, "card", None)
-            if card is not None:
-                write(f"  CRUX CARD {room.suit} {card.question} [{card.disagreement_type}]")
-                for position in card.positions.values():
-                    write(
-                        f"    {position['name']}: {position['position']} — {position['reasoning']} "
-                        f"(would change mind if: {position['falsifier']})"
-                    )
-                write(f"    diagnosis: {card.diagnosis}")
-        spec = mode_find(debate.mode)
-        if sentence := verdict_sentence(results=debate.results, status=debate.status):
-            write(f"\nVerdict: {sentence}")  # the sentence the page and the exports say
-        printer = import_string(spec.printer) if spec is not None and spec.printer else print_outcome
-        printer(debate, write)
+        print_debate(debate, self.stdout.write)

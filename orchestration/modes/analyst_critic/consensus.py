@@ -1,39 +1,78 @@
-"""The Analyst/Critic point ledger and consensus score (seeds/dual-ai-debate.md, Proflow).
+"""The Analyst/Critic point ledger and consensus score (seeds/dual-ai-debate.md, Proflow), judged by
+reference (issue 39). Pure Python.
 
-Pure Python: the mode folds each round's agreement assessment into the ledger, and the score is
-read from the ledger, so a point restated in new words in a later round is matched to the earlier
-one instead of being counted twice.
+Each round the Critic ends its evaluation with Proflow's Agreement Assessment section; a structured
+call reads that section (and the Analyst's answer of the round) against the points still open,
+shown by their ids (P1 is the ledger's first point, for good), and answers for every open id what
+the round did to it, plus the new points (orchestration/schemas.py AgreementAssessment). ``fold``
+applies it, checking every id and every closing:
 
-Matching keeps meaning. A statement is read as a ``Claim``: its polarity (not, no, never, n't,
-without...), quantifiers (all, some, most, few, only...), numbers (10% is not 30%, "ten" is 10),
-modal strength and hedges (must, should, can, may, probably...) and its content words, folded only
-for inflection (funds/fund, rebalancing/rebalance, beaten/beat). Two statements are the same point
-when all of these are equal and the roles are not swapped ("A beats B" is not "B beats A"; "B is
-beaten by A" is). Anything less stays a separate point: a restatement in other words is counted
-again rather than risk folding a different claim into an agreed one.
+    held          the Analyst still holds it, the Critic said nothing new: unchanged
+    accepted      the Critic accepts what the Analyst holds of it: agreed
+    contested     the Critic rejects it: contested
+    unverifiable  the Critic cannot check it: unverifiable
+    withdrawn     the Analyst drops it: withdrawn (closed)
+    refined       the Analyst narrows it into a new wording: the point is refined (closed) and a
+                  new point with that wording supersedes it, with the Critic's verdict on it
+    negated       the Analyst now holds its opposite: the point is negated (closed) and the
+                  negation is a new point that supersedes it, with the Critic's verdict on it
+    new points    what the Analyst says this round that is none of the open points, each with
+                  the Critic's verdict (agreed, contested, unverifiable)
 
-A statement that is the negation of a point in the ledger (same claim, opposite polarity; or "no X"
-against "every X") is a new point when the Critic accepts it: it supersedes the old point, which leaves the score. Established
-facts recalled from memory are not re-debated: an assessment that would flip one is recorded as a
-challenge to it and the fact stands.
+Rewording never makes a new point: a restated point is its id's. Checked by the code, never taken
+on a model's word:
+- an id that is not an open point's (unknown, closed, given twice) is dropped, logged and refused;
+- a point closes (withdrawn, refined, negated) only on the Analyst's own words of that round: the
+  assessment quotes them, and the quote must be in the Analyst's answer of the round, say
+  something (MIN_QUOTE_WORDS), not be words of an earlier round, and, for a withdrawal, not be
+  the point itself restated. Otherwise the closing is refused whole (the point keeps its status,
+  no new wording is stored): a model cannot buy a consensus by closing what it disagrees with;
+- a new point in the words of an open one (``same_point``: the same claim, up to inflection,
+  order and number forms) is that open point; a new point the Critic accepts that negates an open
+  one (``negates``) while the Analyst still holds it contests the open one, never agrees with both;
+- an established fact recalled from memory is not re-debated: anything but held or accepted is
+  recorded as a challenge to it, and the fact stands.
+Silence is not withdrawal: an open point the assessment does not name is held.
 
-    score = agreed / (agreed + contested + unverifiable) * 100; no points -> 0 (and the debate
-    continues); consensus when score >= CONSENSUS_SCORE and no contested or unverifiable point is
-    still open (Proflow files unverifiable points as contested).
+    score = agreed / (agreed + contested + unverifiable) * 100, over the points still held
+    (refined, withdrawn and negated points have left it); no point held -> 0, the debate goes on.
+    consensus: at least one point agreed, none contested or unverifiable (so the score is 100,
+    past Proflow's CONSENSUS_SCORE): the Critic accepts everything the Analyst now holds.
+
+Ledgers stored before points were judged by reference load as they are: their "superseded"
+points (the negation was agreed) are closed, like refined, withdrawn and negated ones.
+
+Reading a statement (``claim_of``, used by ``same_point`` and ``negates``): its polarity (not, no,
+never, n't, without...), quantifiers (all, some, most, few, only...), numbers (10% is not 30%,
+"ten" is 10), modal strength and hedges (must, should, can, may, probably...) and its content
+words, folded only for inflection (funds/fund, rebalancing/rebalance, beaten/beat). Two statements
+are the same point when all of these are equal and the roles are not swapped ("A beats B" is not
+"B beats A"; "B is beaten by A" is).
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 import re
 from dataclasses import asdict, dataclass, field, replace
 
 from orchestration.modes.analyst_critic import prompts as words
 
+logger = logging.getLogger(__name__)
+
 CONSENSUS_SCORE = 85.0
 SUMMARY_LIMIT_CHARS = 4_000
-AGREED, CONTESTED, UNVERIFIABLE, SUPERSEDED = "agreed", "contested", "unverifiable", "superseded"
-NEGATED = "negated"  # a challenge to an established fact: the Critic accepted its negation
+MIN_QUOTE_WORDS = 3  # a closing quoted in fewer words says nothing checkable ("I withdraw")
+# Still held, and counted in the score:
+AGREED, CONTESTED, UNVERIFIABLE = "agreed", "contested", "unverifiable"
+COUNTED = (AGREED, CONTESTED, UNVERIFIABLE)
+# Closed by the Analyst (issue 39): narrowed into another point, dropped, turned into its opposite.
+REFINED, WITHDRAWN, NEGATED = "refined", "withdrawn", "negated"
+# Closed in a ledger stored before points were judged by reference: its negation was agreed.
+SUPERSEDED = "superseded"
+# What an assessment's verdict makes a point (orchestration/schemas.py AgreementAssessment).
+VERDICTS = {"accepted": AGREED, "contested": CONTESTED, "unverifiable": UNVERIFIABLE}
 
 # ── what a statement says ─────────────────────────────────────────────────────────────────────
 
@@ -435,25 +474,72 @@ def negates(a: str, b: str) -> bool:
     return _same_claim_but_polarity(positive, negative)
 
 
-_CLAUSE_END = re.compile(r"(?<=[.!?;:,])\s+|\n+")
+# ── the Critic's Agreement Assessment ─────────────────────────────────────────────────────────
+
+# The heading of Proflow's section (seeds/dual-ai-debate.md), however it is marked: "## Agreement
+# Assessment", "**Agreement assessment:**", "AGREEMENT ASSESSMENT". A protocol the code reads,
+# not prompt wording (the Critic's prompt asks for it in its own words).
+_SECTION_HEADING = re.compile(r"^[ \t>#*_-]*agreement\s+assessment\b[^\n]*$", re.IGNORECASE | re.MULTILINE)
 
 
-def states(text: str, statement: str) -> bool:
-    """Whether some clause of ``text`` makes ``statement``'s claim: the same polarity, and every
-    content word and number of the statement (the clause may say more around it)."""
-    claim = claim_of(statement)
-    if not claim.content:
-        return False
-    for clause in _CLAUSE_END.split(text or ""):
-        if same_point(clause, statement):
-            return True
-        said = claim_of(clause)
-        words_said = all(
-            any(word == other or _same_word(word, other) for other in said.content) for word in claim.content
-        )
-        if said.negated == claim.negated and claim.numbers <= said.numbers and words_said:
-            return True
-    return False
+def assessment_section(evaluation: str) -> str:
+    """The Critic's Agreement Assessment: from its heading (the last, if it wrote the heading more
+    than once) to the end of its evaluation; "" when it wrote none."""
+    found = list(_SECTION_HEADING.finditer(evaluation or ""))
+    return evaluation[found[-1].start() :].strip() if found else ""
+
+
+def without_section(evaluation: str) -> str:
+    """The Critic's evaluation before its Agreement Assessment: what the next turns are shown of it
+    (the ledger carries the assessment). A turn's context lines are read as echoes of it
+    (orchestration/voice.py), so a section shown again would have its headings cut from the
+    Critic's next one. The whole text when there is nothing before the section."""
+    found = list(_SECTION_HEADING.finditer(evaluation or ""))
+    before = evaluation[: found[0].start()].strip() if found else (evaluation or "").strip()
+    return before or (evaluation or "").strip()
+
+
+# ── the Analyst's own words ───────────────────────────────────────────────────────────────────
+
+_MARKUP = re.compile(r"[*_`#>]+")
+_LIST_START = re.compile(r"(?m)^\s*(?:\d{1,2}[.)]|[-•])\s+")
+_ELLIPSIS = re.compile(r"\.\.\.|…")
+
+
+def _plain(text: str) -> str:
+    """Text as a quote is compared with what was said: case, curly quotes and dashes, Markdown
+    emphasis, list markers and spacing folded."""
+    text = (text or "").translate(str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "—": "-", "–": "-"}))
+    text = _LIST_START.sub(" ", _MARKUP.sub(" ", text.lower()))
+    return " ".join(text.split())
+
+
+def _found_in(pieces: list[str], text: str) -> bool:
+    at = 0
+    for piece in pieces:
+        at = text.find(piece, at)
+        if at < 0:
+            return False
+        at += len(piece)
+    return True
+
+
+def quote_problem(quote: str, said: str, earlier: tuple[str, ...] | list[str] = ()) -> str:
+    """Why ``quote`` is not the Analyst's own words of this round (``said``), or "" when it is:
+    it must be in ``said`` (a quote shortened with an ellipsis: its pieces in order), hold at
+    least MIN_QUOTE_WORDS words, and not be words the Analyst said in an earlier round
+    (``earlier``): a closing is something said now."""
+    pieces = [piece.strip(" .,;:!?\"'") for piece in _ELLIPSIS.split(_plain(quote))]
+    pieces = [piece for piece in pieces if piece]
+    if not pieces:
+        return "the Analyst's words that do it are not given"
+    if sum(len(piece.split()) for piece in pieces) < MIN_QUOTE_WORDS:
+        return f"“{quote.strip()}” is too short to say it"
+    if not _found_in(pieces, _plain(said)):
+        return f"“{quote.strip()}” is not in the Analyst's answer of this round"
+    if any(_found_in(pieces, _plain(text)) for text in earlier):
+        return f"“{quote.strip()}” was said in an earlier round"
+    return ""
 
 
 # ── the ledger ────────────────────────────────────────────────────────────────────────────────
@@ -461,11 +547,11 @@ def states(text: str, statement: str) -> bool:
 
 @dataclass
 class Challenge:
-    """An assessment that would have flipped an established fact: kept beside it, never applied."""
+    """What would have changed an established fact: kept beside it, never applied."""
 
     round: int
-    status: str  # contested | unverifiable | negated (the Critic accepted its negation)
-    text: str  # the Critic's wording
+    status: str  # contested | unverifiable | withdrawn | negated (the opposite, accepted)
+    text: str  # the wording the challenge gave (the opposite, the Analyst's words), or the fact's
     note: str = ""
 
 
@@ -475,20 +561,29 @@ class Point:
     status: str
     note: str
     first_round: int
-    last_round: int
-    was_contested: bool = False  # contested in some round (a later agreement is a decision)
+    last_round: int  # the round that last changed it (closed it, for a closed one)
+    was_contested: bool = False  # contested in some round, or it replaced a contested point
     from_memory: bool = False  # an established fact recalled from memory, agreed before round 1
     confidence: float | None = None  # the Critic's, 0-1, from its latest assessment of the point
-    supersedes: int | None = None  # index of the point this accepted negation replaced
-    superseded_by: int | None = None  # index of the accepted negation that replaced this point
+    supersedes: int | None = None  # index of the point this one refined or negated
+    superseded_by: int | None = None  # index of the point that refined or negated this one
     challenges: list[Challenge] = field(default_factory=list)  # only on established facts
+    quote: str = ""  # the Analyst's words that closed it (withdrawn, refined, negated)
+
+    @property
+    def held(self) -> bool:
+        return self.status in COUNTED
 
     @classmethod
     def from_dict(cls, row: dict) -> Point:
-        """A stored point; rows written before confidence, supersession and challenges load too."""
+        """A stored point; rows written before confidence, supersession, challenges and quotes load too."""
         row = dict(row)
         row["challenges"] = [Challenge(**item) for item in row.get("challenges") or []]
         return cls(**row)
+
+
+def _one_line(text: str) -> str:
+    return " ".join((text or "").split())
 
 
 class PointLedger:
@@ -502,82 +597,163 @@ class PointLedger:
     def as_dicts(self) -> list[dict]:
         return [asdict(point) for point in self.points]
 
+    @staticmethod
+    def point_id(index: int) -> str:
+        """The id a point goes by in prompts and assessments: P1 is the ledger's first, for good."""
+        return f"P{index + 1}"
+
+    def index_of(self, point_id: str) -> int | None:
+        """The index of the point ``point_id`` names ("P3", "p3", "[P3]"), None for no point."""
+        match = re.fullmatch(r"\[?\s*P(\d{1,4})\s*\]?", (point_id or "").strip(), re.IGNORECASE)
+        index = int(match[1]) - 1 if match else -1
+        return index if 0 <= index < len(self.points) else None
+
+    def open_indices(self) -> list[int]:
+        """The points still held (the ones an assessment names by id), in ledger order."""
+        return [index for index, point in enumerate(self.points) if point.held]
+
     def open_points(self) -> list[Point]:
-        """Every point still held (a superseded one is not)."""
-        return [point for point in self.points if point.status != SUPERSEDED]
-
-    def match(self, text: str) -> Point | None:
-        """The open point that says the same thing as ``text``."""
-        return next((point for point in self.open_points() if same_point(text, point.text)), None)
-
-    def record(
-        self,
-        text: str,
-        status: str,
-        note: str,
-        round_number: int,
-        confidence: float | None = None,
-        proposer_text: str = "",
-    ) -> Point:
-        """One assessed point: an open point it restates takes the new status; an accepted negation
-        of one supersedes it when the proposer (the Analyst) now says the negation itself, and
-        otherwise contests it (the Critic "agreeing" with the opposite of what the Analyst still
-        holds is a disagreement, not a consensus); anything else is a new point. An established
-        fact keeps its status: a flip of it is recorded as a challenge."""
-        text = " ".join(text.split())
-        point = self.match(text)
-        if point is not None and point.from_memory:
-            if status != AGREED:
-                point.challenges.append(Challenge(round=round_number, status=status, text=text, note=note))
-            return point
-        if point is not None:
-            point.status, point.last_round = status, round_number
-            point.note = note or point.note
-            point.confidence = confidence if confidence is not None else point.confidence
-            point.was_contested = point.was_contested or status == CONTESTED
-            return point
-        opposite = next((old for old in self.open_points() if negates(text, old.text)), None)
-        if opposite is not None and status == AGREED and opposite.from_memory:
-            opposite.challenges.append(Challenge(round=round_number, status=NEGATED, text=text, note=note))
-            return opposite
-        if opposite is not None and status == AGREED and not states(proposer_text, text):
-            opposite.status, opposite.last_round, opposite.was_contested = CONTESTED, round_number, True
-            opposite.note = f"The Critic holds the opposite: “{text}”. {note}".strip()
-            opposite.confidence = confidence if confidence is not None else opposite.confidence
-            return opposite
-        point = Point(
-            text=text,
-            status=status,
-            note=note,
-            first_round=round_number,
-            last_round=round_number,
-            was_contested=status == CONTESTED,
-            confidence=confidence,
-        )
-        self.points.append(point)
-        if opposite is not None and status == AGREED:
-            point.supersedes = self.points.index(opposite)
-            opposite.status, opposite.superseded_by = SUPERSEDED, len(self.points) - 1
-            opposite.last_round = round_number
-        return point
-
-    def fold(self, assessment, round_number: int, proposer_text: str = "") -> None:
-        """An AgreementAssessment (orchestration.schemas) into the ledger; ``proposer_text``: what
-        the Analyst said this round (whether it now holds a negation the Critic accepted)."""
-        for item in assessment.agreed:
-            self.record(item.point, AGREED, item.reasoning, round_number, item.confidence, proposer_text)
-        for item in assessment.disagreed:
-            self.record(item.point, CONTESTED, item.counter_argument, round_number, item.confidence)
-        for item in assessment.unverifiable:
-            self.record(item.point, UNVERIFIABLE, item.reason, round_number, item.confidence)
+        return [self.points[index] for index in self.open_indices()]
 
     def with_status(self, status: str) -> list[Point]:
         return [point for point in self.points if point.status == status]
 
+    # ── one round's assessment ────────────────────────────────────────────────────────────────
+
+    def fold(
+        self,
+        assessment,
+        round_number: int,
+        *,
+        analyst_text: str = "",
+        earlier_analyst_texts: tuple[str, ...] | list[str] = (),
+    ) -> list[str]:
+        """An AgreementAssessment (orchestration.schemas) into the ledger: see the module's
+        docstring. ``analyst_text``: the Analyst's answer of this round; ``earlier_analyst_texts``:
+        its answers of the rounds before. Returns what was refused, one line each (logged too)."""
+        refused: list[str] = []
+        assessable = set(self.open_indices())  # ids a model may name: open when it was asked
+        named: set[int] = set()
+        for item in assessment.points:
+            index = self.index_of(item.id)
+            if index is None or index not in assessable:
+                refused.append(f"{item.id.strip()}: no open point has this id")
+            elif index in named:
+                refused.append(f"{item.id.strip()}: named twice, the first kept")
+            else:
+                named.add(index)
+                problem = self._apply(index, item, round_number, analyst_text, tuple(earlier_analyst_texts))
+                if problem:
+                    refused.append(f"{self.point_id(index)} {item.status}: {problem}")
+        for new in assessment.new_points:
+            self._add(new, round_number, named)
+        for line in refused:
+            logger.warning("Round %s assessment refused: %s", round_number, line)
+        return refused
+
+    def _apply(self, index: int, item, round_number: int, analyst_text: str, earlier: tuple[str, ...]) -> str:
+        """One open point's entry; returns why it was refused, or ""."""
+        point = self.points[index]
+        if point.from_memory:
+            self._challenge(point, item, round_number)
+            return ""
+        if item.status == "held":
+            return ""
+        if item.status in VERDICTS:
+            self._judge(point, VERDICTS[item.status], item.reason, item.confidence, round_number)
+            return ""
+        problem = quote_problem(item.quote, analyst_text, earlier)
+        if not problem and item.status == "withdrawn" and same_point(item.quote, point.text):
+            problem = "the words quoted restate the point: it is held, not dropped"
+        if not problem and item.status != "withdrawn" and len(_one_line(item.new_wording)) < 3:
+            problem = "no new wording given"
+        if problem:
+            return problem
+        point.quote, point.last_round = _one_line(item.quote), round_number
+        if item.status == "withdrawn":
+            point.status, point.note = WITHDRAWN, item.reason or point.note
+            return ""
+        status = VERDICTS.get(item.verdict or "", UNVERIFIABLE)  # the Critic did not say: not verified
+        self.points.append(
+            Point(
+                text=_one_line(item.new_wording),
+                status=status,
+                note=item.reason,
+                first_round=round_number,
+                last_round=round_number,
+                was_contested=point.was_contested or point.status == CONTESTED or status == CONTESTED,
+                confidence=item.confidence,
+                supersedes=index,
+            )
+        )
+        point.status = REFINED if item.status == "refined" else NEGATED
+        point.superseded_by = len(self.points) - 1
+        return ""
+
+    @staticmethod
+    def _judge(point: Point, status: str, note: str, confidence: float | None, round_number: int) -> None:
+        point.status, point.last_round = status, round_number
+        point.note = note or point.note
+        point.confidence = confidence if confidence is not None else point.confidence
+        point.was_contested = point.was_contested or status == CONTESTED
+
+    def _challenge(self, fact: Point, item, round_number: int) -> None:
+        """An established fact is not re-debated: what would change it is kept beside it."""
+        if item.status in ("held", "accepted"):
+            return
+        if item.status in ("contested", "unverifiable"):
+            fact.challenges.append(Challenge(round_number, item.status, fact.text, item.reason))
+        elif item.status == "withdrawn":
+            fact.challenges.append(Challenge(round_number, WITHDRAWN, _one_line(item.quote), item.reason))
+        elif item.status == "negated":
+            status = NEGATED if item.verdict == "accepted" else CONTESTED
+            fact.challenges.append(Challenge(round_number, status, _one_line(item.new_wording), item.reason))
+        elif len(_one_line(item.new_wording)) >= 3:  # refined: a narrower claim of its own beside the fact
+            status = VERDICTS.get(item.verdict or "", UNVERIFIABLE)
+            self.points.append(Point(_one_line(item.new_wording), status, item.reason, round_number, round_number))
+
+    def _add(self, new, round_number: int, named: set[int]) -> None:
+        """A new point: the open point it restates, if it is one; never a second copy."""
+        text, status = _one_line(new.text), VERDICTS[new.status]
+        held = self.open_indices()
+        same = next((index for index in held if same_point(text, self.points[index].text)), None)
+        if same is not None:
+            if same not in named:  # an id's own entry wins over a repeat among the new points
+                named.add(same)
+                point = self.points[same]
+                if point.from_memory and status != AGREED:
+                    point.challenges.append(Challenge(round_number, status, text, new.reason))
+                elif not point.from_memory:
+                    self._judge(point, status, new.reason, new.confidence, round_number)
+            return
+        opposite = next((index for index in held if negates(text, self.points[index].text)), None)
+        if opposite is not None and status == AGREED:
+            # The Critic "accepting" the opposite of what the Analyst still holds disagrees with it.
+            point = self.points[opposite]
+            if point.from_memory:
+                point.challenges.append(Challenge(round_number, NEGATED, text, new.reason))
+            else:
+                self._judge(point, CONTESTED, f"The Critic holds the opposite: “{text}”. {new.reason}".strip(),
+                            new.confidence, round_number)  # fmt: skip
+            return
+        self.points.append(
+            Point(
+                text=text,
+                status=status,
+                note=new.reason,
+                first_round=round_number,
+                last_round=round_number,
+                was_contested=status == CONTESTED,
+                confidence=new.confidence,
+            )
+        )
+
+    # ── the score ─────────────────────────────────────────────────────────────────────────────
+
     @property
     def score(self) -> float:
         agreed = len(self.with_status(AGREED))
-        counted = agreed + len(self.with_status(CONTESTED)) + len(self.with_status(UNVERIFIABLE))
+        counted = len(self.open_indices())
         return round(agreed / counted * 100, 1) if counted else 0.0
 
     @property
@@ -588,19 +764,20 @@ class PointLedger:
 
 def condensed_summary(ledger: PointLedger, findings: list[str]) -> str:
     """Older messages condensed for the next turn: agreed, contested, unverifiable, decisions
-    (points contested first and agreed later), superseded points and findings (one line per older
-    message, as given), at most SUMMARY_LIMIT_CHARS."""
+    (points contested first and agreed later), points no longer held (refined, withdrawn,
+    negated) and findings (one line per older message, as given), at most SUMMARY_LIMIT_CHARS."""
 
     def listed(points) -> str:
         return "; ".join(point.text for point in points) or words.CONDENSED_NONE
 
     decisions = [point for point in ledger.with_status(AGREED) if point.was_contested]
+    closed = [point for point in ledger.points if not point.held]
     summary = words.CONDENSED.format(
         agreed=listed(ledger.with_status(AGREED)),
         contested=listed(ledger.with_status(CONTESTED)),
         unverifiable=listed(ledger.with_status(UNVERIFIABLE)),
         decisions=listed(decisions),
-        superseded=listed(ledger.with_status(SUPERSEDED)),
+        superseded=listed(closed),
         findings="\n".join(findings),
     )
     return summary if len(summary) <= SUMMARY_LIMIT_CHARS else summary[: SUMMARY_LIMIT_CHARS - 1] + "…"

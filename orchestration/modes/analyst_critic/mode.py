@@ -2,13 +2,18 @@
 argue in rounds until they agree or the rounds run out, then a synthesis writes the answer.
 
 Each round the Analyst answers (from round 2 refining on the Critic's last evaluation), the Critic
-evaluates, and an agreement assessment is read from the Critic as structured output (its model,
-repaired once, skipped when still unusable: the debate goes on). The assessment is folded into a
-point ledger (orchestration/modes/analyst_critic/consensus.py) and the round's score is persisted as an event before it
-is pushed. Consensus (the verdict of debates/regime.py: both final answers recorded, at least one
-point, none contested or unverifiable) or the last round ends the rounds; the synthesis is streamed
-as a message. Seat 0 plays the Analyst, seat 1 the Critic; their personas' worldviews only colour
-the roles.
+evaluates and ends its evaluation with Proflow's Agreement Assessment section, and a structured
+call (the Critic's model, repaired once, skipped when still unusable: the debate goes on) reads
+that section, with the Analyst's answer, against the open points shown by their ids: for every id
+what the round did to it, and the new points (issue 39: judged by reference). It is folded into
+the point ledger, which checks every id and every closing (orchestration/modes/analyst_critic/consensus.py),
+and the round's score is persisted as an event before it is pushed. A round whose Critic said
+nothing usable gets no assessment (nothing is read from an empty evaluation) and says so.
+Consensus (the verdict of debates/regime.py: both final answers recorded, at least one point held,
+every point held agreed) or the last round ends the rounds; the synthesis is streamed as a
+message. Seat 0 plays the Analyst, seat 1 the Critic; their personas' worldviews only colour the
+roles, and what the debate recalled from the owner's earlier debates (insights and established
+facts) is in both roles' prompts and the synthesis's, as in every mode's.
 
 Every step is read back from the log, so a run that follows a dead one carries on at the round,
 and the turn, where it stopped.
@@ -16,10 +21,9 @@ and the turn, where it stopped.
 After each round that does not end the debate, the run pauses (the debate_paused event; no worker
 holds it) unless the owner chose auto-continue: whether a pause is due is read from the log too (no
 debate_continued after the round's score), so a run after a dead worker pauses where it should.
-Established facts recalled from the owner's earlier debates (memory/) seed the ledger as agreed
-points before round 1 (a round 0 score, its points marked ``from_memory``); the ledger records a
-Critic's flip of one as a challenge to it, and the fact stands. An accepted negation of a point
-supersedes it (orchestration/modes/analyst_critic/consensus.py).
+Established facts recalled from the owner's earlier debates (memory/) also seed the ledger as
+agreed points before round 1 (a round 0 score, its points marked ``from_memory``); the ledger
+records what would change one as a challenge to it, and the fact stands.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from debates.state import EventKind
 from gateways.llm import gateway
 from gateways.llm.prompt_lines import item_line, said_line
 from gateways.llm.types import CallTag, Prompt, Role
+from memory.context import memory_section
 from memory.services.recall import recalled_for
 from orchestration.interjecting import interjections_for_round
 from orchestration.loop import DebatePaused
@@ -47,11 +52,17 @@ from orchestration.modes.analyst_critic import prompts as words
 from orchestration.modes.analyst_critic.consensus import (
     AGREED,
     CONTESTED,
+    NEGATED,
+    REFINED,
     SUPERSEDED,
     UNVERIFIABLE,
+    WITHDRAWN,
     Point,
     PointLedger,
+    assessment_section,
     condensed_summary,
+    same_point,
+    without_section,
 )
 from orchestration.modes.base import Mode
 from orchestration.schemas import AgreementAssessment
@@ -66,6 +77,8 @@ SUMMARISE_AFTER = 8  # messages: past this, older ones are condensed
 KEEP_IN_FULL = 6  # the most recent messages always given word for word
 
 ROLE_NAMES = {Message.Kind.ANALYSIS: "Analyst", Message.Kind.CRITIQUE: "Critic", Message.Kind.SYNTHESIS: "Synthesis"}
+# Why a round got no assessment (RoundScored.skipped).
+CRITIC_SILENT, UNREADABLE = "critic_silent", "unreadable"
 
 
 class AnalystCriticMode(Mode):
@@ -107,7 +120,7 @@ class AnalystCriticMode(Mode):
                 self.critic, Message.Kind.CRITIQUE, 2 * number, CRITIC, words.CRITIC_SYSTEM, number, heard
             )
             interjections_answer_in(interjections=heard, message=critique, persona=self.critic.persona, default=False)
-            self._score(number)
+            self._score(number, critique)
 
     def _interjections(self, turn: int, aspect_index: int):
         return interjections_for_round(
@@ -128,7 +141,7 @@ class AnalystCriticMode(Mode):
         facts, _, _ = recalled_for(debate=self.run.debate)
         for item in facts:
             text = " ".join(item.insight.text.split())
-            if text and self.ledger.match(text) is None:
+            if text and not any(same_point(text, point.text) for point in self.ledger.points):
                 self.ledger.points.append(
                     Point(
                         text=text,
@@ -140,7 +153,7 @@ class AnalystCriticMode(Mode):
                     )
                 )
         if self.ledger.points:
-            self._scored(0, None)
+            self._scored(0, None, skipped="")
 
     def _turn(
         self, speaker: Speaker, kind: str, turn: int, role: Role | str, system: str, number: int, heard=()
@@ -169,9 +182,14 @@ class AnalystCriticMode(Mode):
         return "5m" if auto else "1h"
 
     def _system(self, system: str, speaker: Speaker) -> str:
+        """The role's contract, the persona's colour, the debate's context, then what it recalled
+        from the owner's earlier debates (facts and insights, and the persona's own memories), the
+        same bytes on every call of the role (its cached prefix)."""
         worldview = (speaker.persona.personality or "").strip()
         colour = "\n\n" + words.WORLDVIEW.format(name=speaker.name, worldview=worldview) if worldview else ""
-        return with_context(system + colour, self.run.debate)
+        recalled = memory_section(self.run.debate, speaker.persona)
+        prefix = with_context(system + colour, self.run.debate)
+        return f"{prefix}\n\n{recalled}" if recalled else prefix
 
     def _instruction(self, kind: str, number: int, heard=()) -> str:
         question = words.QUESTION.format(topic=self.run.debate.topic)
@@ -188,18 +206,40 @@ class AnalystCriticMode(Mode):
             parts.append(words.WRITE_SYNTHESIS)
         return "\n\n".join(part for part in parts if part)
 
-    def _score(self, number: int) -> None:
+    def _score(self, number: int, critique: Message | None) -> None:
+        """The round's assessment folded into the ledger, and its score recorded. A Critic turn
+        that said nothing usable gets none: nothing is read from an empty evaluation."""
         self.run.check_stop()
-        assessment = self._assess(number)
+        analysis = self.run.main_messages([Message.Kind.ANALYSIS]).filter(turn=2 * number - 1).first()
+        section = assessment_section(critique.text) if critique is not None else ""
+        assessment = self._assess(number, analysis, section or critique.text) if critique is not None else None
+        refused: list[str] = []
         if assessment is not None:
-            analysis = self.run.main_messages([Message.Kind.ANALYSIS]).filter(turn=2 * number - 1).first()
-            self.ledger.fold(assessment, number, proposer_text=analysis.text if analysis else "")
+            refused = self.ledger.fold(
+                assessment,
+                number,
+                analyst_text=analysis.text if analysis else "",
+                earlier_analyst_texts=self._earlier_answers(number),
+            )
         self.rounds_done = number
         self.last_assessed = assessment is not None
         self.reached_consensus = verdict(self._evidence()) == CONSENSUS
-        self._scored(number, assessment)
+        skipped = "" if assessment is not None else CRITIC_SILENT if critique is None else UNREADABLE
+        self._scored(number, assessment, skipped=skipped, refused=refused, whole=critique is not None and not section)
 
-    def _scored(self, number: int, assessment: AgreementAssessment | None) -> None:
+    def _earlier_answers(self, number: int) -> list[str]:
+        earlier = self.run.main_messages([Message.Kind.ANALYSIS]).filter(turn__lt=2 * number - 1)
+        return list(earlier.values_list("text", flat=True))
+
+    def _scored(
+        self,
+        number: int,
+        assessment: AgreementAssessment | None,
+        *,
+        skipped: str,
+        refused: list[str] = (),
+        whole: bool = False,
+    ) -> None:
         payload = p.RoundScored(
             round=number,
             score=self.ledger.score,
@@ -210,17 +250,24 @@ class AnalystCriticMode(Mode):
             contested=len(self.ledger.with_status(CONTESTED)),
             unverifiable=len(self.ledger.with_status(UNVERIFIABLE)),
             points=[p.LedgerPoint(**point) for point in self.ledger.as_dicts()],
+            skipped=skipped if number else "",
+            refused=list(refused),
+            whole_evaluation=whole and assessment is not None,
         )
         with transaction.atomic():
             event_append(debate_id=self.run.debate.id, payload=payload)
         logger.info("Debate %s: round %s scored %s", self.run.debate.id, number, payload.score)
 
-    def _assess(self, number: int) -> AgreementAssessment | None:
+    def _assess(self, number: int, analysis: Message | None, assessed: str) -> AgreementAssessment | None:
+        """One structured call reads the round: the open points by id, the Analyst's answer and the
+        Critic's Agreement Assessment (``assessed``: the section, or its whole evaluation when it
+        wrote none), as transcript lines. One source: the Critic's own assessment."""
         turns = (2 * number - 1, 2 * number)
-        said = {m.turn: m for m in self.run.main_messages().filter(turn__in=turns)}
         transcript = "\n".join(
-            said_line(turn, ROLE_NAMES[kind], said[turn].text if turn in said else "")
-            for turn, kind in zip(turns, (Message.Kind.ANALYSIS, Message.Kind.CRITIQUE), strict=True)
+            [
+                said_line(turns[0], ROLE_NAMES[Message.Kind.ANALYSIS], analysis.text if analysis else ""),
+                said_line(turns[1], ROLE_NAMES[Message.Kind.CRITIQUE], assessed),
+            ]
         )
         content = words.ASSESSMENT_INPUT.format(
             topic=self.run.debate.topic,
@@ -231,7 +278,7 @@ class AnalystCriticMode(Mode):
         prompt = Prompt(
             **side_work_prompt(words.ASSESSOR_SYSTEM, self.run.debate),
             messages=[{"role": "user", "content": content}],
-            max_tokens=1500,
+            max_tokens=2000,
             temperature=0.1,
         )
         return gateway.extract_or_skip(
@@ -284,7 +331,7 @@ class AnalystCriticMode(Mode):
         older: list[Message] = []
         if len(messages) > SUMMARISE_AFTER:
             older, messages = messages[:-KEEP_IN_FULL], messages[-KEEP_IN_FULL:]
-        full = "\n".join(said_line(m.turn, _role(m), m.text) for m in messages)
+        full = "\n".join(said_line(m.turn, _role(m), _shown(m)) for m in messages)
         if not older:
             return words.SO_FAR.format(transcript=full) if full else ""
         return words.EARLIER_AND_LATEST.format(summary=self.condensed(older), transcript=full)
@@ -298,21 +345,22 @@ class AnalystCriticMode(Mode):
 
     def _point_ids(self) -> list[str]:
         """The ids the open points go by in prompts (P1 is the ledger's first point, for good)."""
-        return [f"P{index + 1}" for index, point in enumerate(self.ledger.points) if point.status != SUPERSEDED]
+        return [self.ledger.point_id(index) for index in self.ledger.open_indices()]
 
     def _ledger_lines(self) -> str:
-        """The points still held, one item line each, ``[P1] (status; notes) text``; a superseded
-        point is only named by the one that replaced it."""
+        """The points still held, one item line each, ``[P1] (status; notes) text``; a closed point
+        (refined, withdrawn, negated) is only named by the one that replaced it."""
         lines = []
-        for point_id, point in zip(self._point_ids(), self.ledger.open_points(), strict=True):
+        for index in self.ledger.open_indices():
+            point = self.ledger.points[index]
             tags = [point.status]
             if point.from_memory:
                 tags.append(words.FROM_MEMORY)
             if point.challenges:
                 tags.append(words.CHALLENGED.format(round=point.challenges[-1].round))
             if point.supersedes is not None:
-                tags.append(words.REPLACES.format(point=f"P{point.supersedes + 1}"))
-            lines.append(item_line(point_id, f"({'; '.join(tags)}) {point.text}"))
+                tags.append(words.REPLACES.format(point=self.ledger.point_id(point.supersedes)))
+            lines.append(item_line(self.ledger.point_id(index), f"({'; '.join(tags)}) {point.text}"))
         return "\n".join(lines)
 
     def _last_scored(self) -> p.RoundScored | None:
@@ -356,11 +404,20 @@ class AnalystCriticMode(Mode):
             "agreed": [point.text for point in self.ledger.with_status(AGREED)],
             "contested": [point.text for point in self.ledger.with_status(CONTESTED)],
             "unverifiable": [point.text for point in self.ledger.with_status(UNVERIFIABLE)],
-            "superseded": [point.text for point in self.ledger.with_status(SUPERSEDED)],
+            "refined": [point.text for point in self.ledger.with_status(REFINED)],
+            "withdrawn": [point.text for point in self.ledger.with_status(WITHDRAWN)],
+            "negated": [point.text for point in self.ledger.with_status(NEGATED)],
+            "superseded": [point.text for point in self.ledger.with_status(SUPERSEDED)],  # ledgers stored before
             "points": self.ledger.as_dicts(),
             "synthesis": synthesis.text if synthesis else "",
             "models": {"analyst": gateway.model_for(ANALYST), "critic": gateway.model_for(CRITIC)},
         }
+
+
+def _shown(message: Message) -> str:
+    """A message as the next turns read it: a Critic's evaluation without its Agreement
+    Assessment section (consensus.without_section)."""
+    return without_section(message.text) if message.kind == Message.Kind.CRITIQUE else message.text
 
 
 def _role(message: Message) -> str:

@@ -14,14 +14,27 @@ def print_analyst_critic(debate: Debate, write: Write) -> None:
         if scored.round == 0:
             write(f"Before round 1: {scored.agreed} established fact(s) from memory taken as agreed")
             continue
-        note = "" if scored.assessed else " (assessment skipped)"
+        note = ""
+        if not scored.assessed:
+            silent = scored.skipped == "critic_silent"
+            note = " (no assessment: the Critic said nothing usable)" if silent else " (assessment skipped)"
         write(
             f"Round {scored.round}: consensus score {scored.score:.0f}% — {scored.agreed} agreed, "
             f"{scored.contested} contested, {scored.unverifiable} unverifiable{note}"
         )
+        for line in scored.refused:
+            write(f"  refused: {line}")
     results = debate.results or {}
-    lists = ("AGREED", "agreed"), ("CONTESTED", "contested"), ("UNVERIFIABLE", "unverifiable")
-    for label, key in (*lists, ("SUPERSEDED (its negation was agreed)", "superseded")):
+    lists = (
+        ("AGREED", "agreed"),
+        ("CONTESTED", "contested"),
+        ("UNVERIFIABLE", "unverifiable"),
+        ("NARROWED", "refined"),
+        ("NEGATED", "negated"),
+        ("WITHDRAWN", "withdrawn"),
+        ("SUPERSEDED (its negation was agreed)", "superseded"),  # debates stored before issue 39
+    )
+    for label, key in lists:
         for point in results.get(key, []):
             write(f"  {label}: {point}")
     for point in results.get("points", []):

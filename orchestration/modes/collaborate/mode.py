@@ -29,6 +29,7 @@ from debates.turns import turn_kind
 from gateways.llm import gateway
 from gateways.llm.prompt_lines import said_line
 from gateways.llm.types import ModelError, ModelUnavailable, Role
+from memory.context import memory_section
 from orchestration.interjecting import interjections_for_round, interjections_read_at
 from orchestration.modes.base import Mode
 from orchestration.modes.collaborate import prompts as words
@@ -165,7 +166,7 @@ class CollaborateMode(Mode):
             turn=ARTIFACT_TURN,
             round=3,
             role=Role.SYNTHESIS,
-            system_prefix=with_context(words.ARTIFACT_SYSTEM, self.run.debate),
+            system_prefix=self._recalled(with_context(words.ARTIFACT_SYSTEM, self.run.debate)),
             long_form=True,
             clean=lambda text: artifact_markdown(text) or fallback,
         )
@@ -192,7 +193,13 @@ class CollaborateMode(Mode):
     def _system(self, role: CollaborationRole) -> str:
         worldview = (role.speaker.persona.personality or "").strip()
         colour = "\n\n" + words.WORLDVIEW.format(name=role.speaker.name, worldview=worldview) if worldview else ""
-        return with_context(role.system + colour, self.run.debate)
+        return self._recalled(with_context(role.system + colour, self.run.debate), role.speaker.persona)
+
+    def _recalled(self, prefix: str, persona=None) -> str:
+        """What the debate recalled from the owner's earlier debates (facts, insights, and the
+        role persona's own memories) after the prompt's prefix, as in every mode's prompts."""
+        recalled = memory_section(self.run.debate, persona)
+        return f"{prefix}\n\n{recalled}" if recalled else prefix
 
     def _instruction(self, role: CollaborationRole, kind: str) -> str:
         brief = words.BRIEF.format(topic=self.run.debate.topic)
