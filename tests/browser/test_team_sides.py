@@ -74,6 +74,7 @@ def test_two_people_take_opposite_sides_and_the_owner_watches_the_team_split(
     page.locator('[data-member="bob"]').wait_for()
     page.click("#invite-link")
     invite = page.locator("#invite-url").input_value()
+    assert_accessible(page, "the members page with a new invite link")
     page.goto(results)
     assert_accessible(page, "results with the faultline map")
 
@@ -83,6 +84,7 @@ def test_two_people_take_opposite_sides_and_the_owner_watches_the_team_split(
     carol = another_browser(browser)
     log_in(carol, live_server_url, "carol")
     carol.goto(invite)
+    assert_accessible(carol, "the invitation")
     carol.click("#invite-join")
     carol.wait_for_url(results)
 
@@ -98,6 +100,11 @@ def test_two_people_take_opposite_sides_and_the_owner_watches_the_team_split(
     assert "Crux 1: Will gold outlast the dollar?" in page.locator("#splitting-crux").inner_text()
     page.locator("#faultline-map").scroll_into_view_if_needed()
     screenshot(page, "team-faultlines", full_page=True)
+    # On a phone: the map fits the screen's width (personas and people stack).
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "team-faultlines-phone", full_page=True)
+    page.set_viewport_size({"width": 1360, "height": 900})
 
     mallory = another_browser(browser)
     log_in(mallory, live_server_url, "mallory")
