@@ -1,4 +1,7 @@
 from django.db import models
+from pgvector.django import HalfVectorField
+
+from gateways.embeddings.types import DIMENSIONS
 
 
 class DisagreementCandidate(models.Model):
@@ -25,6 +28,10 @@ class DisagreementCandidate(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
     resolution = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The dispute's vector, made beside the debate with its messages (memory/services/in_debate.py)
+    # and used once made: staging tells a dispute reported in other words by it (crux/staging.py).
+    embedding = HalfVectorField(dimensions=DIMENSIONS, null=True, blank=True)
+    embedding_model = models.CharField(max_length=80, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]

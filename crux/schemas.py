@@ -6,8 +6,8 @@ from debates.blackboard.schemas import LedgerDigest
 
 
 class DisagreementFound(BaseModel):
-    persona_a: str = Field(description="Exact name of one persona in the disagreement")
-    persona_b: str = Field(description="Exact name of the other persona")
+    persona_a: str = Field(description="The id of one participant in the disagreement, as their [id] line gives it")
+    persona_b: str = Field(description="The id of the other participant, as their [id] line gives it")
     dispute: str = Field(max_length=200, description="The disputed point as a yes/no question")
     known_id: int | None = Field(
         default=None, description="Id of the matching known dispute, if this is one already listed; else null"
@@ -31,7 +31,7 @@ class CruxExitCheck(BaseModel):
 
 
 class PersonaPosition(BaseModel):
-    persona: str = Field(description="Exact persona name")
+    persona: str = Field(description="The participant's id, as their [id] line gives it")
     position: Literal["YES", "NO", "NUANCED"]
     reasoning: str = Field(max_length=500)
     falsifier: str = Field(max_length=300, description="What evidence would change this persona's mind")

@@ -3,7 +3,17 @@
 Stage 1: every detection window reports disagreements; each is matched to a tracked candidate
 (by the id the detector echoes back, else by pair and wording) and its run of consecutive
 windows grows, or restarts. Stage 2: a room opens only for a candidate seen in enough
-consecutive windows, with enough confidence, with no room yet, and after the pair's cooldown.
+consecutive windows, with enough confidence, with no room yet, after the pair's cooldown, and
+when no room (for any pair) already works on the same dispute (``covered``).
+
+Whether two reported disputes are one (``same_dispute``) is judged by their meaning where both
+have their vectors (a tracked candidate's is made beside the debate, in-debate memory's
+embedding lane; a dispute a window has just reported has none yet, so the words judge it):
+at the embedding model's ``same_dispute`` floor or above (gateways/embeddings/meaning.py, which
+says how it was calibrated), unless the two share half their words or more, when what differs
+is what they are about and the words decide ("Is nuclear power safe?" / "... cheap?"). The
+numbers must agree either way ("cut by a third" is not "cut by two thirds"). Polarity is not
+checked here: a yes/no question and its negation are one dispute with the sides swapped.
 """
 
 from __future__ import annotations
@@ -11,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from gateways.embeddings.meaning import WORDS_DECIDE, cosine, floors_for, numbers_agree, shared_share
 from gateways.words import STOP_WORDS
 
 SIMILAR_WORDING = 0.6  # Jaccard overlap of content words from which two disputes are one: "nuclear power safe" vs "nuclear power cheap" (0.5) stays two
@@ -27,6 +38,7 @@ class TrackedCandidate:
     confidence: float
     has_room: bool = False
     source_message_ids: list[int] = field(default_factory=list)
+    vector: tuple[float, ...] | None = None  # its dispute's, once in-debate memory has embedded it
 
 
 @dataclass(frozen=True)
@@ -114,9 +126,38 @@ def observe(
     return created
 
 
-def covered(dispute: str, room_questions: list[str]) -> bool:
-    """A room (for any pair) already works on this dispute: a second one would deal a duplicate card."""
-    return any(similar(dispute, question) for question in room_questions)
+def same_dispute(a: str, b: str, *, vectors: tuple, model: str) -> bool:
+    """Whether two reported disputes are one (see the module's docstring). ``vectors``: theirs,
+    None where not made yet; ``model``: the embedding model that made them."""
+    if not numbers_agree(a, b):
+        return False
+    floors = floors_for(model)
+    left, right = vectors
+    if floors is None or left is None or right is None or shared_share(a, b) >= WORDS_DECIDE:
+        return similar(a, b)
+    return similar(a, b) or cosine(left, right) >= floors.same_dispute
+
+
+def covered(dispute: str, vector, rooms: list[tuple[str, object]], *, model: str) -> bool:
+    """A room (for any pair) already works on this dispute: a second one would deal a duplicate
+    card. ``rooms``: each room's question and its vector (None when not made)."""
+    return any(same_dispute(dispute, question, vectors=(vector, made), model=model) for question, made in rooms)
+
+
+# How many windows past ready a candidate without its vector waits for it, when rooms are open.
+VECTOR_WAIT_WINDOWS = 1
+
+
+def waits_for_its_vector(
+    candidate: TrackedCandidate, rooms: list[tuple[str, object]], *, thresholds: Thresholds, model: str
+) -> bool:
+    """Whether a candidate ready to open holds back for its dispute's vector: the debate has rooms
+    already (it may be one of theirs in other words: ``covered``), the vector is not made yet
+    (in-debate memory embeds beside the run), and it has waited fewer than VECTOR_WAIT_WINDOWS
+    windows past ready. Then the words decide. A model with no floors never waits."""
+    if not rooms or candidate.vector is not None or floors_for(model) is None:
+        return False
+    return candidate.consecutive_windows < thresholds.min_consecutive_windows + VECTOR_WAIT_WINDOWS
 
 
 def ready_to_open(

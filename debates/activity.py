@@ -239,6 +239,8 @@ EVENT_LABELS = {
     "circling_noticed": "the talk went in circles",
     "interjection_posted": "the owner spoke",
     "interjection_answered": "the owner was answered",
+    "question_decided": "the question to decide was set",
+    "decisions_noted": "the key decisions were noted",
 }
 
 

@@ -17,7 +17,7 @@ from debates.faultline_map import FaultlineMap
 from debates.models import Debate
 from debates.modes import mode_label
 from debates.payloads import EventKind
-from debates.regime import SIDE_LABELS, regime_label, verdict_sentence
+from debates.regime import CRUX_WORDS, SIDE_LABELS, regime_label, verdict_sentence
 from debates.state import DebateView, fold, unanswered_notice
 
 JSON_FORMAT = "faultline-debate/1"
@@ -127,7 +127,12 @@ def _stances_md(results: dict) -> list[str]:
         seats = {p.get("name"): index for index, p in enumerate(personas) if isinstance(p, dict)}
         ordered = sorted(sides.items(), key=lambda item: seats.get(item[0], len(seats)))
         lines += ["### Final stances", ""]
-        lines += [f"- **{md_escape(name)}**: {SIDE_LABELS.get(side, 'not recorded')}" for name, side in ordered]
+        conditions = results.get("final_conditions") if isinstance(results.get("final_conditions"), dict) else {}
+        lines += [
+            f"- **{md_escape(name)}**: {SIDE_LABELS.get(side, 'not recorded')}"
+            + (f" (if {md_escape(conditions[name])})" if side == "NUANCED" and conditions.get(name) else "")
+            for name, side in ordered
+        ]
         lines.append("")
     if personas and steps:
         lines += [
@@ -192,15 +197,20 @@ RESULT_SECTIONS = (
 )
 
 
-def _results_md(results: dict) -> list[str]:
+def _results_md(results: dict, status: str) -> list[str]:
     lines = ["## Results", ""]
     if results.get("mode") == "collaborate" and results.get("artifact"):
         # The artifact is Markdown already; wherever this is rendered it is sanitised (projects/markdown.py).
         lines += [f"### Artifact: {md_escape(str(results.get('title', '')))}", "", str(results["artifact"]), ""]
     if results.get("regime"):
-        lines += [f"Regime: **{md_escape(regime_label(str(results['regime'])))}**", ""]
+        # The one verdict sentence, in the words the page says (debates/regime.py).
+        lines += [f"Where it landed: **{md_escape(verdict_sentence(results=results, status=status))}**", ""]
+        if results.get("decided_on"):
+            lines += [f"Decided on: {md_escape(results['decided_on'])}", ""]
         if results.get("regime_basis"):
             lines += [md_escape(str(results["regime_basis"])), ""]
+    lines += _per_crux_md(results)
+    lines += _decisions_md(results)
     lines += _stances_md(results)
     for title, key, line_of in RESULT_SECTIONS:
         entries = [entry for entry in _list(results.get(key)) if isinstance(entry, dict)]
@@ -209,6 +219,37 @@ def _results_md(results: dict) -> list[str]:
     if isinstance(results.get("graph"), dict):
         lines += _graph_md(results["graph"])
     return lines
+
+
+def _per_crux_md(results: dict) -> list[str]:
+    """A topic no yes/no question fits: how each crux came out."""
+    cruxes = [crux for crux in _list(results.get("per_crux")) if isinstance(crux, dict)]
+    if not cruxes:
+        return []
+    lines = ["### Per crux", ""]
+    lines += [
+        f"- {md_escape(crux.get('question', ''))}: {md_escape(CRUX_WORDS.get(crux.get('agreement'), 'not read'))}"
+        for crux in cruxes
+    ]
+    return [*lines, ""]
+
+
+def _table_cell(text) -> str:
+    return md_escape(text).replace("|", "\\|")
+
+
+def _decisions_md(results: dict) -> list[str]:
+    """Collaborate: each key decision, by id, and how the two revisions took it."""
+    decisions = [decision for decision in _list(results.get("decisions")) if isinstance(decision, dict)]
+    if not decisions:
+        return []
+    lines = ["### Key decisions", "", "| ID | Role | Decision | Outcome |", "|---|---|---|---|"]
+    lines += [
+        f"| {_table_cell(d.get('id', ''))} | {_table_cell(d.get('role', ''))} | {_table_cell(d.get('text', ''))} | "
+        f"{_table_cell(d.get('outcome') or 'not compared')} |"
+        for d in decisions
+    ]
+    return [*lines, ""]
 
 
 def _graph_md(graph: dict) -> list[str]:
@@ -310,9 +351,11 @@ REASON_WITHHELD = "The debate failed; why is shown to its owner only."
 
 
 def _verdict_md(view: DebateView) -> list[str]:
-    """The one verdict sentence (debates/regime.py), once the debate has ended."""
+    """What the verdict is about, and the one verdict sentence (debates/regime.py) once the debate
+    has ended, in the words the page says."""
+    lines = [f"- Decided on: {md_escape(view.decided_on)}"] if view.decided_on else []
     sentence = verdict_sentence(results=view.results, status=view.status)
-    return [f"- Verdict: {md_escape(sentence)}"] if sentence else []
+    return [*lines, f"- Where it landed: {md_escape(sentence)}"] if sentence else lines
 
 
 def _context_md(debate: Debate) -> list[str]:
@@ -474,7 +517,7 @@ def _outcome_md(view: DebateView) -> list[str]:
     lines += _where_we_are_md(view)
     lines += _interjections_md(view)
     if view.results:
-        lines += _results_md(view.results)
+        lines += _results_md(view.results, view.status)
     return lines
 
 

@@ -163,6 +163,10 @@ def for_event(
         case p.DebateFinished() | p.DebateFailed():
             parts.append(_render("results.html", view=view, oob=True))
             parts.append(_render("interjection_slot.html", form=None, oob=True))  # it takes no more
+            # A side panel's interim reading gives way to the verdict sentence.
+            parts.extend(render_to_string(name, {"view": view, "oob": True}) for name in view.panels.side_panels)
+        case p.QuestionDecided():
+            parts.append(_render("decided_on.html", view=view, oob=True))
     parts.append(status_line(view, hide_spend=hide_spend))
     if with_banner:
         parts.append(banner(view))

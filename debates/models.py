@@ -67,6 +67,11 @@ class Debate(models.Model):
     share_token = models.CharField(max_length=40, unique=True, null=True, blank=True)
     # [{"label": ..., "description": ...}], decided by the orchestrator at the start.
     aspects = models.JSONField(default=list, blank=True)
+    # The yes/no question the verdict is about, as planning put the topic (the topic itself when it
+    # is one); "" until planned, and when no yes/no question fits (no_yes_no: the verdict then
+    # reports agreement per crux). debates/question.py reads them.
+    decided_on = models.CharField(max_length=300, blank=True)
+    no_yes_no = models.BooleanField(default=False)
     results = models.JSONField(default=dict, blank=True)
     # The owner's material the debate works on (projects app). The project is set for every
     # context type, so a project lists all its debates; the text is assembled once, budgeted, when

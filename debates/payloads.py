@@ -42,6 +42,8 @@ class EventKind(enum.StrEnum):
     CIRCLING_NOTICED = "circling_noticed"  # the main channel kept restating one disagreement; the run acted
     INTERJECTION_POSTED = "interjection_posted"  # the owner spoke into the debate
     INTERJECTION_ANSWERED = "interjection_answered"  # a turn took the owner's interjection up
+    QUESTION_DECIDED = "question_decided"  # planning: the yes/no question the verdict is about, or none fits
+    DECISIONS_NOTED = "decisions_noted"  # Collaborate: the key decisions by id, then how each came out
 
 
 class _Shape(BaseModel):
@@ -126,6 +128,33 @@ class DebateStarted(Payload):
 class AspectsSet(Payload):
     event_kind = EventKind.ASPECTS_SET
     aspects: list[Aspect]
+
+
+class QuestionDecided(Payload):
+    """What the verdict is about: the yes/no question planning put the topic as (the topic itself
+    when it is one), or none (``yes_no`` False: no yes/no question fits; agreement per crux)."""
+
+    event_kind = EventKind.QUESTION_DECIDED
+    question: str = ""
+    yes_no: bool = True
+
+
+class KeyDecision(_Shape):
+    """One key decision of a Collaborate first answer: its id (D1, D2...), its role, what it
+    decides (the reader's words), and, once the revisions were compared, how it came out
+    (agreed, disputed, undecided, dropped; "" before)."""
+
+    id: str
+    role: str
+    text: str
+    outcome: str = ""
+
+
+class DecisionsNoted(Payload):
+    event_kind = EventKind.DECISIONS_NOTED
+    decisions: list[KeyDecision]
+    reviewed: bool = False  # the outcomes are the review's (False: listed, not yet compared)
+    sides: dict[str, str] = {}  # reviewed: role -> its revision's answer to the question decided on
 
 
 class PhaseChanged(Payload):

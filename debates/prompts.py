@@ -70,7 +70,7 @@ ROUND_RECORDER = (
     "strongest argument, the evidence they cited and whom they mainly engaged; then a 1-2 sentence "
     "summary, the new disagreements and the position shifts of the round."
 )
-ROUND_INPUT = "Aspect: {label} — {description}\n\n{transcript}"
+ROUND_INPUT = "Aspect: {label} — {description}\nParticipants:\n{participants}\n\n{transcript}"
 REFLECTOR = (
     "You watch a debate and note its 2-3 most important dynamics: who is converging, who is "
     "talking past each other, what underlying assumptions drive the disagreements, what has "
@@ -114,3 +114,13 @@ CONTEXT_PREAMBLE = (
 )
 CONTEXT_END = "END OF CONTEXT"
 SIDE_WORK_FRAME = "THE DEBATE\nQuestion: {topic}\n\n{context}"
+# What the verdict is about, once planning has set it (debates/question.py).
+QUESTION_DECIDED = (
+    "The debate's verdict is about this yes/no question: {question}\nA speaker's side (YES, NO or "
+    "NUANCED) is their answer to it, not to the topic's wording; for NUANCED, say what the answer "
+    "hangs on."
+)
+NO_QUESTION_DECIDED = (
+    "No single yes/no question fits this debate's topic: leave every speaker's side null; what they "
+    "agree and disagree on is read crux by crux."
+)

@@ -133,6 +133,11 @@ class DebateView:
     status: str = "pending"
     phase: str = ""
     aspects: list[dict] = field(default_factory=list)
+    # The yes/no question the verdict is about ("" until planned, or when none fits: no_yes_no).
+    decided_on: str = ""
+    no_yes_no: bool = False
+    # Collaborate: the key decisions by id, as last noted ({"id", "role", "text", "outcome"}).
+    decisions: list[dict] = field(default_factory=list)
     current_aspect: int | None = None
     personas: list[PersonaView] = field(default_factory=list)
     max_turns: int = 0
@@ -240,6 +245,10 @@ def apply(view: DebateView, seq: int, kind: str, payload: dict | p.Payload) -> D
             view.consensus = event.model_dump(exclude={"totals"})
         case p.AspectsSet():
             view.aspects = [aspect.model_dump() for aspect in event.aspects]
+        case p.QuestionDecided():
+            view.decided_on, view.no_yes_no = event.question, not event.yes_no
+        case p.DecisionsNoted():
+            view.decisions = [decision.model_dump() for decision in event.decisions]
         case p.PhaseChanged():
             view.phase = event.phase
             view.current_aspect = event.aspect_index

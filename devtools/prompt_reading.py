@@ -128,6 +128,17 @@ class Reading:
         item = self.items.get(persona_id)
         return item.text.removesuffix(YOU) if item else ""
 
+    def id_of(self, name: str) -> str:
+        """A participant's persona id, from the item line that names them (``[persona-id] Name``),
+        among the participants the tag lists; "" when none does. What a structured answer names
+        a participant by."""
+        return next((persona_id for persona_id in self.call.participants if self.name_of(persona_id) == name), "")
+
+    @property
+    def participant_ids(self) -> list[str]:
+        """The participants' persona ids, in the tag's (seat) order, those the prompt lists."""
+        return [persona_id for persona_id in self.call.participants if self.name_of(persona_id)]
+
     @property
     def participants(self) -> list[str]:
         """The participants' names, in the tag's (seat) order, as the prompt lists them."""
@@ -146,12 +157,13 @@ class Reading:
 
 def digest_answer(reading: Reading, update, scan=None) -> dict:
     """A ledger digest's answer (LedgerDigest, or WindowDigest with ``scan``): for each message
-    the tag asks about, ``update(reading, said, before) -> dict`` (one ledger update), and for a
+    the tag asks about (its speaker named by persona id, as the digest's participant lines give
+    it), ``update(reading, said, before) -> dict`` (one ledger update), and for a
     window ``scan(reading) -> {"disagreements": [...]}`` over all its transcript lines. So each
     script keeps one way of reading a message and one of reading a window."""
     answer = {
         "updates": [
-            {**update(reading, said, before), "turn": said.turn, "speaker": said.name}
+            {**update(reading, said, before), "turn": said.turn, "speaker": reading.id_of(said.name) or said.name}
             for said, before in reading.asked()
         ]
     }

@@ -7,8 +7,9 @@ schema's title, a spoken one by the gateway's role and phase; who speaks, to who
 about which turns, from its tag (the request's X-Faultline-Call header: ids only). Names and what
 was said come from the prompt's data lines only, transcript lines and item lines
 (devtools/prompt_reading.py): a participant's name from its ``[persona-id] Name`` line, a message
-from its ``[turn N] Name: text`` line. Instructions and section headers are never read (the test
-suite rewords them on every run).
+from its ``[turn N] Name: text`` line. A structured answer names a participant by that persona id,
+as the app asks. Instructions and section headers are never read (the test suite rewords them on
+every run).
 
 Its regular expressions, besides prompt_reading's two (the data lines), read only the text of a
 data line, never a prompt's wording:
@@ -59,7 +60,9 @@ SENTENCE = re.compile(r"[A-Z][^.!?\n]{30,200}[.!?]")
 @dataclass
 class DebateScript:
     # "persistent": the first two personas clash on one question in every window (one room opens);
-    # "quibbles": a different one-off disagreement each window (no room should open); "none".
+    # "quibbles": a different one-off disagreement each window (no room should open);
+    # "one_crux_two_wordings": the first persona clashes with each of the others on one question,
+    # worded differently for each pair (ONE_CRUX_WORDINGS), never citing a known id; "none".
     dispute: str = "persistent"
     surface_after: int | None = 4  # room messages before the exit check says the crux surfaced; None: never
     latency: float = 0.0
@@ -74,6 +77,8 @@ class DebateScript:
     # In the dialogue the first persona and the others restate one disagreement in the same words,
     # never citing anything new: the channel goes in circles (orchestration/circling.py).
     circling: bool = False
+    # ...each turn in words of its own (CIRCLING_IN_NEW_WORDS): the same point, few shared words.
+    in_new_words: bool = False
     chunk_size: int = 12
     chunk_delay: float = 0.0
     calls: dict = field(default_factory=dict)
@@ -130,6 +135,26 @@ class DebateScript:
             f"{n}. {name} point {n}: a sentence long enough to stream in several pieces over time." for n in range(1, 7)
         )
         return f"## {name}: {stage} answer\n\n{points}{hostile}"
+
+    def _structured_KeyDecisions(self, reading: Reading) -> dict:
+        """The key decisions of the two first answers (their transcript lines, by turn): one each."""
+        return {
+            "decisions": [
+                {"turn": said.turn, "decision": f"the {said.name}'s plan as its first point sets it out"}
+                for said in reading.said
+            ],
+            "question": None,
+            "no_yes_no_question_fits": False,
+        }
+
+    def _structured_DecisionReview(self, reading: Reading) -> dict:
+        """Each revision accepts the other's key decisions (by the ids it was shown) and keeps its own."""
+        return {
+            "decisions": [
+                {"decision": item.id, "kept": True, "reaction": "accepts"} for item in reading.items.values()
+            ],
+            "answers": [],
+        }
 
     # ── persona turns ─────────────────────────────────────────────────────────────────────────
 
@@ -215,9 +240,31 @@ class DebateScript:
         "{other}, history is not the point; real rates decide this.",
     )
 
+    # The same two points as a capable model restates them, in new words every time.
+    CIRCLING_IN_NEW_WORDS_YES = (
+        "{other}, across generations bullion has kept savers whole; a bad quarter tells you nothing.",
+        "Look at any long stretch, {other}: people who held gold kept their purchasing power, whatever the "
+        "year-to-year noise.",
+        "{other}, over a lifetime the metal preserves what savers earned, and short swings don't change that.",
+        "Measured in decades rather than months, {other}, gold is what kept families' savings intact.",
+        "{other}, the long arc is what matters: savers in gold came out whole, quarter-to-quarter wobbles aside.",
+    )
+    CIRCLING_IN_NEW_WORDS_NO = (
+        "{other}, what moves gold is the real interest rate, not what happened in the past.",
+        "It's the return on bonds after inflation that drives the metal, {other}; old charts don't.",
+        "{other}, when inflation-adjusted yields rise, gold falls, and no amount of history changes that.",
+        "Real yields set the price of holding bullion, {other}, so the historical record is beside the point.",
+        "{other}, the cost of holding a metal that pays nothing is the real rate, and that decides it, not the "
+        "archives.",
+    )
+
     def _circling_turn(self, name: str, reading: Reading, number: int) -> str:
         names = reading.participants
-        lines = self.CIRCLING_YES if names and name == names[0] else self.CIRCLING_NO
+        yes = names and name == names[0]
+        if self.in_new_words:
+            lines = self.CIRCLING_IN_NEW_WORDS_YES if yes else self.CIRCLING_IN_NEW_WORDS_NO
+        else:
+            lines = self.CIRCLING_YES if yes else self.CIRCLING_NO
         return lines[number % len(lines)].format(other=self._addressee(reading))
 
     # ── the Analyst/Critic mode ───────────────────────────────────────────────────────────────
@@ -299,24 +346,28 @@ class DebateScript:
             {"label": "Time horizon", "description": "Whether the short or the long run decides it."},
             {"label": "Policy", "description": "What central banks should do about it."},
         ]
-        return {"aspects": aspects if self.memory else aspects[:2]}
+        # Its topics are yes/no questions: the planner proposes none of its own, so the topic is
+        # what the verdict is about (debates/question.py).
+        return {"aspects": aspects if self.memory else aspects[:2], "question": None, "no_yes_no_question_fits": False}
 
     def position_update(self, reading: Reading, said: Said, before: list[Said]) -> dict:
         """One message's ledger update (a digest asks for one per message its tag names)."""
         speaker, text = said.name, said.text
         participants = reading.participants
         first = participants[0] if participants else ""
+        first_id = reading.id_of(first)
         update = {"overall_stance": f"{speaker} holds their ground.", "evidence": [], "challenges_raised": []}
         if not self.memory:  # the first persona says yes to the topic, everyone else no
             update["topic_side"] = "YES" if speaker == first else "NO"
         if MEMORY_EVIDENCE in text and speaker == first:
             update["evidence"] = [MEMORY_EVIDENCE]
         elif MEMORY_EVIDENCE in text:
-            update["challenges_raised"] = [{"to": first, "challenge": MEMORY_CHALLENGE}]
+            update["challenges_raised"] = [{"to": first_id, "challenge": MEMORY_CHALLENGE}]
         if concession := CONCEDED.search(text):
             update["concession"] = concession.group(1)
         if wrong := WRONG.match(text):
-            update["new_disagreement"] = {"with": wrong.group(1), "on": "the timing", "intensity": "strong"}
+            other = reading.id_of(wrong.group(1)) or wrong.group(1)
+            update["new_disagreement"] = {"with": other, "on": "the timing", "intensity": "strong"}
         return update
 
     def _structured_LedgerDigest(self, reading: Reading) -> dict:
@@ -327,7 +378,7 @@ class DebateScript:
         return digest_answer(reading, self.position_update, self._structured_DisagreementScan)
 
     def _structured_RoundRecordDraft(self, reading: Reading) -> dict:
-        names = [said.name for said in reading.said]
+        names = [reading.id_of(said.name) or said.name for said in reading.said]
         return {
             "takes": [
                 {
@@ -362,10 +413,23 @@ class DebateScript:
             ]
         }
 
+    # One crux, as a detector words it for two pairs ("one_crux_two_wordings").
+    ONE_CRUX_WORDINGS = (
+        "Does the long run matter more than the next quarter?",
+        "Should decades count for more than the coming quarter?",
+    )
+
     def _structured_DisagreementScan(self, reading: Reading) -> dict:
-        names = reading.participants
+        names = reading.participant_ids  # a pair is named by the persona ids of its lines
         if self.dispute == "none" or len(names) < 2:
             return {"disagreements": []}
+        if self.dispute == "one_crux_two_wordings" and len(names) >= 3:
+            return {
+                "disagreements": [
+                    {"persona_a": names[0], "persona_b": other, "dispute": wording, "known_id": None, "confidence": 0.9}
+                    for other, wording in zip(names[1:3], self.ONE_CRUX_WORDINGS, strict=True)
+                ]
+            }
         if self.dispute == "quibbles":
             window = self.calls["DisagreementScan"]
             return {
@@ -398,7 +462,7 @@ class DebateScript:
         return {"surfaced": surfaced, "crux": "They weigh time horizons differently." if surfaced else ""}
 
     def _structured_CruxCardDraft(self, reading: Reading) -> dict:
-        a, b = (reading.participants + ["", ""])[:2]  # the room's two, as their lines name them
+        a, b = (reading.participant_ids + ["", ""])[:2]  # the room's two, by their lines' ids
         hostile = HOSTILE if self.hostile else ""
         return {
             "question": f"Does the long run matter more than the next quarter?{hostile}",
@@ -424,7 +488,7 @@ class DebateScript:
 
     def _structured_EvidenceLedger(self, reading: Reading) -> dict:
         names = [said.name for said in reading.said]
-        first = names[1] if len(names) > 1 else "Someone"
+        first = reading.id_of(names[1]) if len(names) > 1 else "someone"
         return {"entries": [{"persona": first, "evidence": "The data on point 3", "used_for": "the timing argument"}]}
 
     # ── graph mode ────────────────────────────────────────────────────────────────────────────
@@ -475,6 +539,9 @@ class DebateScript:
         a, b, c = (names + ["", "", ""])[:3]
         hostile = HOSTILE if self.hostile else ""
 
+        def who(name: str) -> str:  # a participant, named by the persona id of their line
+            return reading.id_of(name) or name
+
         def assumption(text: str) -> list[dict]:
             return [{"assumption": text, "settling_question": f"What does a decade of data say about whether {text}?"}]
 
@@ -485,14 +552,14 @@ class DebateScript:
                     "disagreement_type": "horizon",
                     "stances": [
                         {
-                            "persona": a,
+                            "persona": who(a),
                             "side": "YES",
                             "claim": f"Decades decide it.{hostile}",
                             "turn": last_turn[a],
                             "assumptions": [],
                         },
                         {
-                            "persona": b,
+                            "persona": who(b),
                             "side": "NO",
                             "claim": "Quarters compound into decades.",
                             "turn": last_turn[b],
@@ -508,7 +575,7 @@ class DebateScript:
                         "disagreement_type": "claim",
                         "stances": [
                             {
-                                "persona": c,
+                                "persona": who(c),
                                 "side": "YES",
                                 "claim": "Gold is a relic.",
                                 "turn": last_turn[c],
@@ -522,7 +589,7 @@ class DebateScript:
             output["new_stances"].append(
                 {
                     "dispute_id": "D1",
-                    "persona": c,
+                    "persona": who(c),
                     "side": "NO",
                     "claim": "Next quarter pays the bills.",
                     "turn": last_turn[c],
@@ -532,7 +599,7 @@ class DebateScript:
             output["new_reasons"] += [
                 {
                     "stance_id": first.get(a, "S1"),
-                    "persona": b,
+                    "persona": who(b),
                     "relation": "attacks",
                     "text": "Drawdowns wipe out savers first.",
                     "turn": last_turn[b],
@@ -540,7 +607,7 @@ class DebateScript:
                 },
                 {
                     "stance_id": first.get(a, "S1"),
-                    "persona": a,
+                    "persona": who(a),
                     "relation": "supports",
                     "text": "Adoption compounds over decades.",
                     "turn": last_turn[a],
@@ -548,7 +615,7 @@ class DebateScript:
                 },
                 {
                     "stance_id": first.get(b, "S2"),
-                    "persona": a,
+                    "persona": who(a),
                     "relation": "attacks",
                     "text": "Misattributed to a turn.",
                     "turn": last_turn[b],
@@ -561,14 +628,14 @@ class DebateScript:
                     "disagreement_type": "evidence",
                     "stances": [
                         {
-                            "persona": b,
+                            "persona": who(b),
                             "side": "YES",
                             "claim": "Gold held up in every crisis.",
                             "turn": last_turn[b],
                             "assumptions": [],
                         },
                         {
-                            "persona": c,
+                            "persona": who(c),
                             "side": "NO",
                             "claim": "Gold lagged for decades.",
                             "turn": last_turn[c],
@@ -582,10 +649,10 @@ class DebateScript:
             side = next((s for s in stances if s["holder"] == b and self.GRAPH_SIDE_DISPUTE in s["question"]), None)
             if side:
                 output["concessions"].append(
-                    {"persona": b, "target_id": side["id"], "what": "gold lagged", "turn": last_turn[b]}
+                    {"persona": who(b), "target_id": side["id"], "what": "gold lagged", "turn": last_turn[b]}
                 )
             if a in last_turn:
-                output["crux_proposals"].append({"dispute_id": "D1", "persona": a, "turn": last_turn[a]})
+                output["crux_proposals"].append({"dispute_id": "D1", "persona": who(a), "turn": last_turn[a]})
         return output
 
 

@@ -99,6 +99,8 @@ class Seating:
 def _debate_state(debate: Debate, persona, seating: Seating, aspect_index, phase) -> Section:
     section = Section(words.STATE_TITLE, STATE)
     section.add(words.STATE_TOPIC.format(topic=debate.topic), max_line_tokens=70)
+    if debate.decided_on and debate.decided_on != debate.topic:  # what the verdict asks each of them
+        section.add(words.STATE_DECIDED_ON.format(question=debate.decided_on), max_line_tokens=90)
     if phase == "opening" and debate.aspects:
         section.add(
             words.STATE_ASPECTS_TO_COME.format(aspects="; ".join(a["label"] for a in debate.aspects)),

@@ -50,6 +50,7 @@ tests/llm/test_prompt_breakpoints.py checks it for every mode.
 
 from __future__ import annotations
 
+from personas.house import forbidden_phrases_of
 from personas.models import Persona
 
 PASS_WORD = "PASS"  # the word a turn answers with to pass (not wording: never reworded)
@@ -109,8 +110,8 @@ def persona_system_prefix(persona: Persona) -> str:
         parts.append(PERSONA_SPEECH.format(patterns=_lines(persona.speech_patterns)))
     if persona.vocabulary:
         parts.append(PERSONA_VOCABULARY.format(words=", ".join(persona.vocabulary)))
-    if persona.forbidden_phrases:
-        parts.append(PERSONA_FORBIDDEN.format(phrases=_lines(f'"{p}"' for p in persona.forbidden_phrases)))
+    # The house's phrases and the persona's own (personas/house.py): every persona has some.
+    parts.append(PERSONA_FORBIDDEN.format(phrases=_lines(f'"{p}"' for p in forbidden_phrases_of(persona))))
     examples = [
         PERSONA_EXAMPLE.format(situation=ex.get("situation", ""), response=ex.get("response", ""))
         for ex in persona.voice_examples or []
@@ -125,6 +126,7 @@ def persona_system_prefix(persona: Persona) -> str:
 # ── a turn's context (orchestration/context.py): its sections' titles and lines ──────────────────
 STATE_TITLE = "DEBATE STATE"
 STATE_TOPIC = "Topic: {topic}"
+STATE_DECIDED_ON = "Decided on: {question} (say where you stand on it: yes, no, or on what condition)"
 STATE_ASPECTS_TO_COME = "Aspects to come: {aspects}"
 STATE_ASPECT = "Current aspect ({number} of {count}): {label} — {description}"
 STATE_PARTICIPANTS = "Participants:"
@@ -184,6 +186,10 @@ OWN_WRITING_RULE = (
 SECOND_DRAFT_FORBIDDEN = (
     "Your last draft used a phrase you never use. Say it again in your own words, without: {phrases}"
 )
+SECOND_DRAFT_KEEP = (
+    "These sentences of your last draft carried what you meant: say what they say again, in other "
+    "words, so nothing of your answer is lost:\n{sentences}"
+)
 SECOND_DRAFT_EMPTY = (
     "Your last draft said nothing in your own voice: it only repeated the prompt's notes, or was empty. "
     "Answer now, in your own words, as yourself."
@@ -192,7 +198,10 @@ SECOND_DRAFT_EMPTY = (
 # ── side work ─────────────────────────────────────────────────────────────────────────────────────
 ASPECT_PLANNER = (
     "You plan debates. Split the topic into 2-4 aspects: distinct facets on which informed people "
-    "genuinely disagree. Each needs a short label and one sentence on what is contested."
+    "genuinely disagree. Each needs a short label and one sentence on what is contested. Then name "
+    "the yes/no question the debate's verdict will be about: the topic itself if it is one; for an "
+    "open topic, the yes/no question that best captures what it must decide. If no single yes/no "
+    "question fits (a plan with several parts, a budget to split), say so instead."
 )
 PLANNING_INPUT = "Topic: {topic}\nParticipants:\n{participants}"
 
@@ -201,4 +210,4 @@ EVIDENCE_EXTRACTOR = (
     "historical cases, named sources) a participant relied on, and what they used it for. Do not "
     "invent evidence that was not cited."
 )
-EVIDENCE_INPUT = "Debate: {topic}\n\n{transcript}"
+EVIDENCE_INPUT = "Debate: {topic}\nParticipants:\n{participants}\n\n{transcript}"

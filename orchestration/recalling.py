@@ -16,6 +16,7 @@ its speed or the debate.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections import Counter
@@ -27,6 +28,7 @@ from debates.budget import Section
 from debates.models import Debate, Message
 from memory.services.in_debate import EarlierRecall, debate_memories_embed, earlier_recall, related_cards
 from orchestration import prompts as words
+from orchestration.persisting import LANE as PERSIST_LANE
 
 logger = logging.getLogger(__name__)
 
@@ -100,9 +102,14 @@ class InDebateRecall:
         self._closed = False  # no turn of this run recalls any more
 
     def embed_later(self) -> None:
-        """Embed what is new in the debate, beside the turns (called after each ledger update)."""
-        if not self._closed:
-            self.run.lanes.submit("embedding", _embed_quietly, self.run.debate)
+        """Embed what is new in the debate, beside the turns (called after each main-channel turn
+        is said, for the circling check to read its vector soon, and after each ledger update).
+        A batch already waiting to start is enough: it takes whatever is new when it starts."""
+        if self._closed:
+            return
+        if any(not job.running() and not job.done() for job in self.run.lanes.futures("embedding")):
+            return
+        self.run.lanes.submit("embedding", _embed_after_writes, self.run.lanes, self.run.debate)
 
     def close(self) -> None:
         """No turn of this run recalls any more (the closings read the whole ledger instead): what
@@ -160,6 +167,17 @@ class InDebateRecall:
         self._took = time.monotonic() - asked
         if future.exception() is None and future.result() is not None:
             self._latest = future.result()
+
+
+def _embed_after_writes(lanes, debate: Debate) -> None:
+    """Embed what is new once the writes queued before this batch started are done. The turn that
+    asked for it is written on the persist lane (orchestration/persisting.py) while the run goes
+    on, and the recall lanes start beside those writes (their queries must not wait): a batch that
+    did not wait missed its turn, whose vector then came with the next ledger update, turns later."""
+    for write in [future for future in lanes.futures(PERSIST_LANE) if not future.done()]:
+        with contextlib.suppress(Exception, CancelledError):  # a failed write is the run's to report
+            write.result()
+    _embed_quietly(debate)
 
 
 def _embed_quietly(debate: Debate) -> None:

@@ -9,9 +9,10 @@ from debates.blackboard.updates import citation_evidence
 from debates.models import Debate, Event, Message
 from debates.regime import dialogue_evidence, verdict
 from debates.services.context import side_work_prompt
-from debates.services.transcripts import transcript_of
+from debates.services.transcripts import participant_lines, transcript_of
 from debates.stance_history import stance_history
 from gateways.llm import gateway
+from gateways.llm.references import Participants
 from gateways.llm.types import CallTag, Prompt, Role
 from orchestration.prompts import EVIDENCE_EXTRACTOR, EVIDENCE_INPUT
 from orchestration.schemas import EvidenceLedger
@@ -20,12 +21,20 @@ TRANSCRIPT_LIMIT_CHARS = 24_000
 
 
 def evidence_ledger(*, debate: Debate) -> list[dict]:
-    """Every piece of evidence cited in the main channel, by whom and for what (one extraction)."""
+    """Every piece of evidence cited in the main channel, by whom and for what (one extraction).
+    The extraction is shown the participants as item lines and names who cited each piece by
+    id; a piece it gives to anyone else (an unknown id, a misspelled name, a word of a sentence
+    taken for a speaker) is dropped and logged (gateways/llm/references.py)."""
     messages = Message.objects.filter(debate=debate, room__isnull=True, status=Message.Status.COMPLETE)
     transcript = transcript_of(messages.select_related("persona").order_by("turn"))
     if not transcript:
         return []
-    content = EVIDENCE_INPUT.format(topic=debate.topic, transcript=_last_lines(transcript, TRANSCRIPT_LIMIT_CHARS))
+    people = [p.persona for p in debate.participants.select_related("persona").order_by("seat")]
+    content = EVIDENCE_INPUT.format(
+        topic=debate.topic,
+        participants=participant_lines(people),
+        transcript=_last_lines(transcript, TRANSCRIPT_LIMIT_CHARS),
+    )
     prompt = Prompt(
         **side_work_prompt(EVIDENCE_EXTRACTOR, debate),
         messages=[{"role": "user", "content": content}],
@@ -36,10 +45,15 @@ def evidence_ledger(*, debate: Debate) -> list[dict]:
         role=Role.EXTRACTION,
         prompt=prompt,
         schema=EvidenceLedger,
-        tag=CallTag(debate_id=debate.id, phase="evidence_ledger"),
+        tag=CallTag(debate_id=debate.id, phase="evidence_ledger", participants=tuple(p.persona_id for p in people)),
         what=f"Evidence ledger of {debate.id}",
     )
-    extracted = [entry.model_dump() for entry in ledger.entries] if ledger else []
+    participants = Participants.of((p.pk, p.persona_id, p.name) for p in people)
+    extracted = []
+    for entry in ledger.entries if ledger else []:
+        name = participants.name(entry.persona, what=f"The evidence ledger of {debate.id}")
+        if name is not None:
+            extracted.append({**entry.model_dump(), "persona": name})
     return extracted + _cited_passages(messages)
 
 

@@ -13,10 +13,22 @@ class Aspect(BaseModel):
 
 class AspectPlan(BaseModel):
     aspects: list[Aspect] = Field(min_length=2, max_length=4)
+    question: str | None = Field(
+        default=None,
+        max_length=300,
+        description="The yes/no question the debate's verdict is about: the topic itself when it is one; "
+        "for an open topic (What should...? How should...?) the yes/no question that best captures what "
+        "it must decide; null when no yes/no question fits",
+    )
+    no_yes_no_question_fits: bool = Field(
+        default=False,
+        description="True when no yes/no question fits the topic (a plan with several parts, a budget "
+        "to split): the verdict then reports agreement per crux",
+    )
 
 
 class EvidenceItem(BaseModel):
-    persona: str = Field(description="Name of the persona who cited it")
+    persona: str = Field(description="The id of the participant who cited it, as their [id] line gives it")
     evidence: str = Field(max_length=300, description="The fact, data or source they relied on")
     used_for: str = Field(max_length=300, description="The point it was used to support")
 

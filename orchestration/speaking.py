@@ -28,15 +28,18 @@ from orchestration.lanes import RunCancelled
 from orchestration.voice import (
     FLUSH_SECONDS,
     StreamingTurn,
+    carrying_sentences,
+    clean_forbidden,
     context_lines,
     end_at_whole_sentence,
     find_forbidden,
     is_pass,
-    remove_forbidden,
+    quoted,
     shape_turn,
     strip_furniture,
     tidy,
 )
+from personas.house import forbidden_phrases_of
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +88,9 @@ class TurnRequest:
     system_prefix: str | None = None
     long_form: bool = False
     clean: Callable[[str], str] | None = None
+    # Phrases no word of the turn may say besides its speaker's (the house's and its own, always):
+    # the artifact's, which speaks for both roles, are both roles'.
+    forbidden: tuple[str, ...] = ()
     # "1h" where the speaker's next turn may come more than five minutes later (a mode that waits
     # for its user between rounds), so the cached prefix outlives the wait (gateways/llm/types.py).
     cache_ttl: str = "5m"
@@ -245,7 +251,7 @@ def speak(
         (pipeline.persist, pipeline.settle, pipeline.record_with) if pipeline else (None,) * 3
     )
     persona = speaker.persona
-    forbidden = list(persona.forbidden_phrases or [])
+    forbidden = _forbidden(request)
     if names is None:
         names = list(debate.participants.values_list("persona__name", flat=True))
     echoes = context_lines(context)
@@ -315,13 +321,15 @@ def speak(
     slipped = find_forbidden(said.text, forbidden)
     passed = allow_pass and is_pass(said.text)
     if (slipped or not said.text) and not passed and not _cancelled(cancelled):
-        # Generated once more: with a phrase the persona never uses, or with nothing in its own words
-        # (only the prompt echoed, or nothing at all).
-        first = Spoken(remove_forbidden(said.text, forbidden), said.cut_off)
+        # Generated once more: with a phrase the persona never uses (the sentences that carry what it
+        # meant named, to be said in other words), or with nothing in its own words (only the prompt
+        # echoed, or nothing at all).
+        first = Spoken(clean_forbidden(said.text, forbidden, names), said.cut_off)
+        keep = carrying_sentences(said.text, forbidden, names)
         stream.reset()
         retry = Prompt(
             system_prefix=prompt.system_prefix,
-            system=_second_draft_note(slipped),
+            system=_second_draft_note(slipped, keep),
             messages=prompt.messages,
             max_tokens=prompt.max_tokens,
             cache_ttl=prompt.cache_ttl,
@@ -329,9 +337,10 @@ def speak(
         )
         again = call_tag(debate, request, attempt=2)
         said = spoken(gateway.stream(role=role, prompt=retry, on_text=stream, tag=again, record_with=record_with))
-        said = Spoken(remove_forbidden(said.text, forbidden), said.cut_off)
+        # Still there: cut, what its sentence says kept (orchestration/voice.py).
+        said = Spoken(clean_forbidden(said.text, forbidden, names), said.cut_off)
         if not said.text:
-            said = first  # the first draft's clean sentences, if it had any
+            said = first  # the first draft, its phrases cut, if anything of its own was left
 
     if _cancelled(cancelled):
         raise RunCancelled(f"debate {debate.id}: turn {turn} cut off, the run is over")
@@ -396,10 +405,20 @@ def _cancelled(cancelled: threading.Event | None) -> bool:
     return cancelled is not None and cancelled.is_set()
 
 
-def _second_draft_note(slipped: list[str]) -> str:
-    if slipped:
-        return words.SECOND_DRAFT_FORBIDDEN.format(phrases="; ".join(f'"{phrase}"' for phrase in slipped))
-    return words.SECOND_DRAFT_EMPTY
+def _forbidden(request: TurnRequest) -> list[str]:
+    """What no word of the turn may say: the house's phrases, its speaker's own, the request's."""
+    return list(dict.fromkeys([*forbidden_phrases_of(request.speaker.persona), *request.forbidden]))
+
+
+def _second_draft_note(slipped: list[str], keep: list[str] = ()) -> str:
+    """What a second draft is told: the phrases to leave out and, where the first draft's answer
+    was in a sentence that held one, that sentence, to be said again in other words."""
+    if not slipped:
+        return words.SECOND_DRAFT_EMPTY
+    note = words.SECOND_DRAFT_FORBIDDEN.format(phrases=quoted(slipped))
+    if keep:
+        note += "\n" + words.SECOND_DRAFT_KEEP.format(sentences="\n".join(f"- {sentence}" for sentence in keep))
+    return note
 
 
 def write(
@@ -410,18 +429,24 @@ def write(
     cancelled: threading.Event | None = None,
 ) -> tuple[Message, str]:
     """A mode's long-form output (the Collaborate mode's answers and artifact): streamed to the page
-    as it is written, word for word, with no sentence cap and no voice guard, so its Markdown stays
-    whole. The message row is created before the first token (its column shows at once) and marked
-    as ledgered (the position ledger is the dialogue's, not this). ``clean(text)`` shapes the final
-    text; an empty result finishes the message with no text, marked ``unanswered`` ("wrote
-    nothing": the page says so, no placeholder speaks for the role). An output the token limit cut off ends at its last whole
-    line or sentence and is marked ``cut_off``. Returns the finished message and the model's raw text.
+    as it is written, with no sentence cap and no furniture filter, so its Markdown stays whole,
+    but under the same voice guard as a spoken turn: no forbidden phrase (the house's, the
+    speaker's, the request's) is ever shown; an output that slipped into one is asked for once more
+    (the sentences carrying what it meant named, to be said in other words), and a phrase still
+    there is cut with its sentence's meaning kept (orchestration/voice.py). The message row is
+    created before the first token (its column shows at once) and marked as ledgered (the position
+    ledger is the dialogue's, not this). ``clean(text)`` shapes the final text; an empty result
+    finishes the message with no text, marked ``unanswered`` ("wrote nothing": the page says so, no
+    placeholder speaks for the role). An output the token limit cut off ends at its last whole line
+    or sentence and is marked ``cut_off``. Returns the finished message and the model's raw text.
 
     A model error leaves the message ``streaming`` (the caller decides: say it again, or finish it
     with a note); a cancelled run raises RunCancelled, as ``speak`` does. The request's
     ``context`` is the prompt, its ``system_prefix`` the role's."""
     speaker, kind, turn, clean = request.speaker, request.kind, request.turn, request.clean
     row = turn_kind(kind)
+    forbidden = _forbidden(request)
+    names = list(debate.participants.values_list("persona__name", flat=True))
     message = interrupted
     if message is None:
         message = message_begin(
@@ -433,8 +458,34 @@ def write(
             aspect_index=request.aspect_index,
         )
     Message.objects.filter(pk=message.pk).update(ledgered=True)
+    prompt = Prompt(
+        system_prefix=request.system_prefix,
+        messages=[{"role": "user", "content": request.context}],
+        max_tokens=row.max_tokens,
+        cache_ttl=request.cache_ttl,
+    )
+    reply = _write_once(debate, request, message, prompt, forbidden, names, cancelled)
+    first = reply
+    if slipped := find_forbidden(reply.text, forbidden):
+        keep = carrying_sentences(reply.text, forbidden, names)
+        retry = dataclasses.replace(prompt, system=_second_draft_note(slipped, keep))
+        reply = _write_once(debate, request, message, retry, forbidden, names, cancelled, attempt=2)
+    text, kept = _written(reply, forbidden, names, clean), reply
+    if not text and reply is not first:  # the second draft left nothing of its own: the first, cut
+        text, kept = _written(first, forbidden, names, clean), first
+    cut_off = kept.stop_reason == "max_tokens"
+    unanswered = "" if text else Message.Unanswered.WROTE_NOTHING
+    message_finish(message=message, text=text, cut_off=cut_off, unanswered=unanswered)
+    return message, reply.text
+
+
+def _write_once(debate, request, message, prompt, forbidden, names, cancelled, *, attempt: int = 1):
+    """One long-form draft streamed into ``message`` (from nothing), its forbidden phrases never
+    shown: what is pushed is the text so far with them cut, its last few characters held back so a
+    phrase being written is never half shown."""
     if message.text:
-        message_text_save(message=message, text="")  # a cut-off output starts again from nothing
+        message_text_save(message=message, text="")  # a cut-off output, or a first draft, starts again
+    holdback = max([len(phrase) for phrase in forbidden] or [0])
     state = {"text": "", "flushed": time.monotonic()}
 
     def on_text(piece: str) -> bool:
@@ -443,24 +494,23 @@ def write(
         state["text"] += piece
         if time.monotonic() - state["flushed"] >= FLUSH_SECONDS:
             state["flushed"] = time.monotonic()
-            message_text_save(message=message, text=state["text"].rstrip())
+            shown = clean_forbidden(state["text"], forbidden, names)
+            message_text_save(message=message, text=shown[: max(0, len(shown) - holdback)].rstrip())
         return False
 
-    prompt = Prompt(
-        system_prefix=request.system_prefix,
-        messages=[{"role": "user", "content": request.context}],
-        max_tokens=row.max_tokens,
-        cache_ttl=request.cache_ttl,
-    )
-    reply = gateway.stream(role=request.role, prompt=prompt, on_text=on_text, tag=call_tag(debate, request))
+    tag = call_tag(debate, request, attempt=attempt)
+    reply = gateway.stream(role=request.role, prompt=prompt, on_text=on_text, tag=tag)
     if cancelled is not None and cancelled.is_set():
-        raise RunCancelled(f"debate {debate.id}: turn {turn} cut off, the run is over")
-    cut_off = reply.stop_reason == "max_tokens"
-    raw = end_at_whole_sentence(reply.text) if cut_off else reply.text
-    text = (clean(raw) if clean else raw).strip()
-    unanswered = "" if text else Message.Unanswered.WROTE_NOTHING
-    message_finish(message=message, text=text, cut_off=cut_off, unanswered=unanswered)
-    return message, reply.text
+        raise RunCancelled(f"debate {debate.id}: turn {request.turn} cut off, the run is over")
+    return reply
+
+
+def _written(reply, forbidden: list[str], names: list[str], clean: Callable[[str], str] | None) -> str:
+    """A long-form reply's final text: ended at a whole line where the token limit cut it, its
+    forbidden phrases cut (what they said kept), shaped by the request's ``clean``."""
+    raw = end_at_whole_sentence(reply.text) if reply.stop_reason == "max_tokens" else reply.text
+    raw = clean_forbidden(raw, forbidden, names)
+    return (clean(raw) if clean else raw).strip()
 
 
 def say_outright(

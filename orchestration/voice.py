@@ -1,9 +1,15 @@
-"""Keeping a persona's voice clean while its words stream to the page.
+"""Keeping every speaker's voice clean while its words stream to the page.
 
-Text is pushed in batches (every FLUSH_SECONDS), never one websocket message per token, and the
-last few characters are held back so a forbidden phrase can be caught before any of it is shown.
-If one appears the turn is generated once more; if it appears again, the sentences that hold it
-are cut out whole.
+Every speaker, in every mode, is held to the house's forbidden phrases on top of its own
+(personas/house.py: ``forbidden_phrases_of``), spoken turns and long-form Markdown alike (a
+Collaborate draft, revision or artifact). Text is pushed in batches (every FLUSH_SECONDS), never
+one websocket message per token, and the last few characters are held back so a forbidden phrase
+can be caught before any of it is shown. If one appears the output is asked for once more, told
+which phrases to leave out and which of its sentences carry what it means (``carrying_sentences``:
+to be said again in other words, never dropped). If a phrase is still there, it is cut out of its
+sentence and what the sentence says is kept (``clean_forbidden``): a sentence that was nothing but
+the phrase ("That's a great point, Bram.") goes, one that carries an answer ("It depends on
+whether the ramp is funded.") stays without it. Markdown keeps its lines, markers and tables.
 
 A turn is also held to the length of its kind (an opening at most 5 sentences, a reply 3, ...),
 with sentences the model repeats dropped: once a turn has said enough, generation stops, and
@@ -21,6 +27,7 @@ from collections.abc import Callable
 from debates.models import Message
 from debates.services.messages import message_text_save
 from debates.turns import TURN_KINDS
+from gateways.words import STOP_WORDS
 from orchestration.prompts import PASS_WORD
 
 FLUSH_SECONDS = 0.3
@@ -98,15 +105,148 @@ def _phrase_pattern(phrase: str) -> re.Pattern:
     return re.compile(r"(?<!\w)" + re.escape(_fold(phrase).strip()) + r"(?!\w)")
 
 
-def remove_forbidden(text: str, phrases: list[str]) -> str:
-    """``text`` without every sentence that holds a forbidden phrase: cutting the phrase alone
-    leaves a broken sentence ("My answer is That is where I stand."). Line breaks are kept; ""
-    when every sentence held one."""
-    complete, rest = _sentences(text)
-    if rest.strip():
-        complete.append((rest.strip(), ""))
-    kept = [(sentence, separator) for sentence, separator in complete if not find_forbidden(sentence, phrases)]
-    return "".join(sentence + separator for sentence, separator in kept).strip()
+def quoted(phrases: list[str]) -> str:
+    """Phrases as a prompt names them: "A"; "B"."""
+    return "; ".join(f'"{phrase}"' for phrase in phrases)
+
+
+# Inside one line, a sentence ends at . ! ? or … (and what closes it: quotes, brackets, Markdown's
+# ** or _) before white space.
+_IN_LINE_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]*_]*[ \t]+")
+# What a cut clause may take after its phrase ("That's a great point about SMS fallback, ..."):
+# a few words up to the clause's punctuation.
+_CLAUSE_TAIL = re.compile(r"^([^,;:.!?—–\n]*)([,;:—–]|[.!?…]|$)")
+CLAUSE_TAIL_WORDS = 6
+_JOINING = re.compile(r"^(?:and|but|so|yet|though)\b[,]?\s*", re.IGNORECASE)
+_MARKERS = re.compile(r"^[\s>#|*_+-]*(?:\d{1,2}[.)]\s+)?[\s*_]*$")  # a line's Markdown lead, nothing else
+_MARKERS_LEAD = re.compile(r"^[\s>#|*_+-]*(?:\d{1,2}[.)]\s+)?")
+# A house phrase whose cut would break its sentence, said otherwise where it is followed by "on":
+# "It depends on whether the ramp is funded." -> "It turns on whether the ramp is funded."
+SAID_OTHERWISE = {"it depends": "it turns"}
+_SAID_OTHERWISE_AFTER = re.compile(r"^\s+(?:on|upon)\b", re.IGNORECASE)
+# Words that say nothing of their own once the phrase is gone: fillers, joiners, addresses.
+_EMPTY_WORDS = frozenset(
+    re.findall(
+        r"\S+",
+        "and but so yet though well also then still anyway oh okay ok indeed really truly again too sure "
+        "honestly everyone all folks friends both you team here there",
+    )
+)
+_WORDS = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
+
+
+@functools.lru_cache(maxsize=512)
+def _phrase_in_text(phrase: str) -> re.Pattern:
+    """The phrase as it may be written: any case, curly or straight quotes, any white space."""
+    words = [re.escape(_fold(word)).replace("'", "['’‘]") for word in phrase.split()]
+    return re.compile(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
+
+
+def _carries(text: str, names: list[str] = ()) -> bool:
+    """Whether ``text`` says anything beyond fillers, joiners and the participants' names."""
+    named = {word.lower() for name in names for word in _WORDS.findall(name)}
+    return any(w.lower() not in _EMPTY_WORDS and w.lower() not in named for w in _WORDS.findall(text))
+
+
+def _line_sentences(line: str) -> list[tuple[str, str]]:
+    """The sentences of one line, each with the white space after it (joined back, the line)."""
+    parts, start = [], 0
+    for match in _IN_LINE_BREAK.finditer(line):
+        closers = match.group().rstrip(" \t")
+        parts.append((line[start : match.start()] + closers, match.group()[len(closers) :]))
+        start = match.end()
+    if line[start:] or not parts:
+        parts.append((line[start:], ""))
+    return parts
+
+
+def _at_start(before: str) -> bool:
+    """Whether what comes before a cut is only the start of a sentence: nothing, or a line's
+    Markdown lead ("- ", "## ", "| ", "1. ")."""
+    return not before.strip() or bool(_MARKERS.match(before)) or before.rstrip().endswith("|")
+
+
+def _cut(sentence: str, phrases: list[str]) -> str:
+    """``sentence`` without its forbidden phrases: each taken out with the few words of its clause
+    that belong to it ("... about SMS fallback,"), a joining "and"/"but" after it dropped, the
+    rest capitalised where it now starts the sentence; a house phrase said otherwise where a cut
+    would break the sentence (SAID_OTHERWISE)."""
+    for _ in range(8):  # a sentence holds a phrase or two, never more worth the loop
+        match = next((m for p in phrases if p.strip() and (m := _phrase_in_text(p.strip()).search(sentence))), None)
+        if match is None:
+            return sentence
+        start, end = match.span()
+        instead = SAID_OTHERWISE.get(_fold(match.group()).strip())
+        if instead and _SAID_OTHERWISE_AFTER.match(sentence[end:]):
+            said = instead[0].upper() + instead[1:] if match.group()[0].isupper() else instead
+            sentence = sentence[:start] + said + sentence[end:]
+            continue
+        tail = _CLAUSE_TAIL.match(sentence[end:])
+        joined = False
+        if tail and len(tail.group(1).split()) <= CLAUSE_TAIL_WORDS:
+            end += len(tail.group(1))
+            if tail.group(2) and tail.group(2) in ",;:—–":
+                end, joined = end + len(tail.group(2)), True
+        before, after = sentence[:start], sentence[end:].lstrip()
+        if joined or _at_start(before):
+            after = _JOINING.sub("", after, count=1)
+        if _at_start(before):
+            after = after[:1].upper() + after[1:]
+            sentence = before + after
+        elif not _WORDS.search(after) and _dangles(before):
+            return ""  # "My answer is [phrase]." said nothing but the phrase
+        elif not after:
+            sentence = before.rstrip().rstrip(",;:—–").rstrip()  # "Savers know it, [phrase]"
+        else:
+            sentence = before.rstrip() + (" " if after[0] not in ".,;:!?…" else "") + after
+    return sentence
+
+
+def _dangles(before: str) -> bool:
+    """Whether what comes before a phrase that ended its sentence waits for it ("My answer is",
+    "Bram keeps telling me \""): its last word a function word (an answer's yes or no aside)."""
+    if before.rstrip().endswith((",", ";", ":", "—", "–")):  # an aside after its clause: "Savers know it, [phrase]"
+        return False
+    words = _WORDS.findall(before)
+    return bool(words) and words[-1].lower() in STOP_WORDS and words[-1].lower() not in ("yes", "no", "not")
+
+
+def clean_forbidden(text: str, phrases: list[str], names: list[str] = ()) -> str:
+    """``text`` without its forbidden phrases, what each sentence says kept (see ``_cut``): a
+    sentence left with nothing of its own (only fillers, an address, punctuation) goes, and so
+    does a line left with nothing but its Markdown lead; every other line, and its layout, stays.
+    "" when nothing of its own was left."""
+    phrases = [phrase for phrase in phrases if phrase.strip()]
+    if not phrases or not find_forbidden(text, phrases):
+        return text.strip()
+    lines = []
+    for line in text.split("\n"):
+        if not find_forbidden(line, phrases):
+            lines.append(line)
+            continue
+        kept = []
+        for sentence, separator in _line_sentences(line):
+            if find_forbidden(sentence, phrases):
+                sentence = _cut(sentence, phrases)
+                if not _carries(sentence, names):
+                    continue
+            kept.append(sentence + separator)
+        cleaned = "".join(kept).rstrip()
+        if _carries(cleaned, names):
+            lines.append(cleaned)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def carrying_sentences(text: str, phrases: list[str], names: list[str] = ()) -> list[str]:
+    """The sentences that hold a forbidden phrase and say something beyond it: what a second draft
+    must say again in other words (the others can simply go)."""
+    phrases = [phrase for phrase in phrases if phrase.strip()]
+    found = []
+    for line in text.split("\n"):
+        for sentence, _ in _line_sentences(line):
+            if find_forbidden(sentence, phrases) and _carries(_cut(sentence, phrases), names):
+                found.append(_MARKERS_LEAD.sub("", sentence).strip())
+    return found
 
 
 _ENDS_A_SENTENCE = re.compile(r"[.!?…][\"'”’)\]]*$")
@@ -137,7 +277,7 @@ def end_at_whole_sentence(text: str) -> str:
 # tests/orchestrator/test_prompt_furniture.py checks every line a real context holds is caught here.
 _HEADER = re.compile(r"^[\s#*>_-]*(?:──|--|==)?\s*[A-Z][A-Z0-9'’ -]{3,}(?:──|--|==|:)?[\s*_]*$")
 _CONTEXT_LINE = re.compile(
-    r"^[\s#*>_-]*(?:Topic|Participants|Aspects to come|Current aspect \(\d+ of \d+\)|Agreed|Proposal by [^:]+|"
+    r"^[\s#*>_-]*(?:Topic|Decided on|Participants|Aspects to come|Current aspect \(\d+ of \d+\)|Proposal by [^:]+|"
     r"Earlier rounds|You've argued|You've conceded|Your position moved|Challenges you haven't answered|"
     r"Evidence you've cited|They've argued|They've conceded|Challenges they haven't answered|On this aspect|"
     r"cited|still owes an answer to|agrees with you on|disagrees with you on)\s*:",

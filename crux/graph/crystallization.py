@@ -134,7 +134,11 @@ def graph_crystallize(*, debate: Debate, through_turn: int, max_rounds: int, fin
             participants=tuple(persona.persona_id for persona in people),
         ),
     )
-    transcript = Transcript(participants=tuple(participants), speakers={m.turn: m.persona.name for m in messages})
+    transcript = Transcript(
+        participants=tuple(participants),
+        speakers={m.turn: m.persona.name for m in messages},
+        ids={persona.persona_id: persona.name for persona in people},
+    )
     batch = graph.apply_batch(draft.mutations(), transcript, round_no=round_no)
     for rejected in batch.rejected:
         logger.info(

@@ -186,13 +186,21 @@ def in_turn_order(mutations: Iterable[Mutation]) -> list[Mutation]:
 
 @dataclass(frozen=True)
 class Transcript:
-    """Who may be named, and who spoke each main-channel turn so far."""
+    """Who may be named, and who spoke each main-channel turn so far. ``ids``: persona id -> name,
+    the ids the crystallizer was shown (``[persona-id] Name`` lines) and names people by."""
 
     participants: tuple[str, ...]
     speakers: Mapping[int, str]
+    ids: Mapping[str, str] = field(default_factory=dict)
 
     def persona(self, name: str) -> str:
-        """The participant's exact name, forgiving case, spacing and a leading 'The'."""
+        """The participant a proposal names: by the persona id it was shown (brackets and case
+        aside), else by the exact name forgiving case, spacing and a leading 'The'. Anyone else
+        is rejected with the proposal."""
+        given = str(name or "").strip().strip("[]").strip().casefold()
+        for persona_id, participant in self.ids.items():
+            if given and given == persona_id.casefold() and participant in self.participants:
+                return participant
         wanted = _key(re.sub(r"^\s*the\s+", "", str(name or ""), flags=re.IGNORECASE))
         for participant in self.participants:
             if wanted and wanted == _key(re.sub(r"^\s*the\s+", "", participant, flags=re.IGNORECASE)):

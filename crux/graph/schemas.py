@@ -36,7 +36,7 @@ class AssumptionDraft(BaseModel):
 
 
 class StanceProposal(BaseModel):
-    persona: str = Field(description="Exact participant name")
+    persona: str = Field(description="The participant's id, as their [id] line gives it")
     side: Literal["YES", "NO"]
     claim: str = Field(description="Their position on the question in one sentence, in their own terms")
     turn: int = Field(description="The turn in which they took this position")
@@ -51,7 +51,7 @@ class DisputeProposal(BaseModel):
 
 class StanceAddition(BaseModel):
     dispute_id: str = Field(description="Id of an existing dispute, e.g. D2")
-    persona: str = Field(description="Exact participant name")
+    persona: str = Field(description="The participant's id, as their [id] line gives it")
     side: Literal["YES", "NO"]
     claim: str
     turn: int
@@ -60,7 +60,7 @@ class StanceAddition(BaseModel):
 
 class ReasonProposal(BaseModel):
     stance_id: str = Field(description="Id of the existing stance this reason is about, e.g. S3")
-    persona: str = Field(description="Exact name of who gave the reason")
+    persona: str = Field(description="The id of who gave the reason, as their [id] line gives it")
     relation: Literal["supports", "attacks"]
     text: str = Field(description="The reason in one sentence")
     turn: int
@@ -68,7 +68,7 @@ class ReasonProposal(BaseModel):
 
 
 class ConcessionProposal(BaseModel):
-    persona: str = Field(description="Exact name of who conceded")
+    persona: str = Field(description="The id of who conceded, as their [id] line gives it")
     target_id: str = Field(
         description="Id of the stance (S..) they gave up, or the reason (R..) they withdrew or granted"
     )
@@ -79,13 +79,13 @@ class ConcessionProposal(BaseModel):
 class ReframeProposal(BaseModel):
     dispute_id: str
     question: str = Field(description="The sharper yes/no question")
-    persona: str = Field(description="Exact name of who reframed it")
+    persona: str = Field(description="The id of who reframed it, as their [id] line gives it")
     turn: int
 
 
 class CruxProposal(BaseModel):
     dispute_id: str
-    persona: str = Field(description="Exact name of who said this is what it all turns on")
+    persona: str = Field(description="The id of who said this is what it all turns on, as their [id] line gives it")
     turn: int
 
 

@@ -25,8 +25,10 @@ from debates.models import Debate, Message
 from debates.prompts import LEDGER_KEEPER
 from debates.services.context import side_work_prompt
 from debates.services.transcripts import participant_lines, seat_handles, transcript_of
+from gateways.embeddings import gateway as embeddings
 from gateways.llm import gateway
 from gateways.llm.prompt_lines import item_line
+from gateways.llm.references import Participants
 from gateways.llm.types import CallTag, ModelError, ModelUnavailable, Prompt, Role
 
 logger = logging.getLogger(__name__)
@@ -51,7 +53,16 @@ def _tracked(candidate: DisagreementCandidate) -> staging.TrackedCandidate:
         confidence=candidate.confidence,
         has_room=hasattr(candidate, "room"),
         source_message_ids=list(candidate.source_message_ids),
+        vector=_vector(candidate),
     )
+
+
+def _vector(candidate: DisagreementCandidate) -> tuple[float, ...] | None:
+    """The candidate's dispute vector, if made by the model now in use (only vectors of one model
+    are compared)."""
+    if candidate.embedding is None or candidate.embedding_model != embeddings.current_model():
+        return None
+    return tuple(candidate.embedding.to_list() if hasattr(candidate.embedding, "to_list") else candidate.embedding)
 
 
 def _known(candidates, names: dict[int, str]) -> str:
@@ -161,7 +172,7 @@ def window_digest(
     if before_write is not None:
         before_write()
     if messages:
-        digest_fold(messages=messages, digest=digest, names=names)
+        digest_fold(messages=messages, digest=digest, names=names, handles=handles)
     return DisagreementScan(disagreements=digest.disagreements) if digest is not None else None
 
 
@@ -181,10 +192,14 @@ def detection_apply(
         return []
     if candidates is None:
         candidates = list(DisagreementCandidate.objects.filter(debate=debate).select_related("room"))
-    by_name = {p.name.lower(): p.id for p in debate.personas.all()}
+    # The pair is named by the ids the scan was shown; a dispute with anyone else in it is dropped.
+    participants = Participants.of(
+        debate.participants.order_by("seat").values_list("persona_id", "persona__persona_id", "persona__name")
+    )
     findings = []
     for found in scan.disagreements:
-        a, b = by_name.get(found.persona_a.strip().lower()), by_name.get(found.persona_b.strip().lower())
+        what = f"Detection window {window} of {debate_id}"
+        a, b = participants.key(found.persona_a, what=what), participants.key(found.persona_b, what=what)
         if a is None or b is None or a == b:
             continue
         findings.append(
@@ -236,23 +251,29 @@ def detection_apply(
             last_window__lte=window - 3,
         ).update(status=DisagreementCandidate.Status.ABANDONED)
         now = timezone.now()
-        # The debate's rooms in one query (a handful), not one per candidate: their questions, and
-        # when each pair last had a room (for the cooldown).
-        room_questions, last_room_at = [], {}
-        for pair_a, pair_b, created_at, question in CruxRoom.objects.filter(debate=debate).values_list(
-            "persona_a_id", "persona_b_id", "created_at", "question"
+        # The debate's rooms in one query (a handful), not one per candidate: their questions with
+        # their candidates' vectors, and when each pair last had a room (for the cooldown).
+        model = embeddings.current_model()
+        vectors = {item.id: item.vector for item in tracked + created}
+        rooms, last_room_at = [], {}
+        for pair_a, pair_b, created_at, question, candidate_id in CruxRoom.objects.filter(debate=debate).values_list(
+            "persona_a_id", "persona_b_id", "created_at", "question", "candidate_id"
         ):
-            room_questions.append(question)
+            rooms.append((question, vectors.get(candidate_id)))
             last_room_at[pair_a, pair_b] = max(created_at, last_room_at.get((pair_a, pair_b), created_at))
         for item in tracked + created:
             last_room = last_room_at.get(item.pair)
-            if staging.ready_to_open(
-                item,
-                now=now.timestamp(),
-                pair_last_room_at=last_room.timestamp() if last_room else None,
-                thresholds=thresholds(),
-            ) and not staging.covered(item.dispute, room_questions):
+            if (
+                staging.ready_to_open(
+                    item,
+                    now=now.timestamp(),
+                    pair_last_room_at=last_room.timestamp() if last_room else None,
+                    thresholds=thresholds(),
+                )
+                and not staging.waits_for_its_vector(item, rooms, thresholds=thresholds(), model=model)
+                and not staging.covered(item.dispute, item.vector, rooms, model=model)
+            ):
                 opened.append(room_open(candidate=rows[item.id]))
-                room_questions.append(opened[-1].question)
+                rooms.append((opened[-1].question, item.vector))
                 last_room_at[item.pair] = opened[-1].created_at
     return opened

@@ -18,6 +18,7 @@ from debates.services.transcripts import participant_lines, transcript_of
 from debates.state import SUITS
 from gateways.llm import gateway
 from gateways.llm.prompt_lines import item_line
+from gateways.llm.references import Participants
 from gateways.llm.types import CallTag, Prompt, Role
 
 
@@ -137,18 +138,23 @@ def card_extract(room: CruxRoom) -> CruxCard:
         temperature=0.2,
     )
     draft = gateway.extract(role=Role.SYNTHESIS, prompt=prompt, schema=CruxCardDraft, tag=_room_tag(room, "crux_card"))
-    by_name = {a.name.lower(): a, b.name.lower(): b}
+    pair = Participants.of((persona.pk, persona.persona_id, persona.name) for persona in (a, b))
+    people = {a.pk: a, b.pk: b}
     positions = {}
-    # The model may return more or fewer than two positions; only the first two are the pair's.
-    for position, fallback in zip(draft.positions, (a, b), strict=False):
-        persona = by_name.get(position.persona.strip().lower(), fallback)
+    # Each position is the one of the participant its id names; a position naming nobody of the
+    # pair (an unknown id, a misspelling) is dropped and logged, never given to a seat by guess.
+    for position in draft.positions:
+        key = pair.key(position.persona, what=f"The crux card of room {room.id}")
+        if key is None or str(key) in positions:
+            continue
+        persona = people[key]
         positions[str(persona.id)] = {
             "name": persona.name,
             "position": position.position,
             "reasoning": position.reasoning,
             "falsifier": position.falsifier,
         }
-    for persona in (a, b):  # the model named one person twice: keep both seats on the card
+    for persona in (a, b):  # a seat its positions did not name: on the card, with nothing said for it
         positions.setdefault(
             str(persona.id), {"name": persona.name, "position": "NUANCED", "reasoning": "", "falsifier": ""}
         )

@@ -1,11 +1,19 @@
 """Proposals, reactions and decisions read from what the personas actually said (seeds/
 conversation-memory.md). Pure Python: text in, plain dicts out.
 
-Whether somebody accepted a proposal decides what the page reports as a decision, so it is read
-from the speaker's own words, not from a model's summary of them: an explicit acceptance that
-refers to the proposal counts as support; a hedge ("in principle", "if", "but") leaves the
-reaction undetermined; a refusal ("I don't accept") is opposition. A decision is recorded only
-when every participant supports a proposal; anything less stays active, and nothing is claimed.
+Whether somebody accepted a proposal decides what the page reports as a decision. A capable
+speaker accepts in words of their own ("Seven days at a time, with money for being reachable:
+I'm on board"), so the ledger update reads it: it cites the proposal by the id it was shown
+(``[X1]``, checked against the proposals held) and says how the message reacts to it. That
+reading stands only with the words' consent: where the speaker's own words hedge it (a
+condition: "in principle", "if", "once we've seen"), or read the other way ("I won't sign up to
+that plan" read as support), the reaction is undetermined: nothing is claimed either way. Without
+a cited id the words alone decide, as they always did: an explicit acceptance that refers to the
+proposal counts as support; a hedge leaves it undetermined; a refusal ("I don't accept") is
+opposition. Either way a reaction whose verb takes a clause of its own ("I don't accept that the
+pager is the whole problem") is about that clause, not about the proposal on the table. A
+decision is recorded only when every participant supports a proposal; anything less stays
+active, and nothing is claimed.
 
 A proposal dict: {"id", "by", "proposal", "turn", "status", "reactions": {name: reaction}}
 with status active | accepted | rejected and reaction support | oppose | undetermined.
@@ -62,6 +70,26 @@ _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|possibly|might|in principle|not sure|unsure|on the fence|tempted|tempting|"
     r"open to|think about|think it over|partly|to some extent|somewhat|depends|if|only if|provided|unless|"
     r"as long as|but|though|although|however|yet|except|some reservations|not yet|i'd|i would|could)\b|\?",
+    re.I,
+)
+# What makes an acceptance read by a model conditional in the speaker's own words (narrower than
+# _HEDGE, which qualifies a reaction the words themselves make: "I'd" and "but" are everywhere).
+_CONDITION = re.compile(
+    r"\b(?:maybe|perhaps|possibly|in principle|not sure|unsure|on the fence|let me think|think it over|"
+    r"depends|if|only if|provided|unless|as long as|once we(?:'ve| have)? (?:seen|had|heard)|not yet)\b",
+    re.I,
+)
+# A reaction whose verb takes a clause of its own ("I don't accept that the pager is the whole
+# problem", "I agree that inflation erodes savings"): it is about that clause. "That" before a
+# proposal noun or a single word ("I won't accept that rotation") points at the proposal instead.
+_OWN_CLAUSE = re.compile(
+    r"\b(?:accept|agree|support|endorse|back|reject|oppose|dispute|deny|concede|grant)s?\s+that\s+"
+    r"(?P<clause>[^.;:!?,]+)",
+    re.I,
+)
+_CLAUSE_VERB = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|will|would|can|could|should|must|do|does|did|"
+    r"isn't|aren't|wasn't|won't|can't|doesn't|don't)\b|'s\b",
     re.I,
 )
 # A sentence that turns a previous acceptance into a qualified one.
@@ -132,7 +160,19 @@ def sentence_reaction(sentence: str) -> str | None:
     return None
 
 
+def _about_a_clause_of_its_own(sentence: str) -> bool:
+    match = _OWN_CLAUSE.search(sentence)
+    if match is None:
+        return False
+    clause = match.group("clause").split()
+    if _PROPOSAL_NOUN.match(clause[0]):
+        return False  # "that proposal", "that plan": the one on the table
+    return len(clause) >= 3 or bool(_CLAUSE_VERB.search(match.group("clause")))
+
+
 def _refers(sentence: str, proposal: dict, *, turn: int | None, named: bool) -> bool:
+    if _about_a_clause_of_its_own(sentence):
+        return False
     if named or _PROPOSAL_NOUN.search(sentence):
         return True
     if re.search(rf"\b{re.escape(proposal['by'].split()[0])}'s\b", sentence, re.I):
@@ -146,9 +186,9 @@ def _refers(sentence: str, proposal: dict, *, turn: int | None, named: bool) -> 
 def reaction_to(text: str, proposal: dict, *, turn: int | None = None, named: bool = False) -> str | None:
     """The speaker's reaction to ``proposal`` in ``text``, or None when they did not react to it.
 
-    ``named``: the reaction was said to be to this proposal (a model's reading, which chooses the
-    proposal but never decides the reaction). Opposition anywhere wins; a hedge or a following
-    "but ..." leaves an acceptance undetermined."""
+    ``named``: the message was read (by the proposal's id) as reacting to this proposal, so any
+    reaction of its words is to it, but one about a clause of its own. Opposition anywhere wins;
+    a hedge or a following "but ..." leaves an acceptance undetermined."""
     found: list[str] = []
     said = sentences(text)
     for index, sentence in enumerate(said):
@@ -179,6 +219,20 @@ def status_of(proposal: dict, participants: list[str]) -> str:
     return REJECTED if others and opposed * 2 > len(others) else ACTIVE
 
 
+def read_with_words(read_as: str | None, said: str | None, text: str) -> str | None:
+    """A reaction read by a model (``read_as``), checked against the speaker's own words: ``said``,
+    what the words say of the same proposal (reaction_to), and any condition they put. The reading
+    stands when the words agree or are silent (and, for support, set no condition); otherwise the
+    reaction is undetermined. No reading: the words alone."""
+    if read_as is None:
+        return said
+    if said is not None and said != read_as:
+        return UNDETERMINED
+    if read_as == SUPPORT and _CONDITION.search(text):
+        return UNDETERMINED
+    return read_as
+
+
 def proposals_fold(
     proposals: list[dict],
     *,
@@ -186,20 +240,28 @@ def proposals_fold(
     text: str,
     turn: int,
     participants: list[str],
-    reacting_to: str | None = None,
+    reacting_to: int | None = None,
+    read_as: str | None = None,
 ) -> tuple[list[dict], list[str]]:
     """The proposals after one main-channel message, and the decisions it completed.
 
-    ``participants``: every participant's name. ``reacting_to``: whose proposal the message was
-    said (by a model) to react to, or None. The speaker's reaction goes on the newest open
-    proposal by someone else that the message refers to; their own new proposal is added."""
+    ``participants``: every participant's name. ``reacting_to``: the number of the proposal the
+    message was read as reacting to (the id it cited, checked by the caller), and ``read_as``, how
+    (support, oppose, undetermined). A cited open proposal of someone else takes the reaction
+    (read_with_words); otherwise the speaker's reaction goes on the newest open proposal by
+    someone else that the words refer to. Their own new proposal is added."""
     proposals = [dict(p, reactions=dict(p.get("reactions", {}))) for p in proposals]
     decided: list[str] = []
-    named = (reacting_to or "").strip().lower()
-    for proposal in reversed(proposals):
+    cited = next(
+        (p for p in proposals if p.get("id") == reacting_to and p["by"] != speaker and p.get("status") != ACCEPTED),
+        None,
+    )
+    for proposal in [cited] if cited is not None else reversed(proposals):
         if proposal["by"] == speaker or proposal.get("status") == ACCEPTED:
             continue
-        reaction = reaction_to(text, proposal, turn=turn, named=bool(named) and proposal["by"].lower() == named)
+        reaction = reaction_to(text, proposal, turn=turn, named=cited is not None)
+        if cited is not None:
+            reaction = read_with_words(read_as, reaction, text)
         if reaction is None:
             continue
         proposal["reactions"][speaker] = reaction

@@ -26,6 +26,8 @@ from debates.services.context import side_work_prompt
 from debates.services.events import event_append
 from debates.services.transcripts import participant_lines, seat_handles, seated_lines, transcript_of
 from gateways.llm import gateway
+from gateways.llm.prompt_lines import item_line
+from gateways.llm.references import Participants, item_id
 from gateways.llm.types import CallTag, ModelUnavailable, Prompt, Role
 
 logger = logging.getLogger(__name__)
@@ -36,6 +38,27 @@ DIGEST_TOKENS_PER_MESSAGE = 400
 
 def _participants(debate: Debate) -> dict[int, str]:
     return dict(debate.participants.order_by("seat").values_list("persona_id", "persona__name"))
+
+
+def seated(names: dict[int, str], handles: dict[int, str]) -> Participants:
+    """Who takes part, as a call's answer may name them back: persona pk, persona id, name."""
+    return Participants.of((pk, handles[pk], name) for pk, name in names.items())
+
+
+def _debate_seated(debate: Debate) -> Participants:
+    rows = debate.participants.order_by("seat").values_list("persona_id", "persona__persona_id", "persona__name")
+    return Participants.of(rows)
+
+
+def proposal_key(proposal: dict) -> str:
+    """The id a proposal's item line shows (``[X3] Name: proposal``), the one a reaction cites."""
+    return f"X{proposal['id']}"
+
+
+def proposal_lines(proposals: list[dict]) -> str:
+    """The open proposals as item lines, ``[X3] Name: proposal``, the last few."""
+    open_ones = [p for p in proposals if p.get("status", conversation.ACTIVE) == conversation.ACTIVE]
+    return "\n".join(item_line(proposal_key(p), f"{p['by']}: {p['proposal']}") for p in open_ones[-3:])
 
 
 def _state_dict(state: PositionState) -> dict:
@@ -83,10 +106,7 @@ def digest_section(*, debate: Debate, messages: list[Message], names: dict[int, 
             )
         )
     proposals = BlackboardNotes.objects.filter(debate=debate).values_list("proposals", flat=True).first() or []
-    open_proposals = (
-        "\n".join(f"- {p['by']}: {p['proposal']}" for p in proposals[-3:] if p.get("status", "active") == "active")
-        or words.DIGEST_NO_PROPOSALS
-    )
+    open_proposals = proposal_lines(proposals) or words.DIGEST_NO_PROPOSALS
     frame = words.DIGEST_FRAME.format(topic=debate.topic, participants=seated_lines(names, handles))
     return "\n\n".join([frame, *blocks, words.DIGEST_PROPOSALS.format(proposals=open_proposals)])
 
@@ -151,8 +171,9 @@ def digest_input(
     return "\n\n".join(part for part in parts if part), tag
 
 
-def digest_window(messages: list[Message]) -> dict[int, str]:
-    return {message.turn: message.persona.name for message in messages}
+def digest_window(messages: list[Message]) -> dict[int, int]:
+    """turn -> its speaker's persona pk, for each message a digest folds."""
+    return {message.turn: message.persona_id for message in messages}
 
 
 def ledger_digest(
@@ -210,7 +231,7 @@ def ledger_digest(
         return False
     if before_write is not None:
         before_write()
-    digest_fold(messages=messages, digest=digest, names=names)
+    digest_fold(messages=messages, digest=digest, names=names, handles=handles)
     return digest is not None
 
 
@@ -221,21 +242,25 @@ def _read_before(message: Message) -> list[Message]:
     return list(reversed(before.select_related("persona").order_by("-turn")[:RECENT_BEFORE]))
 
 
-def digest_fold(*, messages: list[Message], digest: LedgerDigest | None, names: dict[int, str]) -> None:
+def digest_fold(
+    *, messages: list[Message], digest: LedgerDigest | None, names: dict[int, str], handles: dict[int, str]
+) -> None:
     """Each message's update (checked against the window: updates.updates_by_turn) folded into the
     ledger, in turn order. A message the digest gave no usable update for changed nothing the
     model saw: it is folded as an empty update (its counters, and the proposals its own words
     make, still count). ``digest`` None: the call failed after its repair, every message is
-    marked tried (its citations kept) and the debate goes on."""
+    marked tried (its citations kept) and the debate goes on. ``handles``: persona pk -> persona
+    id, the ids the digest was shown and answers with."""
+    participants = seated(names, handles)
     if digest is None:
         for message in messages:
-            ledger_fold(message=message, update=None, names=names)
+            ledger_fold(message=message, update=None, participants=participants)
         return
-    found = updates.updates_by_turn(digest.updates, digest_window(messages))
+    found = updates.updates_by_turn(digest.updates, digest_window(messages), participants)
     finished = _finished_at(messages)
     for message in messages:
         update = found[message.turn] or PositionUpdate()
-        ledger_fold(message=message, update=update, names=names, said_at=finished.get(message.id))
+        ledger_fold(message=message, update=update, participants=participants, said_at=finished.get(message.id))
 
 
 def _finished_at(messages: list[Message]) -> dict[int, int]:
@@ -250,7 +275,7 @@ def _finished_at(messages: list[Message]) -> dict[int, int]:
 
 
 def ledger_fold(
-    *, message: Message, update: PositionUpdate | None, names: dict[int, str], said_at: int | None = None
+    *, message: Message, update: PositionUpdate | None, participants: Participants, said_at: int | None = None
 ) -> bool:
     """Fold one message's update into its speaker's ledger (None: marked tried, its citations kept).
     said_at: where the message finished in the log (_finished_at), so that a side it gives does
@@ -263,7 +288,7 @@ def ledger_fold(
             Message.objects.filter(pk=message.pk).update(ledgered=True)  # tried; it is not tried again
         return False
 
-    ids = {name.lower(): persona_id for persona_id, name in names.items()}
+    names = participants.names
     round_number = (message.aspect_index or 0) + 1
     with transaction.atomic():
         state = PositionState.objects.select_for_update().get(pk=state.pk)
@@ -271,7 +296,7 @@ def ledger_fold(
             state=_state_dict(state),
             update=update,
             speaker_id=speaker.id,
-            participants=ids,
+            participants=participants,
             aspect_index=message.aspect_index,
             round_number=round_number,
             said_at=said_at,
@@ -302,11 +327,14 @@ def _notes_fold(
 ) -> None:
     """Count the update into the debate's notes, inside the caller's transaction. Most updates
     only add to the counters: one UPDATE does it (it locks the row as the read below would); a
-    main-channel message that may propose, react or accept is read under the lock and folded
-    into the proposals from its own words (conversation.py), and the panel is told."""
+    main-channel message that may propose, react or accept (in its words, or as the update reads
+    it) is read under the lock and folded into the proposals (conversation.py), and the panel is
+    told. A reaction is tied to the proposal whose id it cites, checked against the proposals
+    held (an id that is none of theirs is dropped and logged)."""
     speaker_name = message.persona.name
     in_main = message.room_id is None
-    counters_only = not (in_main and conversation.may_touch_proposals(message.text))
+    reacted = update.proposal_reaction
+    counters_only = not (in_main and (reacted is not None or conversation.may_touch_proposals(message.text)))
     if counters_only and BlackboardNotes.objects.filter(debate=debate).update(
         epistemic_score=F("epistemic_score") + change.epistemic_score, messages_ledgered=F("messages_ledgered") + 1
     ):
@@ -316,19 +344,40 @@ def _notes_fold(
     notes.messages_ledgered += 1
     before = (notes.proposals, notes.decisions)
     if in_main:
-        reacting = update.proposal_reaction.proposed_by if update.proposal_reaction else None
+        reacting_to, read_as = reaction_cited(reacted, notes.proposals, message)
         notes.proposals, decided = conversation.proposals_fold(
             notes.proposals,
             speaker=speaker_name,
             text=message.text,
             turn=message.turn,
             participants=list(names.values()),
-            reacting_to=reacting,
+            reacting_to=reacting_to,
+            read_as=read_as,
         )
         notes.decisions = [*notes.decisions, *(d for d in decided if d not in notes.decisions)]
     notes.save()
     if (notes.proposals, notes.decisions) != before:
         event_append(debate_id=debate.id, payload=summaries.where_we_are(notes))
+
+
+READINGS = {
+    "supports": conversation.SUPPORT,
+    "opposes": conversation.OPPOSE,
+    "amends": conversation.UNDETERMINED,  # accepted with a change: not the proposal as made
+    "undecided": conversation.UNDETERMINED,
+}
+
+
+def reaction_cited(reacted, proposals: list[dict], message: Message) -> tuple[int | None, str | None]:
+    """The proposal a reaction cites (its number, if it is one held) and how it was read. A
+    proposal is cited by the id of its item line (``X3``), or, when it was made in a message of
+    the same digest (no line showed it yet), by that message's ``[turn N]``."""
+    if reacted is None:
+        return None, None
+    shown = {proposal_key(p): p["id"] for p in proposals}
+    shown |= {f"turn {p['turn']}": p["id"] for p in proposals if p.get("turn") is not None}
+    found = item_id(reacted.proposal, shown, what=f"The update of turn {message.turn} (a proposal reaction)")
+    return (shown[found], READINGS[reacted.reaction]) if found else (None, None)
 
 
 def _record_citations(message: Message, state: PositionState) -> None:
@@ -364,13 +413,18 @@ def round_record_extract(*, debate: Debate, aspect_index: int) -> RoundRecord | 
     if not transcript:
         return None
     aspect = debate.aspects[aspect_index]
+    participants = _debate_seated(debate)
+    people = seated_lines(participants.names, {key: participants.handle(key) for key in participants.names})
     prompt = Prompt(
         **side_work_prompt(words.ROUND_RECORDER, debate),
         messages=[
             {
                 "role": "user",
                 "content": words.ROUND_INPUT.format(
-                    label=aspect["label"], description=aspect["description"], transcript=transcript
+                    label=aspect["label"],
+                    description=aspect["description"],
+                    participants=people,
+                    transcript=transcript,
                 ),
             }
         ],
@@ -387,17 +441,23 @@ def round_record_extract(*, debate: Debate, aspect_index: int) -> RoundRecord | 
             round=aspect_index + 1,
             aspect=aspect_index,
             turns=tuple(m.turn for m in messages),
+            participants=tuple(handle for _, handle, _ in participants.seats),
         ),
         what=f"Round record {aspect_index} of {debate.id}",
     )
     if draft is None:
         return None
-    ids = {name.lower(): pid for pid, name in _participants(debate).items()}
-    takes = {
-        str(ids[take.persona.strip().lower()]): {"name": take.persona.strip(), **take.model_dump(exclude={"persona"})}
-        for take in draft.takes
-        if take.persona.strip().lower() in ids
-    }
+    takes = {}
+    for take in draft.takes:
+        key = participants.key(take.persona, what=f"Round record {aspect_index + 1}'s take")
+        if key is None or str(key) in takes:
+            continue
+        engaged = participants.name(take.engaged, what="A take's engaged") if take.engaged else None
+        takes[str(key)] = {
+            "name": participants.names[key],
+            **take.model_dump(exclude={"persona"}),
+            "engaged": engaged or "",
+        }
     with transaction.atomic():
         record, _ = RoundRecord.objects.update_or_create(
             debate=debate,
@@ -467,7 +527,7 @@ def reflections_generate(*, debate: Debate, round_number: int) -> list[Reflectio
     )
     if draft is None:
         return []
-    ids = {name.lower(): pid for pid, name in names.items()}
+    participants = Participants.of((p.pk, p.persona_id, p.name) for p in people)
     source = [m.id for m in recent]
     return [
         Reflection.objects.create(
@@ -475,7 +535,11 @@ def reflections_generate(*, debate: Debate, round_number: int) -> list[Reflectio
             content=item.content,
             kind=item.type,
             importance=item.importance,
-            about_persona_ids=[ids[n.strip().lower()] for n in item.about if n.strip().lower() in ids],
+            about_persona_ids=[
+                key
+                for named in item.about
+                if (key := participants.key(named, what=f"A reflection of {debate.id}")) is not None
+            ],
             source_message_ids=source,
             round_number=round_number,
         )

@@ -20,6 +20,9 @@ class PositionState(models.Model):
     # event's seq): a statement said before it but folded after it (a crux room's window is folded
     # late) does not replace it. Null: not known (the side folded last stands, as in older debates).
     topic_side_seq = models.PositiveIntegerField(null=True, blank=True)
+    # What a NUANCED topic_side hangs on, as the ledger keeper read it ("" when not said, or not
+    # NUANCED): the verdict compares them (all NUANCED agrees only on one condition).
+    topic_condition = models.CharField(max_length=240, blank=True, default="")
     # {"<aspect index>": {"position": str, "evidence": [str], "challenged": [str]}}
     aspect_positions = models.JSONField(default=dict)
     # [{"with": persona_id, "name": str, "on": str}]

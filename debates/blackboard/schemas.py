@@ -1,4 +1,8 @@
-"""Structured output the orchestrator asks for to keep the blackboard current."""
+"""Structured output the orchestrator asks for to keep the blackboard current.
+
+A participant is named by the id its item line gave it (``[persona-id] Name``), an open proposal
+by its line's (``[X3] Name: proposal``); the ledger checks each (gateways/llm/references.py) and
+stores none that is nobody's."""
 
 from typing import Annotated, Literal
 
@@ -17,12 +21,12 @@ Importance = Annotated[int, BeforeValidator(_one_to_ten)]
 
 
 class Challenge(BaseModel):
-    to: str = Field(description="Exact name of the participant being challenged")
+    to: str = Field(description="The id of the participant being challenged, as their [id] line gives it")
     challenge: str = Field(max_length=240, description="The question or objection they now have to answer")
 
 
 class Agreement(BaseModel):
-    with_: str = Field(alias="with", description="Exact name of the other participant")
+    with_: str = Field(alias="with", description="The id of the other participant, as their [id] line gives it")
     on: str = Field(max_length=200)
 
 
@@ -31,8 +35,11 @@ class Disagreement(Agreement):
 
 
 class ProposalReaction(BaseModel):
-    proposed_by: str = Field(description="Exact name of the participant whose open proposal this message reacts to")
-    reaction: Literal["supports", "opposes", "amends"]
+    proposal: str = Field(
+        description="The id of the open proposal this message reacts to, as its [X1] line gives it; for a "
+        "proposal made in one of the messages of this digest, that message's [turn N]"
+    )
+    reaction: Literal["supports", "opposes", "amends", "undecided"]
     note: str = Field(default="", max_length=160, description="The reaction in a few words")
 
 
@@ -41,8 +48,15 @@ class PositionUpdate(BaseModel):
 
     topic_side: Literal["YES", "NO", "NUANCED"] | None = Field(
         default=None,
-        description="The speaker's answer to the debate question as of this message: YES, NO, or NUANCED "
-        "(it depends, partly); null if this message does not show it",
+        description="The speaker's answer to the debate question (the yes/no question its verdict is about, "
+        "when one was set) as of this message: YES, NO, or NUANCED (yes on a condition, partly, it "
+        "depends); null if this message does not show it",
+    )
+    topic_condition: str | None = Field(
+        default=None,
+        max_length=240,
+        description="For a NUANCED side: what the answer hangs on, in a few words of your own (the fee "
+        "revenue goes to buses); null otherwise, or if the message does not say",
     )
 
     overall_stance: str | None = Field(
@@ -86,7 +100,7 @@ class MessageUpdate(PositionUpdate):
     """One message's PositionUpdate inside a digest, keyed by the message it is about."""
 
     turn: int = Field(description="The N of the message's [turn N] label")
-    speaker: str = Field(description="Exact name of who said that message")
+    speaker: str = Field(description="The id of who said that message, as their [id] line gives it")
 
 
 class LedgerDigest(BaseModel):
@@ -96,11 +110,11 @@ class LedgerDigest(BaseModel):
 
 
 class RoundTake(BaseModel):
-    persona: str
+    persona: str = Field(description="The participant's id, as their [id] line gives it")
     position: str = Field(max_length=240)
     key_argument: str = Field(max_length=300)
     evidence_cited: list[str] = Field(default_factory=list, max_length=4)
-    engaged: str = Field(default="", description="Name of the participant they mainly engaged, or empty")
+    engaged: str = Field(default="", description="The id of the participant they mainly engaged, or empty")
 
 
 class RoundRecordDraft(BaseModel):
@@ -113,7 +127,7 @@ class RoundRecordDraft(BaseModel):
 class ReflectionItem(BaseModel):
     content: str = Field(max_length=300)
     type: Literal["pattern", "shift", "convergence", "escalation"]
-    about: list[str] = Field(default_factory=list, max_length=6)
+    about: list[str] = Field(default_factory=list, max_length=6, description="The ids of the participants it is about")
     importance: Importance = Field(ge=1, le=10)
 
 

@@ -1,7 +1,9 @@
 """How one PositionUpdate changes the ledger. Pure: plain dicts in, plain dicts out.
 
-Model output is untrusted, so names that are not participants are dropped, nothing is
-duplicated, lists are capped, and only the speaker's own challenges can be marked answered.
+Model output is untrusted, so a participant is named by the id the digest was shown and checked
+(gateways/llm/references.py: by id, else by exact or loosely read name); anyone else is dropped,
+nothing is duplicated, lists are capped, and only the speaker's own challenges can be marked
+answered.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from debates.blackboard.ledger_text import usable
+from gateways.llm.references import Participants
 
 MAX_ITEMS = 8  # per list: older entries make way for newer ones
 EPISTEMIC_WEIGHTS = {"disagreement": 3, "concession": 4, "shift": 5}
@@ -20,6 +23,7 @@ def empty_state() -> dict:
         "overall_stance_seq": None,
         "topic_side": "",
         "topic_side_seq": None,
+        "topic_condition": "",
         "aspect_positions": {},
         "agreements": [],
         "disagreements": [],
@@ -55,6 +59,17 @@ def _clean(text: str | None) -> str | None:
     return usable(text)
 
 
+def _condition(update, state: dict) -> str:
+    """What a side hangs on once this update is folded: the condition it gives for a NUANCED
+    side; one said before stands while the side stays NUANCED and this message names none."""
+    if update.topic_side != "NUANCED":
+        return ""
+    said = _clean(getattr(update, "topic_condition", None))
+    if said:
+        return said[:240]
+    return state.get("topic_condition", "") if state.get("topic_side") == "NUANCED" else ""
+
+
 def said_later(said_at: int | None, held_since: int | None) -> bool:
     """Whether a side (or overall stance) a message gives replaces the one held: unless it was
     said before the statement that one comes from (both places in the log known). The ledger
@@ -68,27 +83,28 @@ def apply_update(
     state: dict,
     update,
     speaker_id: int,
-    participants: dict[str, int],
+    participants: Participants,
     aspect_index: int | None,
     round_number: int,
     said_at: int | None = None,
 ) -> LedgerChange:
-    """participants: lower-cased name -> persona id. said_at: where the message finished in the
-    debate's log (its message_completed event's seq), None if not known. Returns the speaker's
-    new state and side effects."""
+    """participants: who takes part (persona pk, persona id, name). said_at: where the message
+    finished in the debate's log (its message_completed event's seq), None if not known. Returns
+    the speaker's new state and side effects."""
     state = {**empty_state(), **state}
     state["aspect_positions"] = {k: dict(v) for k, v in state["aspect_positions"].items()}
     aspect_key = str(aspect_index if aspect_index is not None else "general")
     aspect = {"position": "", "evidence": [], "challenged": [], **state["aspect_positions"].get(aspect_key, {})}
 
-    def who(name: str) -> int | None:
-        persona_id = participants.get((name or "").strip().lower())
+    def who(named: str, what: str) -> int | None:
+        persona_id = participants.key(named, what=f"A ledger update's {what}")
         return persona_id if persona_id != speaker_id else None
 
     change = LedgerChange(speaker=state)
     if (stance := _clean(update.overall_stance)) and said_later(said_at, state["overall_stance_seq"]):
         state["overall_stance"], state["overall_stance_seq"] = stance, said_at
     if update.topic_side and said_later(said_at, state["topic_side_seq"]):
+        state["topic_condition"] = _condition(update, state)
         state["topic_side"], state["topic_side_seq"] = update.topic_side, said_at
     # The position on an aspect is where they stand now, as the side is (position_seq, in the
     # aspect's entry, the place in the log of the statement it comes from).
@@ -103,18 +119,18 @@ def apply_update(
     state["aspect_positions"][aspect_key] = aspect
 
     for challenge in update.challenges_raised:
-        target = who(challenge.to)
+        target = who(challenge.to, "challenge")
         if target is not None and _clean(challenge.challenge):
             change.challenges_for.setdefault(target, []).append(challenge.challenge.strip())
     agreement = update.new_agreement
-    if agreement and (other := who(agreement.with_)) is not None and (on := _clean(agreement.on)):
+    if agreement and (other := who(agreement.with_, "agreement")) is not None and (on := _clean(agreement.on)):
         state["agreements"] = _append(
             state["agreements"],
             {"with": other, "on": on},
             key=lambda a: (a["with"], a["on"].lower()),
         )
     stated = update.new_disagreement
-    if stated and (other := who(stated.with_)) is not None and (on := _clean(stated.on)):
+    if stated and (other := who(stated.with_, "disagreement")) is not None and (on := _clean(stated.on)):
         disagreement = {"with": other, "on": on, "intensity": stated.intensity}
         state["disagreements"], added = _add(
             state["disagreements"], disagreement, key=lambda d: (d["with"], d["on"].lower())
@@ -168,20 +184,20 @@ def add_challenges(state: dict, challenges: list[str], aspect_index: int | None)
     return state
 
 
-def updates_by_turn(updates: list, window: dict[int, str]) -> dict[int, object | None]:
+def updates_by_turn(updates: list, window: dict[int, int], participants: Participants) -> dict[int, object | None]:
     """A digest's updates matched to the messages it was asked about. ``window``: turn -> the
-    speaker's name, for each message to fold. Returns turn -> its update, or None where the model
-    gave none usable (the message is then marked tried, as a failed update is).
+    speaker's persona pk, for each message to fold. Returns turn -> its update, or None where the
+    model gave none usable (the message is then marked tried, as a failed update is).
 
-    Model output is untrusted: an update for a turn not asked about, or naming someone other than
-    that turn's speaker, is dropped (it would put words in the wrong mouth); a turn answered twice
-    keeps its first answer."""
+    Model output is untrusted: an update for a turn not asked about, or naming (by id or name)
+    anyone but that turn's speaker, is dropped (it would put words in the wrong mouth); a turn
+    answered twice keeps its first answer."""
     matched: dict[int, object | None] = dict.fromkeys(window)
     for update in updates:
         speaker = window.get(update.turn)
         if speaker is None or matched[update.turn] is not None:
             continue
-        if (update.speaker or "").strip().lower() != speaker.strip().lower():
+        if participants.key(update.speaker, what=f"The update of turn {update.turn}") != speaker:
             continue
         matched[update.turn] = update
     return matched

@@ -72,11 +72,24 @@ def side_work_prompt(instruction: str, debate: Debate) -> dict:
     once it is long enough for the model to cache (gateways/llm/pricing.py). Without a context
     there is nothing to share: the instruction alone is the prefix, as short as it can be (a
     longer shared frame would be paid on every call and cached on none). The order of every
-    prompt: orchestration/prompts.py."""
+    prompt: orchestration/prompts.py.
+
+    Once planning has set the yes/no question the verdict is about (debates/question.py), the
+    instruction says it: a speaker's side in the position ledger is the answer to that question,
+    not to an open topic's literal words."""
+    instruction = _with_question(instruction, debate)
     section = context_section(debate)
     if not section:
         return {"system_prefix": instruction, "system": ""}
     return {"system_prefix": words.SIDE_WORK_FRAME.format(topic=debate.topic, context=section), "system": instruction}
+
+
+def _with_question(instruction: str, debate: Debate) -> str:
+    if debate.no_yes_no:
+        return f"{instruction}\n\n{words.NO_QUESTION_DECIDED}"
+    if debate.decided_on and debate.decided_on != debate.topic:
+        return f"{instruction}\n\n{words.QUESTION_DECIDED.format(question=debate.decided_on)}"
+    return instruction
 
 
 def with_context(system_prefix: str, debate: Debate) -> str:

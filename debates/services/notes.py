@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 
 from debates.exports import crux_card_markdown, debate_results_markdown
 from debates.models import Debate
-from debates.regime import regime_label
+from debates.regime import verdict_sentence
 from debates.selectors import debate_view
 from projects.models import Note, Project
 from projects.services import note_save
@@ -62,26 +62,13 @@ def debate_note_save(*, debate: Debate, project: Project) -> Note:
     )
 
 
-SYNTHESIS_OUTCOMES = {
-    "consensus": "consensus reached",
-    "max_rounds": "no consensus within the rounds",
-    "stopped": "stopped",
-}
-
-
 def debate_synthesis_markdown(*, debate: Debate) -> str:
     """An Analyst/Critic debate's final synthesis, with the points it rests on, in Markdown."""
     results = debate.results or {}
-    outcome = SYNTHESIS_OUTCOMES.get(results.get("status", ""), results.get("status", ""))
-    lines = [
-        f"# {debate.topic}",
-        "",
-        results.get("synthesis", "").strip(),
-        "",
-        f"Consensus score {results.get('score', 0):.0f}% after {results.get('rounds', 0)} round(s): {outcome}.",
-    ]
-    if results.get("regime"):
-        lines += ["", f"Where it landed: {regime_label(str(results['regime']))}."]
+    lines = [f"# {debate.topic}", "", results.get("synthesis", "").strip()]
+    # The one verdict sentence (debates/regime.py): the score, the verdict and how the rounds ended.
+    if sentence := verdict_sentence(results=results, status=debate.status):
+        lines += ["", f"Where it landed: {sentence}"]
     for title, key in (("Agreed", "agreed"), ("Still contested", "contested"), ("Unverifiable", "unverifiable")):
         if results.get(key):
             lines += ["", f"## {title}", *[f"- {point}" for point in results[key]]]

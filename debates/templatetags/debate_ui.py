@@ -11,7 +11,7 @@ from debates.activity import event_label as activity_event_label
 from debates.activity import paused_words as activity_paused_words
 from debates.activity import phase_label as activity_phase_label
 from debates.modes import mode_find
-from debates.regime import SIDE_LABELS, verdict_sentence
+from debates.regime import CRUX_WORDS, SIDE_LABELS, verdict_sentence
 from debates.regime import regime_label as verdict_label
 from debates.state import COLLABORATION_KINDS, COLLABORATION_ROLES, SUITS, unanswered_notice
 from debates.turns import TURN_KINDS
@@ -78,6 +78,26 @@ def status_label(status: str) -> str:
 @register.filter
 def regime_label(regime: str) -> str:
     return verdict_label(regime)
+
+
+@register.filter
+def crux_words(agreement: str) -> str:
+    """How one crux of a topic no yes/no question fits came out, in words."""
+    return CRUX_WORDS.get(str(agreement or ""), "not read")
+
+
+# How the other role's revision took a key decision (debates/regime.py's outcomes), in words.
+DECISION_WORDS = {
+    "agreed": "accepted",
+    "disputed": "rejected",
+    "undecided": "neither accepted nor rejected",
+    "dropped": "withdrawn by its own role",
+}
+
+
+@register.filter
+def decision_words(outcome: str) -> str:
+    return DECISION_WORDS.get(str(outcome or ""), "not compared")
 
 
 @register.filter

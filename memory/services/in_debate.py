@@ -19,7 +19,7 @@ from django.db.models import Avg, ExpressionWrapper, Value
 from django.db.models.functions import Cast
 from pgvector.django import CosineDistance, VectorField
 
-from crux.models import CruxCard
+from crux.models import CruxCard, DisagreementCandidate
 from debates.blackboard.models import PositionState, Reflection
 from debates.models import Debate, Message
 from gateways.embeddings import gateway as embeddings
@@ -114,28 +114,49 @@ def _items_new(debate: Debate) -> list[InDebateMemory]:
     return items
 
 
+DISPUTE_BATCH = 16  # tracked disputes a batch takes besides its items
+
+
 def debate_memories_embed(*, debate: Debate) -> int:
     """Store what is new in the debate and embed, in one batch, what has no vector yet (a failed
-    batch's rows included). Returns how many were embedded."""
+    batch's rows included), and the disputes staging tracks that have none (crux/staging.py tells
+    a dispute reported in other words by them, once made). Returns how many were embedded."""
     new = _items_new(debate)
     if new:
         InDebateMemory.objects.bulk_create(new, ignore_conflicts=True)  # a row another batch stored stays
     pending = list(InDebateMemory.objects.filter(debate=debate, embedding__isnull=True).order_by("id")[:EMBED_BATCH])
-    if not pending:
+    disputes = list(
+        DisagreementCandidate.objects.filter(debate=debate, embedding__isnull=True).only("id", "dispute")[
+            :DISPUTE_BATCH
+        ]
+    )
+    if not pending and not disputes:
         return 0
     try:
         batch = embeddings.embed(
-            [row.text for row in pending],
+            [row.text for row in pending] + [candidate.dispute for candidate in disputes],
             purpose=Purpose.DOCUMENT,
             tag=CallTag(debate_id=debate.id, phase="in_debate_memory"),
         )
     except EmbeddingError as exc:
-        logger.warning("Debate %s: %s earlier item(s) left unembedded for now: %s", debate.id, len(pending), exc)
+        logger.warning(
+            "Debate %s: %s earlier item(s) left unembedded for now: %s", debate.id, len(pending) + len(disputes), exc
+        )
         return 0
-    for row, vector in zip(pending, batch.vectors, strict=True):
+    for row, vector in zip(pending + disputes, batch.vectors, strict=True):
         row.embedding, row.embedding_model = vector, batch.model
     InDebateMemory.objects.bulk_update(pending, ["embedding", "embedding_model"])
-    return len(pending)
+    DisagreementCandidate.objects.bulk_update(disputes, ["embedding", "embedding_model"])
+    return len(pending) + len(disputes)
+
+
+def message_vectors(*, debate: Debate, message_ids: list[int], model: str) -> dict[int, tuple[float, ...]]:
+    """The vectors already made of these messages by ``model`` (message id -> vector), read, never
+    made: a message not embedded yet has none (orchestration/circling.py then reads its words)."""
+    rows = InDebateMemory.objects.filter(
+        debate=debate, message_id__in=message_ids, embedding_model=model, embedding__isnull=False
+    ).values_list("message_id", "embedding")
+    return {message_id: tuple(_floats(embedding)) for message_id, embedding in rows}
 
 
 @dataclass(frozen=True)

@@ -159,11 +159,76 @@ class CorpusReader:
         aspects = [{"label": _short(q.text, 80), "description": _short(q.text, 300)} for q in questions[:4]]
         while len(aspects) < 2:
             aspects.append({"label": "What follows from it", "description": "What the answer means in practice."})
-        return {"aspects": aspects}
+        # The question the verdict is about: the planned one, else none fits (a planner reading
+        # only the topic proposes nothing the scenario does not plan).
+        if self.decided is not None:
+            return {"aspects": aspects, "question": self.decided.text, "no_yes_no_question_fits": False}
+        return {"aspects": aspects, "question": None, "no_yes_no_question_fits": True}
+
+    # ── Collaborate: the key decisions of the first answers, and the review of the revisions ─
+
+    def KeyDecisions(self, reading) -> dict:
+        """Each first answer's decisions (the claims its draft states), in the reader's words, by
+        the turn of the line that makes them; the planned question, else none fits."""
+        decisions = []
+        for turn, _, utterance in self.shown(reading):
+            for claim in self.meaning(utterance).claims:
+                if claim.act == "states" and claim.id:
+                    wording = _short(claim.gist, 240)
+                    self.labels[_fold(wording)] = claim.id
+                    decisions.append({"turn": turn, "decision": wording})
+        if self.decided is not None:
+            return {"decisions": decisions, "question": self.decided.text, "no_yes_no_question_fits": False}
+        return {"decisions": decisions, "question": None, "no_yes_no_question_fits": True}
+
+    def DecisionReview(self, reading) -> dict:
+        """What each revised answer does with each key decision, by the id its item line gives:
+        its own role keeps it unless the revision withdraws it; the other role's reaction to it
+        (an amendment accepts it; no reaction is undecided). A line it cannot lead back to one of
+        its own wordings is left out (the app then reads it undecided)."""
+        revisions = [(turn, utterance) for turn, _, utterance in self.shown(reading) if utterance is not None]
+        taken, answers = [], []
+        for item in reading.items.values():
+            wording = item.text.split(": ", 1)[-1]
+            label = self.labels.get(_fold(wording))
+            if label is None:
+                continue
+            owner = self.owner_of(label)
+            kept, reaction = True, "undecided"
+            for _, utterance in revisions:
+                meaning = utterance.said.meaning
+                if utterance.speaker == owner:
+                    kept = kept and not any(c.act == "withdraws" and c.target == label for c in meaning.claims)
+                    continue
+                for said in meaning.reactions:
+                    if said.target == label:
+                        reaction = {"accepts": "accepts", "amends": "accepts", "rejects": "rejects"}.get(
+                            said.reaction, "undecided"
+                        )
+            taken.append({"decision": item.id, "kept": kept, "reaction": reaction})
+        for turn, utterance in revisions:
+            stance = next(
+                (
+                    s
+                    for s in utterance.said.meaning.stances
+                    if self.decided is not None and s.question == self.decided.id
+                ),
+                None,
+            )
+            answers.append({"turn": turn, "side": stance.side if stance is not None else None})
+        return {"decisions": taken, "answers": answers[:2]}
 
     # ── a message's position update, and a digest of several ──────────────────────────────────
 
-    def position_update(self, utterance: Utterance | None, name: str) -> dict:
+    def position_update(
+        self,
+        utterance: Utterance | None,
+        name: str,
+        proposals: dict[str, str] | None = None,
+        made_here: dict[str, int] | None = None,
+    ) -> dict:
+        """``proposals``: the open proposals the call shows, by id (item lines ``[X1] Name: text``);
+        ``made_here``: the scenario's proposals made in the messages the call asks about, by turn."""
         meaning = self.meaning(utterance)
         speaker = self.stage.participant(name)
         update: dict = {"speaker": self.speaker_name(utterance, name), "evidence": list(meaning.evidence)[:4]}
@@ -173,6 +238,11 @@ class CorpusReader:
             stance = next((s for s in meaning.stances if s.question == self.decided.id), None)
             if stance is not None:
                 update["topic_side"] = stance.side
+                if stance.side == NUANCED and stance.condition:
+                    # What it hangs on, in the reader's words (the condition's gist).
+                    update["topic_condition"] = next(
+                        (_short(c.gist, 240) for c in self.s.conditions if c.id == stance.condition), None
+                    )
                 update["overall_stance"] = _stance_words(stance, self.s)
                 earlier = self._side_before(utterance, self.decided.id)
                 if earlier and earlier != stance.side:
@@ -191,8 +261,11 @@ class CorpusReader:
         for reaction in meaning.reactions:
             kind = _PROPOSAL_REACTION.get(reaction.reaction)
             if kind and self._is_proposal(reaction.target):
+                shown = self._proposal_shown(reaction.target, proposals or {}, made_here or {}, utterance)
+                if shown is None:
+                    continue  # not among the open proposals shown: nothing to cite
                 update["proposal_reaction"] = {
-                    "proposed_by": self.owner_of(reaction.target),
+                    "proposal": shown,
                     "reaction": kind,
                     "note": _short(reaction.gist or self.latest_gist(reaction.target, utterance), 160),
                 }
@@ -215,15 +288,34 @@ class CorpusReader:
         question = next((q for q in self.s.questions if q.id == label), None)
         return _short(question.text if question else self.latest_gist(label, utterance), 200)
 
+    def _proposal_shown(
+        self, label: str, proposals: dict[str, str], made_here: dict[str, int], utterance: Utterance
+    ) -> str | None:
+        """How the call lets the reader cite the scenario's proposal ``label``: the [turn N] of the
+        message of this digest that made it; else the id of the open proposal of its proposer whose
+        text is one of its wordings, else of their latest one shown."""
+        if label in made_here:
+            return f"turn {made_here[label]}"
+        owner = self.stage.participant(self.owner_of(label))
+        theirs = [key for key, text in proposals.items() if self.stage.participant(text.partition(": ")[0]) == owner]
+        wordings = {_short(gist, 240) for gist in self.gists(label, utterance)} | set(self.gists(label, utterance))
+        worded = [key for key in theirs if proposals[key].partition(": ")[2] in wordings]
+        return (worded or theirs or [None])[-1]
+
     def _is_proposal(self, label: str) -> bool:
         return any(
             u.said.meaning.proposal is not None and u.said.meaning.proposal.id == label for u in self.stage.utterances
         )
 
     def _digest(self, reading) -> list[dict]:
+        proposals = {key: item.text for key, item in reading.items.items() if re.fullmatch(r"X\d+", key)}
+        asked = self.shown(reading, reading.call.turns)
+        made_here = {
+            u.said.meaning.proposal.id: turn for turn, _, u in asked if u is not None and u.said.meaning.proposal
+        }
         updates = []
-        for turn, name, utterance in self.shown(reading, reading.call.turns):
-            updates.append({**self.position_update(utterance, name), "turn": turn})
+        for turn, name, utterance in asked:
+            updates.append({**self.position_update(utterance, name, proposals, made_here), "turn": turn})
         return updates
 
     def LedgerDigest(self, reading) -> dict:

@@ -37,6 +37,7 @@ from memory.models import Insight
 from memory.services.recall import recalled_for
 from orchestration.evaluation import corpus_metrics, corpus_surfaces
 from orchestration.evaluation.corpus_script import CorpusScript, role_models
+from orchestration.evaluation.corpus_stage import wording_key
 from orchestration.evaluation.owner import owned_persona, throwaway_owner
 from orchestration.run import debate_run
 
@@ -165,7 +166,7 @@ def _observed(scenario: Scenario, debate: Debate, owner, script: CorpusScript) -
         "verdict": results.get("regime", ""),
         "final_sides": results.get("final_sides"),
         "decided_on": results.get("decided_on"),
-        "decisions": results.get("decisions"),
+        "decisions": _decisions(results, script) if scenario.mode == "collaborate" else None,
         "rounds": list(events.filter(kind=EventKind.ROUND_SCORED).values_list("payload", flat=True)),
         "cruxes": list(
             dict.fromkeys(
@@ -247,3 +248,17 @@ def corpus_evaluate(
         "modes": summaries,
         "runs": [r["record"] for r in runs],
     }
+
+
+def _decisions(results: dict, script: CorpusScript) -> dict[str, str] | None:
+    """Collaborate's key decisions as the scenario labels them -> how each came out: the app keeps
+    them by its own ids (D1, D2...) with the reader's wording, which leads back to the label the
+    reader gave it (its own bookkeeping). None when the app recorded none."""
+    recorded = [d for d in results.get("decisions") or [] if isinstance(d, dict)]
+    if not recorded:
+        return None
+    labelled = {}
+    for decision in recorded:
+        label = script.reader.labels.get(wording_key(str(decision.get("text", ""))))
+        labelled[label or str(decision.get("id", ""))] = str(decision.get("outcome") or "undecided")
+    return labelled

@@ -4,7 +4,8 @@
 What a call is comes from the call (a structured call's schema title; a turn's phase, whom it
 answers, its room and round, from the gateway's X-Faultline-Call tag: ids only), never from the
 prompt's wording. What was said comes from the prompt's data lines only (devtools/prompt_reading.py:
-transcript lines ``[turn N] Name: text``, item lines ``[ID] text``).
+transcript lines ``[turn N] Name: text``, item lines ``[ID] text``); a structured answer names a
+participant by the persona id of their item line, as the app asks.
 
 Each persona speaks from its own contract: the scenario's spec of the persona the call's tag names
 (its ``cast``, keyed by persona id: what the harness wrote into the contract, so a real model
@@ -35,12 +36,14 @@ from devtools.fake_messages_api import Call, Reply
 from devtools.prompt_reading import Reading, Said, digest_answer
 from orchestration.evaluation.scenarios import NO, NUANCED, YES, PersonaSpec, Scenario
 
-SAID = {YES: "yes", NO: "no", NUANCED: "it depends"}
+# NUANCED said as "partly": "it depends" is one of the house's forbidden phrases (personas/house.py),
+# which the voice guard would take out of what these personas say.
+SAID = {YES: "yes", NO: "no", NUANCED: "partly"}
 HEARD = {value: key for key, value in SAID.items()}
 OPPOSITE = {YES: NO, NO: YES, NUANCED: NUANCED}
 
-_VIEW_SPOKEN = re.compile(r'on "([^"]+)" I say (yes|no|it depends)', re.IGNORECASE)
-_ANSWER_SPOKEN = re.compile(r"My answer to the debate question is (yes|no|it depends)", re.IGNORECASE)
+_VIEW_SPOKEN = re.compile(r'on "([^"]+)" I say (yes|no|partly)', re.IGNORECASE)
+_ANSWER_SPOKEN = re.compile(r"My answer to the debate question is (yes|no|partly)", re.IGNORECASE)
 _MEANING_SPOKEN = re.compile(r'by "([^"]+)" I mean ([^.,;]+)', re.IGNORECASE)
 _EVIDENCE_SPOKEN = re.compile(r"Look at (.+?)\.")
 _ADDRESSED = re.compile(r"([^,\n]+), on \"")
@@ -164,11 +167,15 @@ class ScriptedModel:
     # ── structured calls ──────────────────────────────────────────────────────────────────────
 
     def _structured_AspectPlan(self, reading: Reading) -> dict:
+        # Its scenarios' topics are yes/no questions: the planner proposes none of its own, so the
+        # topic is what the verdict is about (debates/question.py).
         return {
             "aspects": [
                 {"label": "Evidence", "description": "What the record shows."},
                 {"label": "Consequences", "description": "What follows for policy."},
-            ]
+            ],
+            "question": None,
+            "no_yes_no_question_fits": False,
         }
 
     @staticmethod
@@ -200,10 +207,11 @@ class ScriptedModel:
         if addressed and (view := _VIEW_SPOKEN.search(text)):
             question, side = view.group(1) + "?", HEARD[view.group(2).lower()]
             theirs = self._latest_views(before).get(question, {}).get(addressed.group(1))
+            other = reading.id_of(addressed.group(1)) or addressed.group(1)
             if theirs and theirs != side:
-                update["new_disagreement"] = {"with": addressed.group(1), "on": question, "intensity": "strong"}
+                update["new_disagreement"] = {"with": other, "on": question, "intensity": "strong"}
             elif theirs:
-                update["new_agreement"] = {"with": addressed.group(1), "on": question}
+                update["new_agreement"] = {"with": other, "on": question}
         if concession := _CONCEDED.search(text):
             update["concession"] = f"{concession.group(1)} changes the picture"
         return update
@@ -215,7 +223,7 @@ class ScriptedModel:
         return digest_answer(reading, self.position_update, self._structured_DisagreementScan)
 
     def _structured_RoundRecordDraft(self, reading: Reading) -> dict:
-        names = [said.name for said in reading.said]
+        names = [reading.id_of(said.name) or said.name for said in reading.said]
         takes = [
             {"persona": n, "position": "as stated", "key_argument": "their view", "evidence_cited": [], "engaged": ""}
             for n in dict.fromkeys(names)
@@ -265,8 +273,8 @@ class ScriptedModel:
                     low, high = self.scenario.confidence
                     found.append(
                         {
-                            "persona_a": a,
-                            "persona_b": b,
+                            "persona_a": reading.id_of(a) or a,
+                            "persona_b": reading.id_of(b) or b,
                             "dispute": wording,
                             "known_id": known_id,
                             "confidence": round(rng.uniform(low, high), 2),
@@ -293,7 +301,7 @@ class ScriptedModel:
             "question": question,
             "positions": [
                 {
-                    "persona": name,
+                    "persona": reading.id_of(name) or name,
                     "position": sides.get(name, NUANCED),
                     "reasoning": f"{name} answers {SAID[sides.get(name, NUANCED)]}.",
                     "falsifier": "Data they have not seen.",
@@ -313,7 +321,8 @@ class ScriptedModel:
         for said in reading.said:
             evidence = _EVIDENCE_SPOKEN.search(said.text)
             if evidence and all(e["evidence"] != evidence.group(1) for e in entries):
-                entries.append({"persona": said.name, "evidence": evidence.group(1), "used_for": "their view"})
+                who = reading.id_of(said.name) or said.name
+                entries.append({"persona": who, "evidence": evidence.group(1), "used_for": "their view"})
         return {"entries": entries[:10]}
 
     def _structured_CardJudgement(self, reading: Reading) -> dict:

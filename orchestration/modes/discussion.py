@@ -20,6 +20,7 @@ from debates import payloads as p
 from debates.blackboard.ledger import RECENT_BEFORE, round_record_extract
 from debates.blackboard.summaries import rolling_summary_write, summary_due
 from debates.models import Debate, Event, Message
+from debates.question import question_planned
 from debates.services.context import side_work_prompt
 from debates.services.events import event_append
 from debates.services.interjections import (
@@ -30,11 +31,14 @@ from debates.services.interjections import (
     interjections_waiting,
 )
 from debates.services.messages import turn_pass
+from debates.services.questions import question_decide
 from debates.services.transcripts import participant_lines
 from debates.state import EventKind
 from debates.turns import DIALOGUE_KINDS
+from gateways.embeddings import gateway as embeddings
 from gateways.llm import gateway
 from gateways.llm.types import CallTag, Prompt, Role
+from memory.services.in_debate import message_vectors
 from orchestration.circling import CIRCLING_TURNS, Said, circling_move, circling_reason
 from orchestration.context import (
     EXCHANGE_MESSAGES,
@@ -102,6 +106,10 @@ class Discussion:
         # Each persona's view of the main channel at its last turn (orchestration/context.py, Epoch):
         # kept in memory only, a resumed run starts new ones (their first calls miss the cache).
         self._views: dict[int, Epoch] = {}
+        # The main channel's message vectors read so far (message id -> vector, of one model): each
+        # is read once, when made, for the circling check (orchestration/circling.py).
+        self._vectors: dict[int, tuple[float, ...]] = {}
+        self._vector_model = ""
 
     # ── the aspect plan ───────────────────────────────────────────────────────────────────────
 
@@ -135,9 +143,13 @@ class Discussion:
             tag=CallTag(debate_id=self.debate.id, phase="planning", participants=tuple(self.run.handles.values())),
         )
         aspects = [aspect.model_dump() for aspect in plan.aspects]
+        planned = question_planned(
+            topic=self.debate.topic, proposed=plan.question, none_fits=plan.no_yes_no_question_fits
+        )
         with transaction.atomic():
             Debate.objects.filter(pk=self.debate.pk).update(aspects=aspects)
             event_append(debate_id=self.debate.id, payload=p.AspectsSet(aspects=aspects))
+            question_decide(debate=self.debate, planned=planned)
         self.debate.aspects = aspects
 
     # ── openings, dialogue, closings ──────────────────────────────────────────────────────────
@@ -214,6 +226,7 @@ class Discussion:
             else:
                 consecutive_passes = 0
                 self.mode.after_message(message)
+                self.run.recall.embed_later()  # its vector, for the circling check of the turns to come
                 slot += self._circling_acted_on(aspect_index, next_slot=slot + 1, per_aspect=per_aspect)
             slot += 1
         if previous_aspect is not None:
@@ -394,8 +407,14 @@ class Discussion:
         reason in the log (and so in the chat and the exports)."""
         channel = self.channel
         fresh = sum(1 for message in channel.dialogue if message.aspect_index == aspect_index)
-        history = [Said(m.persona.name, m.text, cited=bool(m.citations)) for m in channel.messages]
-        reason = circling_reason(history, fresh=fresh)
+        if fresh < CIRCLING_TURNS:
+            return 0
+        model = self._circling_vectors(channel.messages)
+        history = [
+            Said(m.persona.name, m.text, cited=bool(m.citations), vector=self._vectors.get(m.id))
+            for m in channel.messages
+        ]
+        reason = circling_reason(history, fresh=fresh, model=model)
         if reason is None:
             return 0
         move = circling_move(
@@ -422,6 +441,17 @@ class Discussion:
         )
         logger.info("Debate %s went in circles on aspect %s: %s", self.debate.id, aspect_index, move.action)
         return move.slots_skipped
+
+    def _circling_vectors(self, messages: list[Message]) -> str:
+        """Read the vectors made since the last check of the channel's messages (in-debate memory
+        embeds them beside the run; a turn never waits for one). Returns their model."""
+        model = embeddings.current_model()
+        if model != self._vector_model:
+            self._vectors, self._vector_model = {}, model
+        missing = [m.id for m in messages if m.id is not None and m.id not in self._vectors]
+        if missing:
+            self._vectors.update(message_vectors(debate=self.debate, message_ids=missing, model=model))
+        return model
 
     def _record_round(self, aspect_index: int) -> None:
         self.run.lanes.submit("notes", round_record_extract, debate=self.debate, aspect_index=aspect_index)

@@ -13,7 +13,7 @@ from django.utils.module_loading import import_string
 
 from debates.models import Debate, Message
 from debates.modes import mode_find
-from debates.regime import regime_label, verdict_sentence
+from debates.regime import CRUX_WORDS, verdict_sentence
 
 Write = Callable[[str], None]
 
@@ -58,15 +58,19 @@ def print_debate(debate: Debate, write: Write) -> None:
             write(f"    diagnosis: {card.diagnosis}")
     spec = mode_find(debate.mode)
     if sentence := verdict_sentence(results=debate.results, status=debate.status):
-        write(f"\nVerdict: {sentence}")  # the sentence the page and the exports say
+        write(f"\nWhere it landed: {sentence}")  # the sentence the page and the exports say
     printer = import_string(spec.printer) if spec is not None and spec.printer else print_outcome
     printer(debate, write)
 
 
 def print_verdict(results: dict, write: Write) -> None:
-    """Where it landed, by its label (debates/regime.py), and what that rests on."""
-    if regime := results.get("regime"):
-        write(f"\nRegime: {regime_label(regime)}")
+    """What the verdict is about and what it rests on. The verdict itself is the one sentence
+    ``rundebate`` prints before this ("Where it landed: ...", debates/regime.py verdict_sentence):
+    never a label of its own here, so the terminal says what the page says."""
+    if question := results.get("decided_on"):
+        write(f"Decided on: {question}")
+    for crux in results.get("per_crux") or []:
+        write(f"  PER CRUX: {crux.get('question', '')} — {CRUX_WORDS.get(crux.get('agreement'), 'not read')}")
     if basis := results.get("regime_basis"):
         write(basis)
 

@@ -103,7 +103,8 @@ def test_the_synthesis_card_copies_saves_to_a_project_and_asks_again(
     note = Note.objects.get(project=project)
     assert response.status_code == 302 and response["Location"] == f"/projects/{project.pk}/notes/{note.pk}/"
     assert note.title == f"Synthesis: {debate.topic}" and note.tags[0] == "synthesis"
-    assert synthesis in note.content and "Consensus score 100% after 3 round(s): consensus reached." in note.content
+    assert synthesis in note.content
+    assert "Where it landed: Consensus (100% of the points agreed after 3 rounds)" in note.content
     # Only into one's own project.
     theirs = Project.objects.create(owner=user, name="Alice's other")
     assert (

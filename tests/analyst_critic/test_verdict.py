@@ -8,6 +8,7 @@ from django.core.management import call_command
 from debates.exports import debate_markdown
 from debates.models import Debate, Event
 from debates.payloads import EventKind, parse_payload
+from debates.regime import verdict_sentence
 from debates.selectors import debate_view
 from debates.services.notes import debate_synthesis_markdown
 from orchestration.run import debate_run
@@ -68,8 +69,13 @@ def test_every_place_names_the_verdict_by_its_label(critic_api, capsys):
     )
 
     lines = capsys.readouterr().out.strip().splitlines()
-    assert "Regime: Partial agreement" in lines and "Regime: partial" not in lines
-    assert lines[-1] == "Final consensus score: 25% (status: max_rounds)"  # unverifiable points count against it
     debate = Debate.objects.get()
-    assert "Regime: **Partial agreement**" in debate_markdown(debate=debate, view=debate_view(debate_id=debate.id))
-    assert "Where it landed: Partial agreement." in debate_synthesis_markdown(debate=debate)
+    sentence = verdict_sentence(results=debate.results, status=debate.status)
+    assert sentence.startswith("No consensus within the rounds allowed. Partial agreement")
+    assert f"Where it landed: {sentence}" in lines and not any(line.startswith("Regime:") for line in lines)
+    assert lines[-1] == "Final consensus score: 25% (status: max_rounds)"  # unverifiable points count against it
+    markdown = debate_markdown(debate=debate, view=debate_view(debate_id=debate.id))
+    assert f"Where it landed: **{sentence}**" in markdown and "Regime:" not in markdown
+    assert "Where it landed: No consensus within the rounds allowed. Partial agreement (" in debate_synthesis_markdown(
+        debate=debate
+    )

@@ -81,6 +81,21 @@ def test_the_opening_is_a_cold_start(debate):
     assert "WHERE EVERYONE STANDS" not in context
 
 
+def test_every_turn_is_told_the_question_the_verdict_is_about(debate):
+    debate, personas = debate
+    debate.topic, debate.decided_on = "What should savers do about inflation?", "Should a saver hold gold?"
+    debate.save()
+    for phase in ("opening", "reply", "closing"):
+        context = assemble_context(debate=debate, persona=personas[0], phase=phase, aspect_index=0)
+        assert "Topic: What should savers do about inflation?" in context
+        assert "Decided on: Should a saver hold gold? (say where you stand on it: yes, no," in context
+
+    # A yes/no topic is its own question: it is said once, as the topic.
+    debate.topic = debate.decided_on
+    debate.save()
+    assert "Decided on" not in assemble_context(debate=debate, persona=personas[0], phase="opening")
+
+
 def test_a_reply_shows_every_section_of_the_seed(debate):
     debate, personas = debate
     ada, bram, _ = personas

@@ -5,10 +5,14 @@ import pytest
 
 from debates.blackboard import updates
 from debates.blackboard.schemas import LedgerDigest
+from gateways.llm.references import Participants
 
+SEATS = Participants.of(
+    [(1, "ada-hardmoney", "Ada Hardmoney"), (2, "bram-macro", "Bram Macro"), (3, "cleo-quant", "Cleo Quant")]
+)
 # The three messages a digest was asked about (turn -> who said it); the window's earlier
 # messages (turns 4 to 6) were shown as context only.
-ASKED = {7: "Ada Hardmoney", 8: "Bram Macro", 9: "Cleo Quant"}
+ASKED = {7: 1, 8: 2, 9: 3}
 
 
 def _update(turn, speaker, stance):
@@ -61,6 +65,11 @@ CASES = [
         [_update(7, "  ada hardmoney ", "a"), _update(8, "BRAM MACRO", "b")],
         {7: "a", 8: "b", 9: None},
     ),
+    (
+        "speakers named by the ids the digest was shown",
+        [_update(7, "ada-hardmoney", "a"), _update(8, "[bram-macro]", "b"), _update(9, "cleo", "c")],
+        {7: "a", 8: "b", 9: None},
+    ),
     ("nothing answered at all", [], {7: None, 8: None, 9: None}),
 ]
 
@@ -69,7 +78,7 @@ CASES = [
 def test_a_digests_updates_land_only_on_the_messages_they_name(case, given, expected):
     digest = LedgerDigest.model_validate({"updates": given})
 
-    matched = updates.updates_by_turn(digest.updates, ASKED)
+    matched = updates.updates_by_turn(digest.updates, ASKED, SEATS)
 
     assert {turn: (update.overall_stance if update else None) for turn, update in matched.items()} == expected
 

@@ -139,15 +139,172 @@ def test_acceptance_of_a_claim_or_of_nobodys_proposal_decides_nothing():
     assert proposals[0]["reactions"] == {} and proposals[0]["status"] == ACTIVE
 
 
-def test_a_model_naming_the_proposal_chooses_it_but_never_the_reaction():
+def test_a_model_citing_the_proposal_by_id_ties_the_reaction_and_its_reading_needs_the_words_consent():
     proposals, _ = fold([], BRAM, "I propose a gold-backed reserve tranche for the central bank.", 10)
-    proposals, _ = fold(proposals, CLEO, "Let us talk about something else entirely.", 14, reacting_to=BRAM)
-    assert proposals[0]["reactions"] == {}  # named, but no reaction in the words
-    proposals, _ = fold(proposals, CLEO, "Sounds good to me.", 15, reacting_to=BRAM)
+    # Cited by id, read as support, the words silent: the reading stands.
+    proposals, _ = fold(
+        proposals, CLEO, "Fine by the central bank's board, I imagine.", 14, reacting_to=1, read_as=SUPPORT
+    )
     assert proposals[0]["reactions"] == {CLEO: SUPPORT}
+    # Read as support, but the words hedge it or refuse it: nothing is claimed.
+    proposals, _ = fold(
+        proposals, ADA, "In principle yes, once we have seen the audit.", 15, reacting_to=1, read_as=SUPPORT
+    )
+    assert proposals[0]["reactions"][ADA] == UNDETERMINED
+    proposals, _ = fold(proposals, ADA, "I won't sign up to that plan.", 16, reacting_to=1, read_as=SUPPORT)
+    assert proposals[0]["reactions"][ADA] == UNDETERMINED
+    # No reading given: the words alone decide, as before.
+    proposals, _ = fold(proposals, ADA, "Let us talk about something else entirely.", 17, reacting_to=1)
+    assert proposals[0]["reactions"][ADA] == UNDETERMINED  # unchanged: nothing said about it
+
+
+# The on-call story (evaluation/corpus/truth/dialogue_oncall_proposal_in_other_words.toml): two
+# proposals accepted in words that share none of theirs, beside a refusal of something else.
+ELIF, MARCO, AISHA = "Elif Yilmaz", "Marco Bianchi", "Aisha Karimi"
+TEAM = [ELIF, MARCO, AISHA]
+ROTA = (
+    "Here's my proposal: a weekly rotation across all eight engineers, with a standby allowance for the "
+    "week you carry the pager, and swaps allowed."
+)
+ALERT = (
+    "I suggest the fraud-score alert only pages when errors stay above threshold for ten minutes, and "
+    "everything shorter goes to a daytime queue."
+)
+
+
+def team_fold(proposals, speaker, text, turn, **kw):
+    return proposals_fold(proposals, speaker=speaker, text=text, turn=turn, participants=TEAM, **kw)
+
+
+def test_acceptances_in_other_words_are_tied_to_the_proposal_by_its_id():
+    proposals, _ = team_fold([], ELIF, ROTA, 4)
+    proposals, decided = team_fold(
+        proposals,
+        MARCO,
+        "Seven days at a time, with money for being reachable: I'm on board. One more thing: I don't accept "
+        "that the pager is the whole problem, because half of last month's pages were the fraud-score alert "
+        "firing on noise.",
+        5,
+        reacting_to=1,
+        read_as=SUPPORT,
+    )
+    assert proposals[0]["reactions"] == {MARCO: SUPPORT} and decided == []
+    proposals, decided = team_fold(
+        proposals,
+        AISHA,
+        "Elif, yes to that, and finance has already set aside a stipend for whoever holds the phone.",
+        6,
+        reacting_to=1,
+        read_as=SUPPORT,
+    )
+    assert proposals[0]["status"] == ACCEPTED and len(decided) == 1
+
+    proposals, _ = team_fold(proposals, MARCO, ALERT, 7)
+    proposals, decided = team_fold(
+        proposals,
+        ELIF,
+        "Ten minutes sustained is what I'd have picked too. I'll make the change this week.",
+        8,
+        reacting_to=2,
+        read_as=SUPPORT,
+    )
+    assert proposals[1]["reactions"] == {ELIF: SUPPORT} and decided == []
+    proposals, decided = team_fold(
+        proposals,
+        AISHA,
+        "Good: then both are settled, the weekly paid rota and the quieter alert.",
+        9,
+        reacting_to=2,
+        read_as=SUPPORT,
+    )
+    assert [p["status"] for p in proposals] == [ACCEPTED, ACCEPTED] and len(decided) == 1
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # A refusal of a clause of its own is about that clause, not the proposal on the table.
+        (
+            "I don't accept that the pager is the whole problem: half of last month's pages were the "
+            "fraud-score alert firing on noise.",
+            None,
+        ),
+        ("I agree that the pager rota is unfair today.", None),
+        # A refusal of the proposal, in words or by pointing at it, still is one.
+        ("I don't accept the weekly pager rotation.", OPPOSE),
+        ("I won't accept that rotation.", OPPOSE),
+        ("That plan won't work for people with small children.", OPPOSE),
+    ],
+)
+def test_without_an_id_a_reaction_with_its_own_clause_is_about_that_clause(text, expected):
+    proposals, _ = team_fold([], ELIF, ROTA, 4)
+    assert reaction_to(text, proposals[0], turn=5) == expected
+
+
+@pytest.mark.parametrize(
+    "reacting_to, speaker",
+    [
+        (7, MARCO),  # no proposal has that id: the words alone decide
+        (1, ELIF),  # the proposer's own: never a reaction
+    ],
+)
+def test_a_reaction_cited_to_no_open_proposal_of_someone_else_ties_nothing(reacting_to, speaker):
+    proposals, _ = team_fold([], ELIF, ROTA, 4)
+    proposals, decided = team_fold(
+        proposals,
+        speaker,
+        "Seven days at a time with money for it suits me.",
+        9,
+        reacting_to=reacting_to,
+        read_as=SUPPORT,
+    )
+    assert proposals[0]["reactions"] == {} and decided == []
+
+
+@pytest.mark.parametrize(
+    "read_as, text, expected",
+    [
+        (SUPPORT, "Seven days at a time, with money for being reachable: I'm on board.", SUPPORT),
+        (SUPPORT, "Paid weeks on the phone, shared by all eight of us: yes.", SUPPORT),
+        (OPPOSE, "A whole week on the phone is too long for parents; count me out.", OPPOSE),
+        (OPPOSE, "Paid weeks on the phone, shared by all eight of us.", OPPOSE),
+        (UNDETERMINED, "Let me think about seven-day shifts over the weekend.", UNDETERMINED),
+        # The reading and the words disagree: nothing is claimed either way.
+        (SUPPORT, "Maybe, if the allowance covers nights.", UNDETERMINED),
+        (OPPOSE, "I'm on board with it.", UNDETERMINED),
+    ],
+)
+def test_the_reading_by_id_and_the_words_together_decide_the_reaction(read_as, text, expected):
+    proposals, _ = team_fold([], ELIF, ROTA, 4)
+    proposals, _ = team_fold(proposals, MARCO, text, 9, reacting_to=1, read_as=read_as)
+    assert proposals[0]["reactions"] == {MARCO: expected}
 
 
 def test_a_proposer_cannot_accept_their_own_proposal_for_the_others():
     proposals, _ = fold([], BRAM, "I propose a gold-backed reserve tranche for the central bank.", 10)
     proposals, decided = fold(proposals, BRAM, "I fully support my own proposal.", 11)
     assert proposals[0]["reactions"] == {} and decided == []
+
+
+@pytest.mark.parametrize(
+    "cited, tied_to",
+    [
+        ("X1", 1),  # the id of its item line
+        ("[X2]", 2),
+        ("turn 4", 1),  # made in a message of the same digest: no line showed it yet
+        ("[turn 7]", 2),
+        ("turn 5", None),  # a message that proposed nothing
+        ("X9", None),
+    ],
+)
+def test_a_reaction_cites_a_proposal_by_its_line_or_by_the_turn_that_made_it(cited, tied_to):
+    from debates.blackboard.ledger import reaction_cited
+    from debates.blackboard.schemas import ProposalReaction
+    from debates.models import Message
+
+    held = [
+        {"id": 1, "by": ELIF, "proposal": "A weekly paid rotation.", "turn": 4, "reactions": {}},
+        {"id": 2, "by": MARCO, "proposal": "Page only on sustained errors.", "turn": 7, "reactions": {}},
+    ]
+    reacted = ProposalReaction(proposal=cited, reaction="supports")
+    assert reaction_cited(reacted, held, Message(turn=8)) == ((tied_to, SUPPORT) if tied_to else (None, None))

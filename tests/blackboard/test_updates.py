@@ -6,9 +6,10 @@ import pytest
 from debates.blackboard import updates
 from debates.blackboard.schemas import PositionUpdate
 from debates.budget import Section, clip, estimate_tokens, join
+from gateways.llm.references import Participants
 
 ADA, BRAM, CLEO = 1, 2, 3
-PARTICIPANTS = {"ada": ADA, "bram": BRAM, "cleo": CLEO}
+PARTICIPANTS = Participants.of([(ADA, "ada-id", "Ada"), (BRAM, "bram-id", "Bram"), (CLEO, "cleo-id", "Cleo")])
 
 
 def apply(state, said_at=None, **update):

@@ -146,7 +146,7 @@ def test_a_run_that_follows_a_dead_one_resumes_without_repeating_finished_phases
     Message.objects.filter(debate=debate, turn=5).delete()
     Message.objects.filter(debate=debate, turn=4).update(status=Message.Status.STREAMING, text="## Revi")
     Debate.objects.filter(pk=debate.pk).update(status=Debate.Status.RUNNING, results={}, phase="revising")
-    before = ModelCall.objects.filter(debate_id=debate.id).count()
+    before = ModelCall.objects.filter(debate_id=debate.id, streamed=True).count()
 
     debate = debate_run(debate_id=debate.id)
 

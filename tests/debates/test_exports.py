@@ -38,7 +38,8 @@ def test_markdown_export_has_the_whole_debate(owner_client, finished):
     assert "_Cleo Central passes._" in text
     assert "## Crux rooms" in text and "It is." in text
     assert "## Crux cards" in text and "- **Ada Hardmoney**: YES" in text
-    assert "## Results" in text and "Regime: **Polarized**" in text
+    assert "## Results" in text and "Where it landed: **Polarized: they split on an open question" in text
+    assert "Regime:" not in text
     assert "### Fault lines" in text and "YES: Ada Hardmoney; NO: Bram Macro" in text
 
 

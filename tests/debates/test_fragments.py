@@ -127,6 +127,7 @@ def test_the_snapshot_replaces_every_region_but_the_drawer_itself(debate, person
     regions = [
         "status-line",
         "debate-banner",
+        "decided-on",
         "chat-log",
         "crux-cards",
         "positions",
@@ -140,3 +141,37 @@ def test_the_snapshot_replaces_every_region_but_the_drawer_itself(debate, person
         assert f'id="{region}"' in html
     assert 'id="drawer"' not in html  # it keeps which room the reader opened
     assert html.count('hx-swap-oob="true"') == len(regions)  # nested items carry no OOB attribute of their own
+
+
+def test_the_question_decided_on_is_drawn_when_planning_sets_it(debate, personas):
+    from debates import payloads as p
+    from debates.services.events import event_append
+
+    DebateLog(debate).start()
+    question = "Should the city charge drivers at peak hours?"
+    event = event_append(debate_id=debate.id, payload=p.QuestionDecided(question=question))
+    view = debate_view(debate_id=debate.id)
+
+    html = fragments.for_event(view, event.kind, event.payload)
+
+    assert 'id="decided-on"' in html and "Decided on:" in html and question in html
+
+
+def test_a_finished_debate_s_panels_give_no_interim_reading(debate, owner_client):
+    """Once the debate has ended, the side panels say what came of it, not what may still come:
+    no "yet" beside the one verdict sentence."""
+    from debates import payloads as p
+    from debates.services.events import event_append
+
+    log = DebateLog(debate).start()
+    summary = {"from_turn": 1, "to_turn": 12, "text": "They weighed gold against bonds."}
+    event_append(debate_id=debate.id, payload=p.ConversationNoted(summaries=[summary]))
+    live = debate_view(debate_id=debate.id)
+    assert "No decision reached yet." in fragments.snapshot(live)
+
+    log.complete(sample_results())
+    finished = debate_view(debate_id=debate.id)
+    panels = fragments.snapshot(finished)
+    assert "No decision everyone accepted." in panels and "reached yet" not in panels
+    page = owner_client.get(f"/debates/{debate.id}/").content.decode()
+    assert "none: no disagreement kept coming back" in page and "none yet" not in page

@@ -121,3 +121,28 @@ def test_a_second_draft_says_the_same_answer_in_other_words():
 
     assert first.strip().startswith("Great question.")
     assert "Great question" not in again and again.strip().startswith("Yes, get certified")
+
+
+def test_a_reaction_cites_the_proposal_by_the_turn_that_made_it_or_by_the_id_its_line_shows():
+    oncall = load_scenario(TRUTH / "dialogue_oncall_proposal_in_other_words.toml")
+    script = CorpusScript(oncall)
+    for turn in oncall.turns[:6]:
+        script.stage.say(
+            next(u for u in script.stage.utterances if u.where == f"turn {turn.n}"), channel="main", turn=turn.n
+        )
+    transcript = "\n".join(said_line(t.n, t.speaker, t.text.strip()) for t in oncall.turns[:6])
+
+    # The proposal (turn 4) and the reactions to it (turns 5, 6) in one digest: no line shows it yet.
+    together = script.reader.answer(
+        request(transcript, Call(phase="ledger", turns=(4, 5, 6)), {"title": "LedgerDigest"})
+    )
+    # Turn 6 alone, once the app holds it as X1.
+    rota = item_line("X1", "Elif Yilmaz: A weekly rotation across all eight engineers, with a standby allowance.")
+    later = script.reader.answer(
+        request(rota + "\n" + transcript, Call(phase="ledger", turns=(6,), items=("X1",)), {"title": "LedgerDigest"})
+    )
+
+    cited = {u["turn"]: u.get("proposal_reaction", {}).get("proposal") for u in together["updates"]}
+    assert cited == {4: None, 5: "turn 4", 6: "turn 4"}
+    assert later["updates"][0]["proposal_reaction"]["proposal"] == "X1"
+    assert "proposed_by" not in later["updates"][0]["proposal_reaction"]

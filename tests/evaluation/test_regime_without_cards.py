@@ -23,7 +23,7 @@ def test_contradicting_stances_with_no_crux_card_are_not_a_consensus(settings):
 
     debate = Debate.objects.get(pk=record["debate_id"])
     markdown = debate_markdown(debate=debate, view=debate_view(debate_id=debate.id))
-    assert "Regime: **Disagreement, no crux isolated**" in markdown
+    assert "Where it landed: **Disagreement, no crux isolated: their final answers split" in markdown
     assert "- **Hal Prices**: yes\n- **Ivy Assets**: no" in markdown
     trails = dict(line[2:].split(": ", 1) for line in markdown.splitlines() if line.startswith("- ") and ": `" in line)
     assert trails["Hal Prices"].strip("`").endswith("YYY") and trails["Ivy Assets"].strip("`").endswith("NNN")

@@ -126,3 +126,10 @@ def test_it_refuses_an_unknown_scenario_or_an_empty_corpus(tmp_path):
         call_command("evaluate", "--suite=truth", "--scenario=nope")
     with pytest.raises(CommandError, match="no scenario"):
         call_command("evaluate", "--suite=truth", f"--corpus={tmp_path}")
+
+
+def test_collaborate_s_key_decisions_are_read_by_id_and_each_comes_out_as_the_scenario_says(corpus_report):
+    (run,) = [r for r in corpus_report["report"]["runs"] if r["scenario"] == "collab_postgres_backups_agree"]
+
+    assert run["metrics"]["collaborate"]["decisions_wrong"] == []  # recorded (None: none), none wrong
+    assert corpus_report["report"]["modes"]["collaborate"]["decisions_wrong"] == 0

@@ -68,9 +68,11 @@ def test_an_empty_map_with_a_final_answer_missing_is_undetermined_everywhere(
     assert last_map.payload["regime"] == "undetermined"
 
     out = capsys.readouterr().out
-    assert "Regime: Undetermined (too little was recorded to judge)" in out and "Regime: undetermined" not in out
+    assert "Where it landed: Undetermined: too little was recorded to judge." in out and "Regime:" not in out
     view = debate_view(debate_id=debate.id)
-    assert "Regime: **Undetermined (too little was recorded to judge)**" in debate_markdown(debate=debate, view=view)
+    markdown = debate_markdown(debate=debate, view=view)
+    assert "Where it landed: **Undetermined: too little was recorded to judge.**" in markdown
     events = list(Event.objects.filter(debate=debate).order_by("seq").values_list("seq", "kind", "payload"))
     summary = json.loads(debate_json(debate=debate, events=events))["summary"]
-    assert summary["results"]["regime_label"] == "Undetermined (too little was recorded to judge)"
+    assert summary["results"]["regime_label"] == "Undetermined"
+    assert summary["verdict_sentence"] == "Undetermined: too little was recorded to judge."

@@ -21,14 +21,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 CONTEXT_TOKENS = 3000  # a deployment's larger context budget: the side calls' shared prefix passes 1,024
 # mode -> model role -> whether its calls carry a breakpoint. The persona and synthesis models
 # (Sonnet, 1,024 tokens) cache a contract with the context; the extraction and judging model (Haiku,
-# 4,096) caches none of the side calls' prefixes (the frame, the question and a 3,000-token context
+# 4,096; Collaborate's key decisions and their review too) caches none of the side calls' prefixes (the frame, the question and a 3,000-token context
 # fall short of it), and the two-seat modes' seat prompts with the context reach Sonnet's minimum
 # but not Opus's (the Critic's and the Reviewer's model, 4,096).
 BREAKPOINTS = {
     "dialogue": {"persona": True, "extraction": False, "judging": False, "synthesis": True},
     "graph": {"persona": True, "extraction": False, "synthesis": True},
     "analyst_critic": {"analyst": True, "critic": False, "synthesis": True},
-    "collaborate": {"architect": True, "reviewer": False, "synthesis": True},
+    "collaborate": {"architect": True, "reviewer": False, "synthesis": True, "extraction": False},
 }
 
 # mode -> the roles whose calls ask for breakpoints inside the user message too: the discussion's

@@ -1,5 +1,6 @@
-"""Clean turns: a forbidden phrase takes its whole sentence with it, no placeholder ever stands in
-for a turn, and degenerate ledger text never goes back into a persona's prompt."""
+"""Clean turns: a forbidden phrase is cut and what its sentence says is kept (a sentence with
+nothing else goes), no placeholder ever stands in for a turn, and degenerate ledger text never
+goes back into a persona's prompt."""
 
 import pytest
 
@@ -17,22 +18,23 @@ from devtools.fake_messages_api import Reply
 from orchestration.context import assemble_context
 from orchestration.run import debate_run
 from orchestration.speaking import Speaker, TurnRequest, speak
-from orchestration.voice import remove_forbidden
+from orchestration.voice import clean_forbidden
 
 FORBIDDEN = ["That's a great point", "I understand your perspective", "to be honest"]
+NAMES = ["Bram Macro", "Cleo Central"]
 
 
 @pytest.mark.parametrize(
     "said, kept",
     [
-        # at the start of a sentence, with the persona's name after it
+        # at the start of a sentence, with the persona's name after it: nothing else, it goes
         ("That's a great point, Bram. But the 1970s data says otherwise.", "But the 1970s data says otherwise."),
-        # at the end of the sentence that holds it
+        # at the end of the sentence that holds it, which then says nothing: it goes
         (
             "My answer to the debate question is that's a great point. That is where I stand.",
             "That is where I stand.",
         ),
-        # in the middle, curly apostrophe, other case
+        # in the middle, curly apostrophe, other case: an aside and a name, nothing else
         (
             "Rates matter. Still, THAT’S A GREAT POINT about savers, Cleo! Gold keeps its value.",
             "Rates matter. Gold keeps its value.",
@@ -42,18 +44,21 @@ FORBIDDEN = ["That's a great point", "I understand your perspective", "to be hon
             'Bram keeps telling me "that\'s a great point." I never believed him. Bonds lose to inflation.',
             "I never believed him. Bonds lose to inflation.",
         ),
-        # two different phrases in two sentences, one kept between them
+        # two different phrases in two sentences: the answer after the second is kept
         (
             "I understand your perspective. Central banks misjudged 2021? To be honest, I doubt it.",
-            "Central banks misjudged 2021?",
+            "Central banks misjudged 2021? I doubt it.",
         ),
-        # no sentence end at all: the whole text is the one sentence that holds it
-        ("well to be honest the numbers favour my side and always have", ""),
-        # every sentence holds one
+        # no sentence end at all: what the sentence says is kept
+        (
+            "well to be honest the numbers favour my side and always have",
+            "well the numbers favour my side and always have",
+        ),
+        # every sentence holds one and says nothing else
         ("That's a great point, truly. I understand your perspective, Bram.", ""),
-        # the unfinished last sentence goes too when it holds one; the finished ones stay
-        ("Gold is money. Savers know it, to be honest", "Gold is money."),
-        # a line break is kept between the sentences that stay
+        # the unfinished last sentence keeps what it says
+        ("Gold is money. Savers know it, to be honest", "Gold is money. Savers know it"),
+        # a line break is kept between the lines that stay
         ("Gold is money.\nThat's a great point, though.\nSavers know it.", "Gold is money.\nSavers know it."),
         # decoys: the words apart, or inside a longer word, are not the phrase
         (
@@ -62,8 +67,8 @@ FORBIDDEN = ["That's a great point", "I understand your perspective", "to be hon
         ),
     ],
 )
-def test_a_forbidden_phrase_takes_its_whole_sentence_with_it(said, kept):
-    assert remove_forbidden(said, FORBIDDEN) == kept
+def test_a_forbidden_phrase_is_cut_and_what_its_sentence_says_is_kept(said, kept):
+    assert clean_forbidden(said, FORBIDDEN, NAMES) == kept
 
 
 @pytest.mark.parametrize(

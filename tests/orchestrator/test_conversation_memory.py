@@ -57,7 +57,7 @@ def test_a_rolling_summary_every_twelve_messages_reaches_the_context_the_panel_a
 
     view = debate_view(debate_id=debate.id)
     panel = fragments.snapshot(view)
-    assert 'id="where-we-are"' in panel and "Messages 13–24:" in panel and "No decision reached yet." in panel
+    assert 'id="where-we-are"' in panel and "Messages 13–24:" in panel and "No decision everyone accepted." in panel
     assert "Summary of messages 13–24: Messages 13 to 24:" in debate_markdown(debate=debate, view=view)
 
 

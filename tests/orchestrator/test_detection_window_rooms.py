@@ -25,7 +25,10 @@ def _candidate(debate, a, b, dispute, **extra):
     )
 
 
-def test_a_window_reads_the_rooms_once_and_keeps_each_pairs_cooldown(fake_anthropic, new_debate):
+def test_a_window_reads_the_rooms_once_and_keeps_each_pairs_cooldown(fake_anthropic, new_debate, monkeypatch):
+    # Candidates made by hand have no dispute vectors: they open without waiting a window for one
+    # (that wait: tests/orchestrator/test_meaning_tables.py).
+    monkeypatch.setattr("crux.staging.VECTOR_WAIT_WINDOWS", 0)
     debate = new_debate()
     ada, bram, cleo = (participant.persona for participant in debate.participants.order_by("seat"))
     first = _candidate(debate, ada, bram, "Is gold money?")

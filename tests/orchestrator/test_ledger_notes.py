@@ -46,7 +46,7 @@ def test_counters_proposals_reactions_and_decisions_all_land_in_the_notes(fake_a
         _update(1, cleo),
         _update(2, ada, concession="Gold is volatile.", shift="Less sure of a full standard."),
         _update(3, bram, proposal="A gold-backed reserve tranche."),
-        _update(4, cleo, proposal_reaction={"proposed_by": bram, "reaction": "supports"}),
+        _update(4, cleo, proposal_reaction={"proposal": "X1", "reaction": "supports"}),
         _update(5, ada, decision="Inflation erodes savings."),
         _update(6, bram),
     )

@@ -1,4 +1,4 @@
-from debates.regime import NO_CRUX, regime_basis, regime_for, stances_verdict
+from debates.regime import NO_CRUX, FinalAnswers, regime_basis, regime_for, stances_verdict
 
 AGREE = {"Ada": "YES", "Bram": "YES"}
 SPLIT = {"Ada": "YES", "Bram": "NO"}
@@ -10,8 +10,18 @@ def card(*positions, resolved=False):
 
 def test_no_card_and_agreeing_final_stances_is_consensus():
     assert regime_for([], AGREE) == "consensus"
-    assert regime_for([], {"Ada": "NUANCED", "Bram": "NUANCED"}) == "consensus"
     assert regime_for([card("YES", "NO", resolved=True)], AGREE) == "consensus"
+
+
+def test_everyone_answering_it_depends_is_a_consensus_only_on_one_condition():
+    # Issue 39: all NUANCED is a conditional agreement when they hang it on the same condition,
+    # else a partial one (tests/debates/test_verdict_truth_table.py has the whole table).
+    nuanced = {"Ada": "NUANCED", "Bram": "NUANCED"}
+    assert regime_for([], nuanced) == "partial"
+    one = FinalAnswers(
+        sides=nuanced, conditions={"Ada": "fees fund buses", "Bram": "fees fund buses"}, same_condition=True
+    )
+    assert regime_for([], one) == "conditional"
 
 
 def test_contradicting_final_stances_and_no_card_is_not_consensus():

@@ -26,7 +26,7 @@ def test_it_runs_a_debate_and_prints_transcript_and_cards(scripted_api, personas
 
     out = capsys.readouterr().out
     assert "Ada Hardmoney (opening)" in out and "Bram Macro (closing)" in out
-    assert "CRUX CARD" in out and "Regime:" in out
+    assert "CRUX CARD" in out and "Where it landed: " in out and "Regime:" not in out
     assert Debate.objects.get().status == Debate.Status.COMPLETED
     lines = [json.loads(line) for line in trace.read_text().splitlines()]
     persona_calls = [line for line in lines if line["role"] == "persona"]
@@ -67,7 +67,7 @@ def test_it_prints_where_the_debate_landed_by_its_label_not_its_key(scripted_api
 
     out = capsys.readouterr().out
     assert Debate.objects.get().results["regime"] == "disagreement_no_crux"
-    assert "Regime: Disagreement, no crux isolated" in out
+    assert "Where it landed: Disagreement, no crux isolated: their final answers split" in out
     assert "disagreement_no_crux" not in out
     assert "Rests on no crux card (no crux room produced one)" in out
 
@@ -100,4 +100,4 @@ def test_it_says_on_stderr_what_the_debate_is_doing_and_ends_on_the_verdict_sent
     debate = Debate.objects.get()
     from debates.regime import verdict_sentence
 
-    assert f"Verdict: {verdict_sentence(results=debate.results, status=debate.status)}" in captured.out
+    assert f"Where it landed: {verdict_sentence(results=debate.results, status=debate.status)}" in captured.out

@@ -31,13 +31,13 @@ def test_forbidden_phrases_never_reach_the_page(scripted_api, new_debate):
 
 
 def test_a_phrase_that_survives_the_regeneration_is_cut_out():
-    from orchestration.voice import remove_forbidden
+    from orchestration.voice import clean_forbidden
 
     text = "That’s a great point, Bram. But the data says otherwise. I understand your perspective."
 
-    cleaned = remove_forbidden(text, ["That's a great point", "I understand your perspective"])
+    cleaned = clean_forbidden(text, ["That's a great point", "I understand your perspective"], ["Bram Macro"])
 
-    assert cleaned == "But the data says otherwise."  # whole sentences go, never half of one
+    assert cleaned == "But the data says otherwise."  # nothing but the phrase (and an address): the sentence goes
 
 
 RAMBLE = (

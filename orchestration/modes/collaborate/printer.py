@@ -14,6 +14,10 @@ def print_collaboration(debate: Debate, write: Write) -> None:
         write(f"  WITHOUT AN ANSWER: {name}")
     if results:
         print_verdict(results, write)
+    for decision in results.get("decisions", []):
+        write(
+            f"  KEY DECISION {decision['id']} ({decision['role']}): {decision['text']} — {decision.get('outcome') or 'not compared'}"
+        )
     write(f"Status: {debate.status}")
     artifact = debate_artifact(debate)
     if artifact:

@@ -32,3 +32,34 @@ AS_ROLE = "As the {role}: {instruction}"
 FIRST_ANSWERS = "The two first answers (yours is the {role}'s):\n{transcript}"
 REVISED_ANSWERS = "The two revised answers:\n{transcript}"
 WROTE_NOTHING = "(wrote nothing)"
+
+# The house's phrases, and each role's own, that no role ever writes (orchestration/voice.py).
+NEVER_SAY = "Never write these phrases: {phrases}"
+
+# ── the verdict's two readings (decisions.py) ────────────────────────────────────────────────
+# The key decisions of the first answers, and the question the brief decides.
+DECISIONS_READER = """You read the two first answers of a collaboration between an Architect and a
+Reviewer on one brief. List the key decisions each answer makes: the choices the rest of its plan
+rests on (what to do or not do, which design, which order), at most five per answer, each in a few
+words of your own, with the N of the [turn N] line of the answer that makes it. Then name the
+yes/no question the brief decides, if one fits it (the brief itself when it is one); if none fits,
+say so."""
+DECISIONS_INPUT = "Brief: {topic}\n\nThe first answers:\n{transcript}"
+# Shown to each role before it revises: the decisions, by id, to take or refuse in its revision.
+DECISIONS_SHOWN = (
+    "The key decisions of the two first answers, by id:\n{items}\n"
+    "In your revised answer, say plainly which of the other role's decisions you accept and which you "
+    "reject, and whether you still hold each of your own."
+)
+# The review of the two revised answers, decision by decision.
+REVIEW_READER = """You compare the two revised answers of a collaboration between an Architect and a
+Reviewer. For each key decision listed by its id, say whether its own role's revised answer still
+holds it (false if it withdraws or drops it), and what the other role's revised answer does with
+it: accepts it (adopts it or agrees, in any words), rejects it (refuses it, or argues for something
+else in its place), or neither (undecided: a hedge, a condition, or silence). Answer with the ids
+as listed, one entry per decision. Then give each revised answer's answer to the question, if it
+gives one: YES, NO or NUANCED."""
+REVIEW_INPUT = (
+    "Brief: {topic}\nQuestion: {question}\n\nThe key decisions:\n{items}\n\nThe revised answers:\n{transcript}"
+)
+NO_QUESTION = "(none fits the brief)"

@@ -13,12 +13,14 @@ import logging
 
 from django.conf import settings
 
-from crux.models import CruxRoom
+from crux.models import CruxCard, CruxRoom
 from crux.services.detection import detection_apply, detection_run, window_digest
 from debates.models import Message
+from debates.regime import dialogue_evidence
 from gateways.llm.types import ModelUnavailable
 from orchestration import results
 from orchestration.context import SideWork
+from orchestration.final_answers import final_answers, verdict_fields
 from orchestration.ledger_folding import ScanWindow
 from orchestration.modes.discussion import DiscussionMode
 from orchestration.patience import patiently
@@ -101,10 +103,24 @@ class DialogueMode(DiscussionMode):
         self.run.lanes.wait(["ledger", "detection", "rooms"], timeout=60)
 
     def results(self, status: str) -> dict:
+        debate = self.run.debate
         evidence = self.evidence
         if evidence is None:  # stopped before the closings: the ledger is made now, inline
-            evidence = results.evidence_ledger(debate=self.run.debate)
-        return results.debate_results(debate=self.run.debate, evidence_ledger=evidence)
+            evidence = results.evidence_ledger(debate=debate)
+        found = results.debate_results(debate=debate, evidence_ledger=evidence)
+        # The verdict on the question decided on: the cards, and the final answers with what
+        # each NUANCED one hangs on (orchestration/final_answers.py).
+        cards = [
+            {
+                "question": card.question,
+                "positions": [p["position"] for p in card.positions.values()],
+                "resolved": card.resolved,
+            }
+            for card in CruxCard.objects.filter(debate=debate).order_by("created_at")
+        ]
+        answers = final_answers(debate=debate, seats=results.seats_of(debate))
+        judged = dialogue_evidence(cards, answers, yes_no=not debate.no_yes_no)
+        return {**found, **verdict_fields(debate=debate, evidence=judged, answers=answers, cruxes=cards)}
 
     # ── steps ─────────────────────────────────────────────────────────────────────────────────
 
@@ -114,6 +130,8 @@ class DialogueMode(DiscussionMode):
             rooms = detection_apply(
                 debate=self.run.debate, window=window, message_ids=[message.id for message in messages], scan=scan
             )
+            if scan is not None and scan.disagreements:
+                self.run.recall.embed_later()  # the disputes it tracked, for staging to tell rewordings by
             for room in rooms:
                 self._start_room(room.id)
         except Exception:  # detection is an observer; never let it take the debate down

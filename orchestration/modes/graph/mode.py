@@ -25,12 +25,13 @@ from crux.graph.results import graph_cards, graph_results
 from crux.services.rooms import card_post
 from debates.models import Message
 from debates.payloads import Card, CardPosition
-from debates.regime import graph_evidence, verdict
+from debates.regime import graph_evidence
 from debates.state import SUITS
 from gateways.llm.types import ModelError
 from orchestration.context import SideWork, before_your_turn
+from orchestration.final_answers import final_answers, verdict_fields
 from orchestration.modes.discussion import DiscussionMode
-from orchestration.results import final_sides, seats_of, stance_series
+from orchestration.results import seats_of, stance_series
 
 logger = logging.getLogger(__name__)
 
@@ -109,18 +110,27 @@ class GraphMode(DiscussionMode):
         outcome = graph_outcome(graph, [s.name for s in self.run.speakers])
         convergence = {"reason": state.converged or "max_rounds", "rounds": len(state.rounds)}
         results = graph_results(graph, outcome, convergence=convergence)
-        seats = seats_of(self.run.debate)
-        sides = final_sides(debate=self.run.debate, seats=seats)
+        debate = self.run.debate
+        seats = seats_of(debate)
+        answers = final_answers(debate=debate, seats=seats)
         evidence = graph_evidence(
             disputes=outcome.disputes,
             settled=len(graph.settled),
             common_ground=outcome.holds_common_ground,
             built=bool(state.rounds),  # every crystallization failed: the map says nothing
-            sides=sides,
+            answers=answers,
+            yes_no=not debate.no_yes_no,
         )
-        results["regime"], results["regime_basis"] = verdict(evidence), evidence.basis
-        results["final_sides"] = sides
-        results["stances"] = stance_series(debate=self.run.debate, seats=seats)
+        cruxes = [
+            {
+                "question": dispute["question"],
+                "positions": [side for side, names in dispute.get("sides", {}).items() for _ in names],
+                "resolved": dispute.get("status") != "open",
+            }
+            for dispute in outcome.disputes
+        ]
+        results.update(verdict_fields(debate=debate, evidence=evidence, answers=answers, cruxes=cruxes))
+        results["stances"] = stance_series(debate=debate, seats=seats)
         return results
 
     def before_finish(self, results: dict) -> None:

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('debates', '0023_positionstate_said_order'),
+        ('debates', '0024_decided_question_and_conditions'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
