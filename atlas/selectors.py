@@ -10,10 +10,11 @@ from django.db.models import Q
 
 from atlas.clustering import CruxPoint, crux_clusters, crux_text, threshold_for
 from atlas.models import Prediction
+from atlas.people import PersonTrack, people_tracks
 from atlas.recurrence import Appearance, CruxRecord, crux_record
 from atlas.services.vectors import crux_similarities, crux_vectors_ensure
 from crux.models import CruxCard
-from debates.models import Debate
+from debates.models import Debate, DebateMember, PersonSide
 from gateways.embeddings import gateway as embeddings
 
 GRID_CRUXES = 12  # columns of the persona × crux grid: the most recurrent cruxes
@@ -34,6 +35,7 @@ class AtlasCrux:
     debates: list[Debate]  # oldest first, as record.appearances
     predictions: list[Prediction] = field(default_factory=list)
     reruns: list[Rerun] = field(default_factory=list)
+    people: list[PersonTrack] = field(default_factory=list)  # the owner's and members' sides, debate by debate
 
     @property
     def wordings(self) -> list[str]:
@@ -126,6 +128,25 @@ def _reruns(debates: list[Debate]) -> list[Rerun]:
     return sorted(reruns, key=lambda r: r.rerun.created_at)
 
 
+def people_sides(cards: list[CruxCard]) -> dict[int, dict[str, str]]:
+    """card id -> {person: their latest side on it}, for the people on each card's debate today
+    (its owner and its members: a removed member's sides are shown nowhere)."""
+    debate_ids = {card.debate_id for card in cards}
+    team = {
+        (debate_id, owner_id)
+        for debate_id, owner_id in Debate.objects.filter(pk__in=debate_ids).values_list("pk", "owner_id")
+    }
+    team |= set(DebateMember.objects.filter(debate_id__in=debate_ids).values_list("debate_id", "user_id"))
+    sides: dict[int, dict[str, str]] = {}
+    rows = PersonSide.objects.filter(card_id__in=[card.id for card in cards], debate_id__in=debate_ids)
+    for debate_id, user_id, card_id, name, side in rows.order_by("created_at", "id").values_list(
+        "debate_id", "user_id", "card_id", "user__username", "side"
+    ):
+        if (debate_id, user_id) in team:
+            sides.setdefault(card_id, {})[name] = side  # later rows replace earlier ones
+    return sides
+
+
 def atlas_cards(*, owner, project=None):
     cards = CruxCard.objects.filter(debate__owner=owner)
     if project is not None:
@@ -151,6 +172,7 @@ def atlas_for(*, owner, project=None, query: str = "") -> Atlas:
     predictions: dict[int, list[Prediction]] = {}
     for prediction in Prediction.objects.filter(card__in=[c.id for c in cards]).select_related("persona"):
         predictions.setdefault(prediction.card_id, []).append(prediction)
+    sides = people_sides(cards)
     cruxes = []
     for group in crux_clusters(points, threshold, similarities):
         group_cards = [by_id[p.id] for p in group]
@@ -174,6 +196,7 @@ def atlas_for(*, owner, project=None, query: str = "") -> Atlas:
                 debates=debates,
                 predictions=[p for card in group_cards for p in predictions.get(card.id, [])],
                 reruns=_reruns(debates),
+                people=people_tracks(appearances, sides),
             )
         )
     cruxes.sort(key=lambda c: (-c.record.debates, -c.record.decisive_count))

@@ -8,8 +8,9 @@ or broker round trip of its own, and nothing is rendered where debates run: each
 feed (debates/event_feed.py) folds the events once per debate and renders the partials the page
 renders.
 
-Who may watch a debate (unsharing, logout) still goes through the channel layer's groups, which
-reach every socket of a debate or a user in whatever web process holds it.
+Who may watch a debate (unsharing, logout, a member removed) and the sides people take (rare, and
+rendered per viewer) still go through the channel layer's groups, which reach every socket of a
+debate or a user in whatever web process holds it.
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ MAX_NOTIFY_BYTES = 7900
 
 def group_name(debate_id) -> str:
     return f"debate-{debate_id}"
+
+
+def sides_group_name(debate_id) -> str:
+    """The sockets that show a debate's faultline map (debates/side_consumers.py)."""
+    return f"sides-{debate_id}"
 
 
 def user_group_name(user_id) -> str:
@@ -70,12 +76,18 @@ def _send_now(group: str, message: dict) -> None:
         async_to_sync(get_channel_layer().group_send)(group, message)
     except Exception:
         # The change itself is saved; sockets also check their access every few seconds.
-        logger.exception("Could not tell the live sockets about an access change")
+        logger.exception("Could not tell the live sockets about a change of access or sides")
 
 
 def access_changed(*, debate_id) -> None:
     """Who may watch the debate changed (unshared, deleted): every socket on it checks again."""
     _send_now(group_name(debate_id), {"type": "debate.access_changed"})
+
+
+def sides_changed(*, debate_id) -> None:
+    """Someone took or changed a side (committed): every open faultline map of the debate redraws
+    what its own viewer may see."""
+    _send_now(sides_group_name(debate_id), {"type": "debate.sides_changed"})
 
 
 def session_ended(*, user_id, session_key: str | None) -> None:

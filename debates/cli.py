@@ -10,6 +10,7 @@ import time
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError
 from django.db import connection
+from django.db.models import Q
 
 from debates.activity import debate_activity
 from debates.models import Debate, Event
@@ -23,6 +24,18 @@ def cli_debate(debate_id: str, *, user) -> Debate:
     that does not exist (as the site's 404), so a command does not reveal that it exists."""
     try:
         debate = Debate.objects.filter(pk=debate_id, owner=user).first()
+    except ValidationError:  # not a debate id at all
+        debate = None
+    if debate is None:
+        raise CommandError(f"no debate with id {debate_id} (for user {user.username})")
+    return debate
+
+
+def cli_debate_on_team(debate_id: str, *, user) -> Debate:
+    """The debate ``debate_id`` if ``user`` owns it or is one of its members; the same one line as
+    ``cli_debate`` otherwise."""
+    try:
+        debate = Debate.objects.filter(Q(owner=user) | Q(members__user=user), pk=debate_id).distinct().first()
     except ValidationError:  # not a debate id at all
         debate = None
     if debate is None:

@@ -41,7 +41,7 @@ from django.utils import timezone
 from debates import broadcast, event_feed, fragments
 from debates.event_feed import DebateHub
 from debates.models import Debate, Event
-from debates.selectors import debate_visible_to
+from debates.selectors import debate_sees_spend, debate_visible_to
 from debates.services.lifecycle import debate_can_resume
 from gateways.input_rules import InputRefused, json_read
 
@@ -59,6 +59,23 @@ LOST_AFTER = timedelta(seconds=2)
 MIN_CHECK_INTERVAL = 1.0
 
 
+def socket_viewer(scope, debate_id, share_token: str) -> tuple[Debate | None, object]:
+    """The debate, if the socket's viewer may watch it (else None), and that viewer: checked
+    against the database, not the scope, since the debate may have been unshared, a member
+    removed, or the user's session logged out since the socket opened."""
+    debate = Debate.objects.filter(pk=debate_id).first()
+    user = scope.get("user") or AnonymousUser()
+    if user.is_authenticated:
+        session = scope.get("session")
+        session_alive = session is not None and session.session_key and session.exists(session.session_key)
+        user = (
+            get_user_model().objects.filter(pk=user.pk, is_active=True).first() if session_alive else None
+        ) or AnonymousUser()
+    if debate is None or not debate_visible_to(debate=debate, user=user, share_token=share_token):
+        return None, user
+    return debate, user
+
+
 class DebateConsumer(AsyncWebsocketConsumer):
     debate_id = None
     share_token: str = ""
@@ -66,6 +83,7 @@ class DebateConsumer(AsyncWebsocketConsumer):
     hub: DebateHub | None = None
     last_seq: int | None = None  # the last event this socket was sent; None until its snapshot is
     last_check: float = 0.0
+    hides_spend: bool = True  # what the debate spent is shown to its owner (and moderators) only
 
     async def connect(self):
         self.debate_id = self.scope["url_route"]["kwargs"]["debate_id"]
@@ -75,6 +93,7 @@ class DebateConsumer(AsyncWebsocketConsumer):
         if not await self._allowed():
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        self.hides_spend = not await self._sees_spend()
         user = self.scope["user"]
         self.groups_joined = (broadcast.group_name(self.debate_id),) + (
             (broadcast.user_group_name(user.pk),) if user.is_authenticated else ()
@@ -100,17 +119,12 @@ class DebateConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _allowed(self) -> bool:
-        """Checked against the database, not the scope: the debate may have been unshared and the
-        user's session logged out since the socket opened."""
-        debate = Debate.objects.filter(pk=self.debate_id).first()
-        user = self.scope.get("user") or AnonymousUser()
-        if user.is_authenticated:
-            session = self.scope.get("session")
-            session_alive = session is not None and session.session_key and session.exists(session.session_key)
-            user = (
-                get_user_model().objects.filter(pk=user.pk, is_active=True).first() if session_alive else None
-            ) or AnonymousUser()
-        return debate is not None and debate_visible_to(debate=debate, user=user, share_token=self.share_token)
+        return socket_viewer(self.scope, self.debate_id, self.share_token)[0] is not None
+
+    @database_sync_to_async
+    def _sees_spend(self) -> bool:
+        debate, user = socket_viewer(self.scope, self.debate_id, self.share_token)
+        return debate is not None and debate_sees_spend(debate=debate, user=user)
 
     async def _revoke(self, code: int = CLOSE_FORBIDDEN) -> None:
         await self.disconnect(code)  # leave the hub and the groups now: nothing more is sent
@@ -127,6 +141,7 @@ class DebateConsumer(AsyncWebsocketConsumer):
         # The session is being flushed as this arrives: watch on as nobody, which a share link
         # may still allow.
         self.scope["user"] = AnonymousUser()
+        self.hides_spend = True
         if not await self._allowed():
             await self._revoke()
 
@@ -147,7 +162,7 @@ class DebateConsumer(AsyncWebsocketConsumer):
         if self.hub is not hub:
             return  # closed meanwhile
         # No await between reading the view and taking its number: the hub cannot move on in between.
-        html = fragments.snapshot(view, can_resume=can_resume)
+        html = fragments.snapshot(view, can_resume=can_resume, hide_spend=self.hides_spend)
         self.last_seq = view.last_seq
         await self.send(text_data=html)
 

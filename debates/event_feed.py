@@ -42,6 +42,7 @@ class Socket(Protocol):
     """What a hub needs of a websocket consumer."""
 
     last_seq: int | None  # the last event this socket was sent (None: its snapshot is not sent yet)
+    hides_spend: bool  # its viewer is not the owner: the status line without the tokens and the cost
 
     async def deliver_event(self, seq: int, html: str) -> None: ...
 
@@ -136,15 +137,21 @@ class DebateHub:
         except ValidationError:
             typed = None
         apply(self.view, seq, kind, typed if typed is not None else payload)  # logs and skips a bad one
-        if typed is not None:
-            html = fragments.for_event(self.view, kind, typed, with_banner=False)
-        else:  # a kind this code does not know, or a payload that does not match its schema
-            html = fragments.status_line(self.view)
+        # Rendered once for the owner's sockets and, only when anyone else watches here, once
+        # without what the debate spent.
+        variants: dict[bool, str] = {}
+        for hide_spend in {False} | {socket.hides_spend for socket in self.sockets}:
+            if typed is not None:
+                variants[hide_spend] = fragments.for_event(
+                    self.view, kind, typed, with_banner=False, hide_spend=hide_spend
+                )
+            else:  # a kind this code does not know, or a payload that does not match its schema
+                variants[hide_spend] = fragments.status_line(self.view, hide_spend=hide_spend)
         banner = fragments.banner(self.view)
         if banner != self.banner_shown:
-            html += banner
+            variants = {hide_spend: html + banner for hide_spend, html in variants.items()}
             self.banner_shown = banner
-        await self._fan_out("deliver_event", seq, html)
+        await self._fan_out("deliver_event", seq, variants[False], spendless=variants.get(True))
 
     async def _progress(self, message_id: int, text: str | None) -> None:
         message = self.view.message(message_id)
@@ -160,10 +167,11 @@ class DebateHub:
         html = fragments.message_text(message)  # the header, typing dots and all, stays as it is
         await self._fan_out("deliver_progress", self.view.last_seq, html)
 
-    async def _fan_out(self, method: str, seq: int, html: str) -> None:
+    async def _fan_out(self, method: str, seq: int, html: str, *, spendless: str | None = None) -> None:
+        """spendless: what a socket that hides the spend is sent instead (None: the same html)."""
         for socket in list(self.sockets):
             try:
-                await getattr(socket, method)(seq, html)
+                await getattr(socket, method)(seq, spendless if spendless is not None and socket.hides_spend else html)
             except Exception:
                 logger.exception("Could not send a live update to a socket of debate %s", self.debate_id)
 

@@ -13,6 +13,7 @@ import json
 import re
 
 from debates.activity import counts_words, dialogue_turns
+from debates.faultline_map import FaultlineMap
 from debates.models import Debate
 from debates.modes import mode_label
 from debates.payloads import EventKind
@@ -363,7 +364,9 @@ def _context_md(debate: Debate) -> list[str]:
     return [f"- Context: {md_escape(debate.context_label)}"]
 
 
-def debate_results_markdown(*, debate: Debate, view: DebateView, with_context: bool = True) -> str:
+def debate_results_markdown(
+    *, debate: Debate, view: DebateView, with_context: bool = True, faultlines: FaultlineMap | None = None
+) -> str:
     """A finished debate's results as Markdown (what a note saved to a project holds): who
     debated, with which context, the crux cards and the results, without the transcript."""
     personas = view.personas or []
@@ -377,6 +380,7 @@ def debate_results_markdown(*, debate: Debate, view: DebateView, with_context: b
     lines.append(f"- Debated: {debate.created_at:%Y-%m-%d %H:%M} UTC")
     lines.append("")
     lines += _outcome_md(view)
+    lines += _faultlines_md(faultlines)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -387,9 +391,17 @@ def crux_card_markdown(*, debate: Debate, card) -> str:
 
 
 def debate_markdown(
-    *, debate: Debate, view: DebateView, with_failure_reason: bool = True, with_context: bool = True
+    *,
+    debate: Debate,
+    view: DebateView,
+    with_failure_reason: bool = True,
+    with_context: bool = True,
+    with_spend: bool = True,
+    faultlines: FaultlineMap | None = None,
 ) -> str:
-    """with_context: name the context (the owner's project...); never for anyone else."""
+    """with_context: name the context (the owner's project...); never for anyone else.
+    with_spend: say what the debate spent (tokens, cost); the owner's alone too.
+    faultlines: where the people stand, as the reader may see it (none: left out)."""
     personas = view.personas or []
     lines = [f"# {md_escape(debate.topic)}", ""]
     lines.append(f"- Status: {md_escape(debate.get_status_display())}")
@@ -404,7 +416,8 @@ def debate_markdown(
         lines.append(
             f"- Model provider: {md_escape(provider)}" + (" (offline demo model)" if provider == "local" else "")
         )
-    lines.append(f"- {counts_words(view)} · Tokens: {view.totals.tokens} · Cost: ${md_escape(view.totals.cost)}")
+    spend = f" · Tokens: {view.totals.tokens} · Cost: ${md_escape(view.totals.cost)}" if with_spend else ""
+    lines.append(f"- {counts_words(view)}{spend}")
     lines.append("")
     if view.failure_reason:
         lines += ["## Failure", "", _quote(view.failure_reason if with_failure_reason else REASON_WITHHELD), ""]
@@ -431,7 +444,66 @@ def debate_markdown(
                 lines += _message_md(message)
 
     lines += _outcome_md(view)
+    lines += _faultlines_md(faultlines)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def faultlines_lines(faultlines: FaultlineMap, *, escape=str) -> list[str]:
+    """The faultline map as lines (``manage.py faultlines`` prints them, the Markdown exports hold
+    them, escaped): per crux each persona's and each person's side, then the camps with their
+    members, then the crux that splits the two largest camps most."""
+    lines = []
+    for row in faultlines.rows:
+        lines.append(f"{row.label}{' ' + row.suit if row.suit else ''}: {escape(row.question)}")
+        lines += [f"  - persona {escape(name)}: {side}" for name, side in row.personas]
+        for stand in row.people:
+            because = f" (would change their mind: {escape(stand.because)})" if stand.because else ""
+            lines.append(f"  - person {escape(stand.name)}: {stand.side}{because}")
+        if not faultlines.names and row.counts_line:
+            lines.append(f"  - people: {row.counts_line}")
+        if not row.personas and not row.people and not row.counts:
+            lines.append("  - nobody has taken a side")
+    lines.append("Camps:")
+    for number, camp in enumerate(faultlines.camps, start=1):
+        who = ", ".join(escape(name) for name in camp.members) if faultlines.names else f"{camp.size} people"
+        lines.append(f"  {number}. {who}")
+    if not faultlines.camps:
+        lines.append("  none: nobody has taken a side")
+    split, row = faultlines.split, faultlines.split_row
+    if split is not None and row is not None:
+        lines.append(
+            f"Splits the two largest camps most: {row.label}: {escape(row.question)} "
+            f"(mean side {split.first_mean:+.2f} against {split.second_mean:+.2f})"
+        )
+    else:
+        lines.append("Splits the two largest camps most: nothing (fewer than two camps, or no crux both answered)")
+    return lines
+
+
+def _faultlines_md(faultlines: FaultlineMap | None) -> list[str]:
+    if faultlines is None or not faultlines.people:
+        return []
+    return ["## Where people stand", "", *faultlines_lines(faultlines, escape=md_escape), ""]
+
+
+def faultlines_document(faultlines: FaultlineMap | None) -> dict | None:
+    if faultlines is None:
+        return None
+    split = faultlines.split
+    return {
+        "cruxes": [
+            {
+                "number": row.number,
+                "question": row.question,
+                "personas": [{"name": name, "side": side} for name, side in row.personas],
+                "people": [dataclasses.asdict(stand) for stand in row.people],
+                "counts": row.counts,
+            }
+            for row in faultlines.rows
+        ],
+        "camps": [dataclasses.asdict(camp) for camp in faultlines.camps],
+        "splitting_crux": dataclasses.asdict(split) if split is not None else None,
+    }
 
 
 def _outcome_md(view: DebateView) -> list[str]:
@@ -475,9 +547,14 @@ def debate_json(
     events: list[tuple[int, str, dict]],
     with_failure_reason: bool = True,
     with_context: bool = True,
+    with_spend: bool = True,
+    faultlines: FaultlineMap | None = None,
 ) -> str:
+    """with_spend: keep what the debate spent (each event's running totals); the owner's alone."""
     if not with_failure_reason:
         events = _withhold_failure_reason(events)
+    if not with_spend:
+        events = [(seq, kind, {k: v for k, v in payload.items() if k != "totals"}) for seq, kind, payload in events]
     view = fold(debate.id, events)
     document = {
         "format": JSON_FORMAT,
@@ -498,7 +575,8 @@ def debate_json(
             "context": {"type": debate.context_type, "label": debate.context_label} if with_context else None,
         },
         "events": [{"seq": seq, "kind": kind, "payload": payload} for seq, kind, payload in events],
-        "summary": _summary(view),
+        "summary": _summary(view) if with_spend else {**_summary(view), "totals": None},
+        "faultlines": faultlines_document(faultlines),
     }
     text = json.dumps(document, ensure_ascii=False, indent=2)
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")

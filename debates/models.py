@@ -264,5 +264,55 @@ class Interjection(models.Model):
         return f"{self.kind}: {self.text[:60]}"
 
 
+class DebateMember(models.Model):
+    """Someone the owner invited to read the debate and take sides on it. A member changes nothing
+    else, and never sees what is the owner's alone (context, recalled memory, cost, quotas)."""
+
+    debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="debate_memberships")
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["added_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["debate", "user"], name="one_membership_per_debate_and_user")]
+
+
+class DebateInvite(models.Model):
+    """A single-use invite link: whoever accepts it first becomes a member, and it works no more."""
+
+    debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+
+class PersonSide(models.Model):
+    """A person's side (the owner's or a member's) on one crux card of a debate, or on the debate's
+    own question, as recorded at one moment. Changing a side adds a row: the latest is the side,
+    the earlier ones its history. People's words are data shown to people: no persona prompt and
+    no memory fact ever reads them."""
+
+    class Side(models.TextChoices):
+        YES = "YES", "Yes"
+        NO = "NO", "No"
+        NUANCED = "NUANCED", "Nuanced"
+
+    debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="person_sides")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="debate_sides")
+    # The crux card's id (crux.CruxCard, kept by value: the record layer sits below crux); None is
+    # the debate's own question.
+    card_id = models.PositiveIntegerField(null=True, blank=True)
+    side = models.CharField(max_length=10, choices=Side.choices)
+    because = models.CharField(max_length=200, blank=True, help_text="What would change their mind, in one sentence.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["debate", "user", "card_id", "created_at"], name="person_side_latest")]
+
+
 # The blackboard lives in its own module; Django finds models through this one.
 from debates.blackboard.models import BlackboardNotes, PositionState, Reflection, RoundRecord  # noqa: E402, F401

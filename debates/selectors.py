@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.db.models import F, OuterRef, Q, QuerySet, Subquery, Sum
 
-from debates.models import Debate, Event
+from debates.models import Debate, DebateMember, Event
 from debates.state import DebateView, fold
 from gateways.llm.models import ModelCall
 
@@ -52,8 +52,31 @@ VIEW_ANY_DEBATE = "debates.view_any_debate"
 
 
 def debate_visible_to(*, debate: Debate, user, share_token: str = "") -> bool:
-    """The owner, anyone given the permission to watch every debate (superusers have it), and
-    anyone holding the debate's share token. Being staff alone is not enough."""
-    if user.is_authenticated and (debate.owner_id == user.id or user.has_perm(VIEW_ANY_DEBATE)):
+    """The owner, the debate's members, anyone given the permission to watch every debate
+    (superusers have it), and anyone holding the debate's share token. Being staff alone is not
+    enough."""
+    if user.is_authenticated and (debate_is_on_team(debate=debate, user=user) or user.has_perm(VIEW_ANY_DEBATE)):
         return True
     return bool(share_token) and debate.share_token == share_token
+
+
+def debate_sees_spend(*, debate: Debate, user) -> bool:
+    """What a debate spent (tokens, cost) is its owner's, and the moderators' who watch every
+    debate; members and share-link viewers do not see it."""
+    return user.is_authenticated and (debate.owner_id == user.id or user.has_perm(VIEW_ANY_DEBATE))
+
+
+def debate_is_on_team(*, debate: Debate, user) -> bool:
+    """The owner or one of the members the owner invited: who may take sides and see names."""
+    if not user.is_authenticated:
+        return False
+    return debate.owner_id == user.id or DebateMember.objects.filter(debate=debate, user=user).exists()
+
+
+def debate_members(*, debate: Debate) -> QuerySet[DebateMember]:
+    return DebateMember.objects.filter(debate=debate).select_related("user")
+
+
+def debate_list_shared_with(*, user) -> QuerySet[Debate]:
+    """The debates other people invited this user to, newest first."""
+    return Debate.objects.filter(members__user=user).select_related("owner")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from debates.views import archive, artifacts, interjections, live, manage, notes, setup
+from debates.views import archive, artifacts, interjections, live, manage, members, notes, setup, sides
 
 urlpatterns = [
     path("", setup.home, name="home"),
@@ -28,5 +28,16 @@ urlpatterns = [
     path("debates/<uuid:debate_id>/save-artifact/", artifacts.debate_save_artifact, name="debate_save_artifact"),
     path("debates/<uuid:debate_id>/export.md", archive.debate_export_markdown, name="debate_export_markdown"),
     path("debates/<uuid:debate_id>/export.json", archive.debate_export_json, name="debate_export_json"),
+    path("debates/<uuid:debate_id>/members/", members.debate_members_page, name="debate_members"),
+    path("debates/<uuid:debate_id>/members/add/", members.debate_member_add, name="debate_member_add"),
+    path("debates/<uuid:debate_id>/members/link/", members.debate_invite_link, name="debate_invite_link"),
+    path(
+        "debates/<uuid:debate_id>/members/<int:user_id>/remove/",
+        members.debate_member_remove,
+        name="debate_member_remove",
+    ),
+    path("debates/<uuid:debate_id>/sides/", sides.debate_side_take, name="debate_side_take"),
+    path("debates/<uuid:debate_id>/sides/forget/", sides.debate_sides_forget, name="debate_sides_forget"),
+    path("invites/<str:token>/", members.invite_accept, name="invite_accept"),
     path("shared/<str:token>/", live.debate_shared, name="debate_shared"),
 ]

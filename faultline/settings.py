@@ -338,6 +338,9 @@ FAULTLINE_SIGNUP_RATE = env.str("FAULTLINE_SIGNUP_RATE", default="10/h")
 RATELIMIT_CACHE_PREFIX = "faultline-ratelimit:"
 # The owner's interjections into a running debate, per user (django-ratelimit).
 FAULTLINE_INTERJECTION_RATE = env.str("FAULTLINE_INTERJECTION_RATE", default="6/m")
+# The owner's invitations (links and names), and the sides people take, per user (django-ratelimit).
+FAULTLINE_INVITE_RATE = env.str("FAULTLINE_INVITE_RATE", default="30/h")
+FAULTLINE_SIDE_RATE = env.str("FAULTLINE_SIDE_RATE", default="30/m")
 
 # Content-Security-Policy (django-csp): scripts and styles come from our own static files only;
 # no inline script, no eval (htmx runs with allowEval off, see base.html).

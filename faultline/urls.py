@@ -23,6 +23,7 @@ urlpatterns = [
     path("favicon.ico", FaviconRedirect.as_view(), name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/delete/", accounts.account_delete_page, name="account_delete"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("projects.urls")),
     path("", include("debates.urls")),

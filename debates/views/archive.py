@@ -6,8 +6,10 @@ from django.http import HttpResponse
 from django.shortcuts import render
 
 from debates import exports, selectors
+from debates.faultline_map import FaultlineMap, faultline_map_of
 from debates.models import Event
 from debates.views.access import debate_for_owner, debate_for_viewer
+from debates.views.sides import side_context
 from projects.selectors import project_list_for
 
 MAX_QUERY_LENGTH = 200
@@ -18,7 +20,8 @@ def debate_archive(request):
     query = request.GET.get("q", "").strip()[:MAX_QUERY_LENGTH]
     debates = selectors.debate_list_for(user=request.user, query=query)
     page = Paginator(debates, 20).get_page(request.GET.get("page"))
-    return render(request, "debates/archive.html", {"page": page, "query": query})
+    shared_with_you = selectors.debate_list_shared_with(user=request.user)[:50] if page.number == 1 else []
+    return render(request, "debates/archive.html", {"page": page, "query": query, "shared_with_you": shared_with_you})
 
 
 def _step(raw: str | None, last: int) -> int:
@@ -46,6 +49,7 @@ def debate_replay(request, debate_id):
         "event_kind": event_kind,
         "prev_step": max(step - 1, 0),
         "next_step": min(step + 1, last),
+        "hide_spend": not selectors.debate_sees_spend(debate=debate, user=request.user),
     }
     if request.htmx and request.htmx.target == "replay":
         return render(request, "debates/replay_body.html", context)
@@ -57,6 +61,7 @@ def debate_results(request, debate_id):
     debate = debate_for_viewer(request, debate_id)
     view = selectors.debate_view(debate_id=debate.id)
     is_owner = debate.owner_id == request.user.id
+    on_team = selectors.debate_is_on_team(debate=debate, user=request.user)
     return render(
         request,
         "debates/results.html",
@@ -65,6 +70,9 @@ def debate_results(request, debate_id):
             "view": view,
             "is_owner": is_owner,
             "projects": project_list_for(user=request.user) if is_owner else [],
+            **side_context(debate=debate, view=view, user=request.user, names=on_team),
+            "sides_ws_url": f"/ws/debates/{debate.id}/sides/",
+            "hide_spend": not selectors.debate_sees_spend(debate=debate, user=request.user),
         },
     )
 
@@ -75,7 +83,10 @@ def debate_results_text(request, debate_id):
     debate = debate_for_viewer(request, debate_id)
     view = selectors.debate_view(debate_id=debate.id)
     markdown = exports.debate_results_markdown(
-        debate=debate, view=view, with_context=debate.owner_id == request.user.id
+        debate=debate,
+        view=view,
+        with_context=debate.owner_id == request.user.id,
+        faultlines=_faultlines(debate, view, request.user),
     )
     response = HttpResponse(markdown, content_type="text/plain; charset=utf-8")
     response["X-Content-Type-Options"] = "nosniff"
@@ -89,6 +100,11 @@ def debate_summary(request, debate_id):
     debate = debate_for_owner(request, debate_id)
     view = selectors.debate_view(debate_id=debate.id)
     return render(request, "debates/summary.html", {"debate": debate, "view": view})
+
+
+def _faultlines(debate, view, user) -> FaultlineMap:
+    """Where people stand, as this reader may see it: names for the owner and members only."""
+    return faultline_map_of(debate=debate, view=view, names=selectors.debate_is_on_team(debate=debate, user=user))
 
 
 def _filename(debate, extension: str) -> str:
@@ -109,7 +125,14 @@ def debate_export_markdown(request, debate_id):
     view = selectors.debate_view(debate_id=debate.id)
     is_owner = debate.owner_id == request.user.id
     return _download(
-        exports.debate_markdown(debate=debate, view=view, with_failure_reason=is_owner, with_context=is_owner),
+        exports.debate_markdown(
+            debate=debate,
+            view=view,
+            with_failure_reason=is_owner,
+            with_context=is_owner,
+            with_spend=selectors.debate_sees_spend(debate=debate, user=request.user),
+            faultlines=_faultlines(debate, view, request.user),
+        ),
         content_type="text/markdown; charset=utf-8",
         filename=_filename(debate, "md"),
     )
@@ -121,7 +144,14 @@ def debate_export_json(request, debate_id):
     events = selectors.debate_events(debate_id=debate.id)
     is_owner = debate.owner_id == request.user.id
     return _download(
-        exports.debate_json(debate=debate, events=events, with_failure_reason=is_owner, with_context=is_owner),
+        exports.debate_json(
+            debate=debate,
+            events=events,
+            with_failure_reason=is_owner,
+            with_context=is_owner,
+            with_spend=selectors.debate_sees_spend(debate=debate, user=request.user),
+            faultlines=_faultlines(debate, selectors.debate_view(debate_id=debate.id), request.user),
+        ),
         content_type="application/json; charset=utf-8",
         filename=_filename(debate, "json"),
     )

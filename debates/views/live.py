@@ -11,14 +11,20 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from debates.forms import InterjectionForm
 from debates.models import Debate
+from debates.selectors import debate_is_on_team, debate_sees_spend
 from debates.services import lifecycle
 from debates.snapshot import debate_live_view
 from debates.views.access import debate_for_owner, debate_for_share_token, debate_for_viewer
+from debates.views.sides import side_context
 from projects.selectors import project_list_for
 
 
 def _live_page(request, debate, *, ws_url: str, is_owner: bool, shared: bool):
     view = debate_live_view(debate_id=debate.id)
+    on_team = not shared and debate_is_on_team(debate=debate, user=request.user)
+    sides_ws_url = f"/ws/debates/{debate.id}/sides/" + (
+        f"?{urlencode({'share': debate.share_token})}" if shared else ""
+    )
     share_url = (
         request.build_absolute_uri(reverse("debate_shared", kwargs={"token": debate.share_token}))
         if is_owner and debate.share_token
@@ -37,6 +43,9 @@ def _live_page(request, debate, *, ws_url: str, is_owner: bool, shared: bool):
             "can_resume": is_owner and lifecycle.debate_can_resume(debate=debate),
             "projects": project_list_for(user=request.user) if is_owner else [],
             "interjection_form": InterjectionForm(debate=debate) if is_owner else None,
+            **side_context(debate=debate, view=view, user=request.user, names=on_team),
+            "sides_ws_url": sides_ws_url,
+            "hide_spend": shared or not debate_sees_spend(debate=debate, user=request.user),
         },
     )
 

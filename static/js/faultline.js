@@ -154,12 +154,21 @@
   // socket does not reconnect then, and the page says so instead of "reconnecting".
   var CLOSE_FORBIDDEN = 4403;
   var liveSocket = null;
-  document.addEventListener("htmx:wsConnecting", function () { connection("connecting"); });
+  // The faultline map has a socket of its own (people's sides, per viewer): it is not the page's
+  // live socket, never reports, and its state is not the page's.
+  function isSidesSocket(event) {
+    return event.target && event.target.hasAttribute && event.target.hasAttribute("data-sides-socket");
+  }
+  document.addEventListener("htmx:wsConnecting", function (event) {
+    if (!isSidesSocket(event)) connection("connecting");
+  });
   document.addEventListener("htmx:wsOpen", function (event) {
+    if (isSidesSocket(event)) return;
     liveSocket = event.detail.socketWrapper;
     connection("open");
   });
   document.addEventListener("htmx:wsClose", function (event) {
+    if (isSidesSocket(event)) return;
     liveSocket = null;
     connection(event.detail.event && event.detail.event.code === CLOSE_FORBIDDEN ? "forbidden" : "closed");
   });

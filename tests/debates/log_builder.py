@@ -177,7 +177,7 @@ class DebateLog:
         return card
 
     def ledger(
-        self, persona, *, stance: str, concessions=(), shifts=(), unanswered=(), agrees=(), disagrees=()
+        self, persona, *, stance: str, concessions=(), shifts=(), unanswered=(), agrees=(), disagrees=(), side: str = ""
     ) -> DebateLog:
         """A LEDGER_UPDATED event, shaped like debates/blackboard/ledger.py's payload.
         agrees / disagrees: (persona, point) pairs."""
@@ -187,6 +187,7 @@ class DebateLog:
                 "persona_id": persona.id,
                 "name": persona.name,
                 "stance": stance,
+                "side": side,
                 "concessions": list(concessions),
                 "shifts": list(shifts),
                 "unanswered": list(unanswered),
