@@ -40,7 +40,7 @@ def supervise_until(child: Child, env: dict, done, timeout: float, what: str) ->
 def test_a_worker_that_stops_taking_work_after_a_redis_restart_is_replaced_at_once(state_dir, settings, tmp_path):
     with private_redis(state_dir) as redis_url:
         broker = redis_url.replace("unix://", "redis+socket://")
-        client = Celery("liveness-test", broker=broker)
+        client = Celery("liveness-test", broker=broker, set_as_current=False)  # the suite's app stays current
         env = {
             **os.environ,
             "REDIS_URL": redis_url,

@@ -29,7 +29,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_a_worker_has_its_provider_and_embedder_loaded_before_its_first_task(state_dir, settings, tmp_path):
     report = tmp_path / "first-use.json"
     with private_redis(state_dir) as redis_url, FakeMessagesAPI() as api:
-        client = Celery("warm-up-test", broker=redis_url.replace("unix://", "redis+socket://"))
+        client = Celery(
+            "warm-up-test", broker=redis_url.replace("unix://", "redis+socket://"), set_as_current=False
+        )  # the suite's app stays current: its tasks would send to this Redis, stopped at the end
         env = {
             **os.environ,
             "REDIS_URL": redis_url,

@@ -45,7 +45,7 @@ class Workers:
             "FAULTLINE_RECOVERY_SWEEP_SECONDS": "2",
         }
         self.processes: list[subprocess.Popen] = []
-        self.app = Celery(broker=settings.CELERY_BROKER_URL)
+        self.app = Celery(broker=settings.CELERY_BROKER_URL, set_as_current=False)
 
     def start(self) -> subprocess.Popen:
         hostname = f"{self.queue}-{len(self.processes)}@localhost"
