@@ -32,7 +32,7 @@ dev:
 # the browser tests share one worker, longest first (tests/support/scheduling.py). It prints its
 # ten slowest tests and its total.
 TEST_WORKERS ?= 2
-XDIST = -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder
+XDIST = -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
 test: install browser lint
 	@FAULTLINE_STATE_DIR=$(TEST_STATE) $(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS); status=$$?; \

@@ -1,15 +1,12 @@
 """How the suite is spread over pytest-xdist's workers, and which tests `make test-fast` runs.
 
-`make test` runs `pytest -n N --dist loadscope --no-loadscope-reorder`, and ``pytest_xdist_make_scheduler``
-below decides the units of work: every test file is one unit (its module fixtures are built once),
-except the browser tests (tests/browser/), which are one unit together, so that one worker starts
-daphne, the shared Celery worker and chromium for all of them instead of each worker starting its
-own. (xdist's own ``loadgroup`` cannot do it under pytest 9: it renames each test's node id to carry
-its group, an attribute pytest 9 no longer reads, so every test went out on its own and a file's
-module fixtures were built on both workers.) Units are handed out in the order they are
-collected, and a worker asks for the next when it runs out, so the longest units go first (the
-browser tests, then the files marked slow): a long file started last would keep one worker busy
-while the other idles.
+`make test` runs `pytest -n N --dist loadgroup --no-loadscope-reorder`: every test file is one unit
+of work (a file's module fixtures are built once, as with --dist loadfile), except the browser
+tests, which are one unit together, so that one worker starts daphne, the shared Celery worker
+and chromium for all of them instead of each worker starting its own. Units are handed out in
+the order they are collected, and a worker asks for the next when it runs out, so the longest
+units go first (the browser tests, then the files marked slow): a long file started last would
+keep one worker busy while the other idles.
 
 Every test that reaches for the database gets the ``database`` marker here; `make test-fast`
 deselects those, the slow ones and the browser ones, leaving the pure and table tests.
@@ -32,23 +29,8 @@ def _uses_database(item: pytest.Item) -> bool:
     )
 
 
-BROWSER_TESTS = "tests/browser/"
-
-
-def unit_of(nodeid: str) -> str:
-    """The unit of work a test belongs to: its file, or all the browser tests together."""
-    path = nodeid.split("::", 1)[0]
-    return BROWSER_TESTS if path.startswith(BROWSER_TESTS) else path
-
-
-def pytest_xdist_make_scheduler(config, log):
-    from xdist.scheduler import LoadScopeScheduling
-
-    class ByUnit(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return unit_of(nodeid)
-
-    return ByUnit(config, log)
+def _unit(item: pytest.Item) -> str:
+    return "browser" if item.get_closest_marker("browser") else item.nodeid.split("::", 1)[0]
 
 
 def _order(item: pytest.Item) -> int:
@@ -57,9 +39,10 @@ def _order(item: pytest.Item) -> int:
     return 1 if item.get_closest_marker("slow") else 2
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(tryfirst=True)  # before xdist names each test after its group
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if _uses_database(item):
             item.add_marker(pytest.mark.database)
+        item.add_marker(pytest.mark.xdist_group(_unit(item)))
     items.sort(key=_order)  # stable: files keep their order within each rank
