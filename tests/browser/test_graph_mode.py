@@ -21,12 +21,14 @@ def set_up_user():
     get_user_model().objects.create_user("mapper", password=PASSWORD)
 
 
-# Every number of nodes the map shows, in order.
+# Every number of nodes the map shows, in order, and whether the results had come by then.
 MAP_SIZES = """
 window.__mapSizes = [];
 new MutationObserver(() => {
   const size = document.querySelectorAll("#graph-panel .gnode").length;
-  if (window.__mapSizes[window.__mapSizes.length - 1] !== size) window.__mapSizes.push(size);
+  const done = !!document.querySelector("#results h2");
+  const last = window.__mapSizes[window.__mapSizes.length - 1];
+  if (!last || last[0] !== size || last[1] !== done) window.__mapSizes.push([size, done]);
 }).observe(document, {childList: true, subtree: true});
 """
 
@@ -55,10 +57,12 @@ def test_a_graph_mode_debate_draws_its_map_live(
     page.wait_for_function("() => document.documentElement.dataset.live === 'open'")
     assert page.locator("#drawer").count() == 0, "graph mode has no crux rooms, so no drawer"
 
-    # the map appears and grows while the debate is live, every node coloured by its label
+    # the map appears while the debate is live, every node coloured by its label
     # (every size the map has while the page is open is recorded in the page, so a loaded test
-    # thread that looks late still sees it grow)
-    page.wait_for_function("() => new Set(window.__mapSizes.filter((n) => n > 0)).size >= 2", timeout=DEBATE_TIMEOUT_MS)
+    # thread that looks late still sees it: the map is drawn before the results come)
+    page.wait_for_function(
+        "() => window.__mapSizes.some(([size, done]) => size > 0 && !done)", timeout=DEBATE_TIMEOUT_MS
+    )
     labels = page.eval_on_selector_all(
         "#graph-panel .gnode-stance, #graph-panel .gnode-reason", "els => els.map(e => e.dataset.label)"
     )
