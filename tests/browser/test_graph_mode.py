@@ -75,7 +75,10 @@ def test_a_graph_mode_debate_draws_its_map_live(
 
     # the results come from the map
     page.wait_for_selector("#results h2", timeout=DEBATE_TIMEOUT_MS)
-    assert "Camps" in page.locator("#results").text_content()
+    # (its camps, or, when every dispute was settled, how each one was: which depends on how the
+    # scripted debate's concessions fell on the map)
+    results = page.locator("#results").text_content()
+    assert "Camps" in results or "resolved:" in results, results
     debate = server_side(Debate.objects.get, pk=debate_id)
     assert (debate.mode, debate.status) == ("graph", Debate.Status.COMPLETED)
     assert not page.js_errors
